@@ -1,0 +1,89 @@
+#include "cli_options.hpp"
+
+#include "harness/size_classes.hpp"
+
+#include <sstream>
+
+namespace kbench::cli {
+
+namespace {
+
+std::string size_help() {
+  std::ostringstream text;
+  text << "size classes, comma-separated (default: large):";
+  for (const SizeClass& size_class : size_classes()) {
+    text << "\n  " << size_class.name << ": ";
+    for (std::size_t i = 0; i < size_class.shapes.size(); ++i) text << (i ? ", " : "") << format_shape(size_class.shapes[i]);
+  }
+  text << "\n  all: every class";
+  return text.str();
+}
+
+}  // namespace
+
+void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command) {
+  app.description(
+      "kbench: GPU kernel benchmarks that check correctness first, time with CUDA events on cold L2,\n"
+      "and report bandwidth against the device's theoretical peak.\n"
+      "Run:  kbench --op add --size large [--dtype all] [--json results.json]");
+  app.footer(
+      "Units: times in the table are medians of per-call CUDA-event times (µs or ms); GB/s is 1e9 bytes/s of\n"
+      "the op's minimum traffic (inputs read once + outputs written once, in the case's dtype); efficiency is\n"
+      "that over the theoretical peak 2 x memory clock x bus width / 8; speed ratio = baseline time / this time.\n"
+      "Exit codes: 0 ok, 1 a case was INCORRECT or ERROR, 2 bad usage or input, 3 no CUDA device,\n"
+      "4 GPU architecture not compiled in.");
+
+  app.add_option("--op", options.ops, "ops to run, comma-separated, or 'all' (see `kbench list`)")->group("Selection");
+  app.add_option("--size", options.sizes, size_help())->group("Selection");
+  app.add_option("--shape", options.shapes,
+                 "explicit shapes such as 4096x4096 or 32x512x512 (repeatable; replaces --size)")
+      ->group("Selection");
+  app.add_option("--dtype", options.dtypes, "element types: fp32, fp16, bf16, or all (default: fp32)")->group("Selection");
+  app.add_option("--variant", options.variants,
+                 "kbench variants to run, comma-separated (default: all); the baseline and the d2d copy roof "
+                 "run too unless --no-references")
+      ->group("Selection");
+  app.add_flag("--no-references", options.no_references, "skip the baseline and the d2d copy roof rows")->group("Selection");
+  app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
+
+  app.add_option("--device", options.device, "CUDA device index (default: 0)")->group("Device");
+  app.add_option("--peak-bw", options.peaks.bandwidth_gbps,
+                 "override the theoretical peak bandwidth, GB/s (default: from device attributes)")
+      ->group("Device");
+  app.add_option("--peak-tflops", options.peaks.fp32_tflops,
+                 "override the peak FP32 rate, TFLOP/s (default: SMs x clock x FP32 lanes x 2)")
+      ->group("Device");
+
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    std::visit(
+        [&](auto member) {
+          std::ostringstream help;
+          help << row.description << " [" << row.unit << ", default " << options.settings.*member << "]";
+          app.add_option(option_name(row.key), options.settings.*member, help.str())->group("Measurement");
+        },
+        row.field);
+  }
+  app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
+      ->group("Measurement");
+  app.add_option("--json", options.json_path, "write the results document (schema: results/SCHEMA.md) to this file")
+      ->group("Output");
+
+  device_command = app.add_subcommand("device", "print the GPU's attributes and the peaks kbench derives from them");
+  list_command = app.add_subcommand("list", "list ops, variants, dtypes and size classes (no GPU needed)");
+  app.require_subcommand(0, 1);
+}
+
+Selection make_selection(const Options& options) {
+  Selection selection;
+  selection.ops = split_list(options.ops);
+  if (selection.ops.size() == 1 && selection.ops[0] == "all") selection.ops.clear();
+  selection.size_classes = split_list(options.sizes);
+  for (const std::string& text : options.shapes)
+    for (const std::string& shape : split_list(text)) selection.shapes.push_back(parse_shape(shape));
+  selection.dtypes = split_list(options.dtypes);
+  selection.variants = split_list(options.variants);
+  selection.with_references = !options.no_references;
+  return selection;
+}
+
+}  // namespace kbench::cli

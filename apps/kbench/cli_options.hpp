@@ -1,0 +1,40 @@
+#pragma once
+/// The kbench command line: options, subcommands and their --help text.
+
+#include "harness/device_info.hpp"
+#include "harness/measure_settings.hpp"
+#include "harness/plan.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench::cli {
+
+struct Options {
+  // What to run.
+  std::string ops;
+  std::string sizes = "large";
+  std::vector<std::string> shapes;
+  std::string dtypes = "fp32";
+  std::string variants;
+  bool no_references = false;
+  bool dry_run = false;
+  // Where and how.
+  int device = 0;
+  PeakOverrides peaks;
+  MeasureSettings settings;
+  std::optional<std::uint64_t> seed;
+  std::string json_path;
+};
+
+/// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.
+void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command);
+
+/// Turns the parsed options into a Selection; throws std::invalid_argument on a bad --shape.
+Selection make_selection(const Options& options);
+
+}  // namespace kbench::cli

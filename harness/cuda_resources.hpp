@@ -1,0 +1,95 @@
+#pragma once
+/// RAII owners for CUDA resources. Move-only; destructors never throw.
+
+#include "harness/cuda_check.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+namespace kbench {
+
+/// An untyped device allocation made with cudaMalloc.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes_ > 0) KBENCH_CUDA_CALL(cudaMalloc(&ptr_, bytes_));
+  }
+  ~DeviceBuffer() {
+    if (ptr_) KBENCH_CUDA_CALL_NOEXCEPT(cudaFree(ptr_));
+  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      DeviceBuffer doomed(std::move(*this));
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* get() const noexcept { return ptr_; }
+  template <typename T>
+  T* as() const noexcept { return static_cast<T*>(ptr_); }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// A CUDA event with timing enabled.
+class CudaEvent {
+ public:
+  CudaEvent() { KBENCH_CUDA_CALL(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) KBENCH_CUDA_CALL_NOEXCEPT(cudaEventDestroy(event_));
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  CudaEvent& operator=(CudaEvent&& other) noexcept {
+    if (this != &other) {
+      CudaEvent doomed(std::move(*this));
+      event_ = std::exchange(other.event_, nullptr);
+    }
+    return *this;
+  }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+
+  cudaEvent_t get() const noexcept { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// A non-blocking CUDA stream (does not synchronise with the legacy default stream).
+class CudaStream {
+ public:
+  CudaStream() { KBENCH_CUDA_CALL(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~CudaStream() {
+    if (stream_) KBENCH_CUDA_CALL_NOEXCEPT(cudaStreamDestroy(stream_));
+  }
+  CudaStream(CudaStream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  CudaStream& operator=(CudaStream&& other) noexcept {
+    if (this != &other) {
+      CudaStream doomed(std::move(*this));
+      stream_ = std::exchange(other.stream_, nullptr);
+    }
+    return *this;
+  }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+
+  cudaStream_t get() const noexcept { return stream_; }
+  void synchronize() const { KBENCH_CUDA_CALL(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace kbench

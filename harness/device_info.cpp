@@ -1,0 +1,46 @@
+#include "harness/device_info.hpp"
+
+namespace kbench {
+
+double theoretical_bandwidth(int memory_clock_khz, int bus_width_bits) {
+  return 2.0 * static_cast<double>(memory_clock_khz) * 1e3 * static_cast<double>(bus_width_bits) / 8.0;
+}
+
+int fp32_lanes_per_sm(int cc_major, int cc_minor) {
+  // From the CUDA C++ Programming Guide's arithmetic-throughput table (FP32 results per
+  // clock per SM). Unknown architectures give 0 rather than a guess.
+  switch (cc_major) {
+    case 7: return 64;                     // Volta, Turing
+    case 8: return cc_minor == 0 ? 64 : 128;  // A100: 64; GA10x, Orin, Ada: 128
+    case 9: return 128;                    // Hopper
+    case 10:
+    case 11:
+    case 12: return 128;                   // Blackwell
+    default: return 0;
+  }
+}
+
+double peak_fp32_flops(int sm_count, int sm_clock_khz, int cc_major, int cc_minor) {
+  const int lanes = fp32_lanes_per_sm(cc_major, cc_minor);
+  return 2.0 * lanes * static_cast<double>(sm_count) * static_cast<double>(sm_clock_khz) * 1e3;
+}
+
+void derive_peaks(DeviceInfo& info) {
+  info.peak_bandwidth_bytes_per_s = theoretical_bandwidth(info.memory_clock_khz, info.bus_width_bits);
+  info.peak_bandwidth_source = "device attributes";
+  info.peak_fp32_flops = peak_fp32_flops(info.sm_count, info.sm_clock_khz, info.cc_major, info.cc_minor);
+  info.peak_flops_source = info.peak_fp32_flops > 0 ? "device attributes" : "unknown";
+}
+
+void apply_peak_overrides(DeviceInfo& info, const PeakOverrides& overrides) {
+  if (overrides.bandwidth_gbps > 0) {
+    info.peak_bandwidth_bytes_per_s = overrides.bandwidth_gbps * 1e9;
+    info.peak_bandwidth_source = "override";
+  }
+  if (overrides.fp32_tflops > 0) {
+    info.peak_fp32_flops = overrides.fp32_tflops * 1e12;
+    info.peak_flops_source = "override";
+  }
+}
+
+}  // namespace kbench

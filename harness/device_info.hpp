@@ -1,0 +1,54 @@
+#pragma once
+/// What kbench knows about the GPU it measures, and the peak figures derived from it.
+/// The struct and formulas are host-only; query_device_info() talks to the CUDA runtime.
+
+#include <cstdint>
+#include <string>
+
+namespace kbench {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  std::string pci_bus_id;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  std::int64_t global_memory_bytes = 0;
+  int sm_clock_khz = 0;      ///< peak SM clock (cudaDevAttrClockRate)
+  int memory_clock_khz = 0;  ///< peak memory clock (cudaDevAttrMemoryClockRate)
+  int bus_width_bits = 0;
+  bool ecc_enabled = false;
+  int driver_version = 0;    ///< CUDA driver API version, e.g. 13000
+  int runtime_version = 0;   ///< CUDA runtime version, e.g. 13000
+
+  double peak_bandwidth_bytes_per_s = 0;  ///< theoretical DRAM bandwidth, or the user's override
+  double peak_fp32_flops = 0;             ///< 0 when the architecture's FP32 rate is unknown
+  std::string peak_bandwidth_source;      ///< "device attributes" or "override"
+  std::string peak_flops_source;          ///< "device attributes", "override" or "unknown"
+};
+
+/// 2 x memory clock x bus width / 8: DDR-style memory transfers on both clock edges.
+/// H100 SXM: 2 x 2619 MHz x 5120 bit / 8 = 3352 GB/s.
+double theoretical_bandwidth(int memory_clock_khz, int bus_width_bits);
+
+/// FP32 lanes (FMA units) per SM for a compute capability, or 0 when kbench does not know it.
+int fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+/// SM count x clock x FP32 lanes x 2 FLOP per FMA; 0 when the lane count is unknown.
+double peak_fp32_flops(int sm_count, int sm_clock_khz, int cc_major, int cc_minor);
+
+/// Fills the derived peaks from the attribute fields (overrides are applied separately).
+void derive_peaks(DeviceInfo& info);
+
+/// User overrides for the peaks (GB/s and TFLOP/s); a value <= 0 means "no override".
+struct PeakOverrides {
+  double bandwidth_gbps = 0;
+  double fp32_tflops = 0;
+};
+void apply_peak_overrides(DeviceInfo& info, const PeakOverrides& overrides);
+
+/// Reads the attributes of CUDA device `index` and derives its peaks. Throws CudaError.
+DeviceInfo query_device_info(int index);
+
+}  // namespace kbench

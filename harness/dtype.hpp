@@ -1,0 +1,26 @@
+#pragma once
+/// Element types kbench benchmarks, with their names and sizes. Host-only: no CUDA headers.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbench {
+
+enum class DType { f32, f16, bf16 };
+
+/// Every dtype kbench knows, in display order.
+const std::vector<DType>& all_dtypes();
+
+/// Canonical name: "fp32", "fp16", "bf16".
+std::string_view dtype_name(DType dtype);
+
+/// Bytes per element.
+std::size_t dtype_size(DType dtype);
+
+/// Parses a canonical name or a common alias (float32, half, bfloat16, ...).
+std::optional<DType> parse_dtype(std::string_view text);
+
+}  // namespace kbench

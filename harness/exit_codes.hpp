@@ -1,0 +1,10 @@
+#pragma once
+/// kbench's process exit codes (documented in README.md).
+
+namespace kbench::exit_code {
+constexpr int ok = 0;
+constexpr int case_failed = 1;   ///< a case was INCORRECT or ERROR
+constexpr int usage = 2;         ///< bad option, unknown op/size/dtype/variant, unreadable input
+constexpr int no_device = 3;     ///< no CUDA device or no usable driver
+constexpr int unsupported_architecture = 4;  ///< this binary has no code for the GPU's architecture
+}  // namespace kbench::exit_code

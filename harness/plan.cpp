@@ -1,0 +1,132 @@
+#include "harness/plan.hpp"
+
+#include "harness/copy_roof.hpp"
+#include "harness/size_classes.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kbench {
+
+std::size_t Plan::row_count() const {
+  std::size_t rows = 0;
+  for (const PlanEntry& entry : entries) rows += entry.variants.size() + (entry.copy_roof ? 1 : 0);
+  return rows;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    std::string item = text.substr(start, end - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) items.push_back(item);
+    start = end + 1;
+  }
+  return items;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+std::string join_variant_names(const Op& op) {
+  std::string names;
+  for (const VariantInfo& v : op.variants()) names += (names.empty() ? "" : ", ") + v.name;
+  return names;
+}
+
+std::vector<DType> selected_dtypes(const Selection& selection) {
+  if (selection.dtypes.empty()) return {DType::f32};
+  if (contains(selection.dtypes, "all")) return all_dtypes();
+  std::vector<DType> dtypes;
+  for (const std::string& name : selection.dtypes) {
+    const auto dtype = parse_dtype(name);
+    if (!dtype) throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, all");
+    if (std::find(dtypes.begin(), dtypes.end(), *dtype) == dtypes.end()) dtypes.push_back(*dtype);
+  }
+  return dtypes;
+}
+
+/// (size class, shape) pairs in the order the user gave them.
+std::vector<std::pair<std::string, Shape>> selected_shapes(const Selection& selection) {
+  std::vector<std::pair<std::string, Shape>> shapes;
+  if (!selection.shapes.empty()) {
+    for (const Shape& shape : selection.shapes) shapes.emplace_back("custom", shape);
+    return shapes;
+  }
+  std::vector<std::string> names = selection.size_classes;
+  if (names.empty()) names = {"large"};
+  if (contains(names, "all")) {
+    names.clear();
+    for (const SizeClass& size_class : size_classes()) names.push_back(size_class.name);
+  }
+  for (const std::string& name : names) {
+    const SizeClass* size_class = find_size_class(name);
+    if (!size_class) throw std::invalid_argument("unknown size '" + name + "'; valid: " + size_class_names());
+    for (const Shape& shape : size_class->shapes) shapes.emplace_back(name, shape);
+  }
+  return shapes;
+}
+
+}  // namespace
+
+Plan make_plan(const Registry& registry, const Selection& selection) {
+  std::vector<const Op*> ops;
+  if (selection.ops.empty()) {
+    for (const auto& op : registry.ops()) ops.push_back(op.get());
+  } else {
+    for (const std::string& name : selection.ops) {
+      const Op* op = registry.find(name);
+      if (!op) throw std::invalid_argument("unknown op '" + name + "'; valid: " + registry.names());
+      ops.push_back(op);
+    }
+  }
+  const std::vector<DType> dtypes = selected_dtypes(selection);
+  const auto shapes = selected_shapes(selection);
+
+  // Every requested variant must exist in at least one selected op.
+  for (const std::string& name : selection.variants) {
+    const bool known = name == kCopyRoofVariant || std::any_of(ops.begin(), ops.end(), [&](const Op* op) {
+                         const auto variants = op->variants();
+                         return std::any_of(variants.begin(), variants.end(), [&](const VariantInfo& v) { return v.name == name; });
+                       });
+    if (!known) {
+      std::string valid;
+      for (const Op* op : ops) valid += (valid.empty() ? "" : "; ") + op->name() + ": " + join_variant_names(*op);
+      throw std::invalid_argument("unknown variant '" + name + "'; valid: " + valid + "; and " + kCopyRoofVariant);
+    }
+  }
+
+  Plan plan;
+  for (const Op* op : ops) {
+    const std::vector<DType> supported = op->dtypes();
+    const std::vector<VariantInfo> variants = op->variants();
+    std::vector<std::size_t> chosen;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const bool reference = variants[i].role != VariantRole::own;
+      const bool wanted = selection.variants.empty() || contains(selection.variants, variants[i].name) ||
+                          (reference && selection.with_references);
+      if (reference && !selection.with_references && !contains(selection.variants, variants[i].name)) continue;
+      if (wanted) chosen.push_back(i);
+    }
+    const bool roof = selection.with_references || contains(selection.variants, kCopyRoofVariant);
+    for (const auto& [size_class, shape] : shapes) {
+      const std::string why = op->reject_shape(shape);
+      if (!why.empty()) throw std::invalid_argument("op '" + op->name() + "' cannot run shape " + format_shape(shape) + ": " + why);
+      for (DType dtype : dtypes) {
+        if (std::find(supported.begin(), supported.end(), dtype) == supported.end()) {
+          throw std::invalid_argument("op '" + op->name() + "' does not support dtype " + std::string(dtype_name(dtype)));
+        }
+        plan.entries.push_back({op, Problem{shape, dtype, size_class}, chosen, roof});
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace kbench

@@ -1,0 +1,79 @@
+#pragma once
+/// The results document: what a run measured, self-described. Host-only; reporters and the gate
+/// read only this. Its JSON form is documented in results/SCHEMA.md.
+
+#include "harness/build_info.hpp"
+#include "harness/device_info.hpp"
+#include "harness/measure_settings.hpp"
+#include "harness/problem.hpp"
+#include "harness/stats.hpp"
+#include "harness/traffic.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+/// Bumped whenever a field changes meaning or disappears.
+constexpr int kResultsSchemaVersion = 1;
+
+enum class CaseStatus {
+  passed,     ///< verified against the reference, then timed
+  incorrect,  ///< verification failed: not timed
+  error,      ///< a CUDA or other error stopped the case
+  skipped,    ///< not run, with the reason in `message`
+};
+
+std::string_view status_name(CaseStatus status);
+std::optional<CaseStatus> parse_status(std::string_view text);
+
+/// One op x variant x shape x dtype.
+struct CaseResult {
+  std::string op;
+  std::string variant;
+  std::string role;        ///< "own", "baseline" or "roof"
+  std::string dtype;
+  std::string size_class;
+  Shape shape;
+  std::int64_t elements = 0;
+  Traffic traffic;
+
+  CaseStatus status = CaseStatus::skipped;
+  std::string message;     ///< verification summary, error text or skip reason
+
+  // Verification (meaningful when status is passed or incorrect).
+  std::int64_t mismatches = 0;
+  double max_abs_error = 0;
+  double rel_l2_error = 0;
+
+  // Timing (status passed).
+  std::vector<double> samples_ms;
+  SampleStats stats;       ///< of samples_ms, in milliseconds
+  int warmup_calls = 0;
+  bool timed_out = false;
+
+  // Derived by harness/metrics.cpp from traffic, stats and the device's peaks.
+  double bandwidth_gbps = 0;              ///< traffic.bytes_total() / median time, 1e9 bytes/s
+  double efficiency = 0;                  ///< bandwidth over theoretical peak, as a fraction
+  double tflops = 0;                      ///< traffic.flops / median time, 1e12 FLOP/s
+  std::optional<double> roof_fraction;    ///< bandwidth over the copy roof's bandwidth
+  std::optional<double> baseline_ms;      ///< median of the baseline variant for this problem
+  std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)
+  std::string band;                       ///< "critical", "poor", "good"; empty when not timed
+};
+
+struct RunResults {
+  int schema_version = kResultsSchemaVersion;
+  BuildInfo build;
+  DeviceInfo device;
+  MeasureSettings settings;
+  std::string command_line;
+  std::string utc_time;    ///< ISO 8601, e.g. 2026-11-22T03:04:05Z
+  std::string host;
+  std::uint64_t seed = 0;  ///< base seed of the random inputs
+  std::vector<CaseResult> cases;
+};
+
+}  // namespace kbench

@@ -1,0 +1,344 @@
+#include "harness/results_json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+namespace kbench {
+
+using nlohmann::json;
+
+std::string_view status_name(CaseStatus status) {
+  switch (status) {
+    case CaseStatus::passed: return "passed";
+    case CaseStatus::incorrect: return "incorrect";
+    case CaseStatus::error: return "error";
+    case CaseStatus::skipped: return "skipped";
+  }
+  return "unknown";
+}
+
+std::optional<CaseStatus> parse_status(std::string_view text) {
+  for (CaseStatus s : {CaseStatus::passed, CaseStatus::incorrect, CaseStatus::error, CaseStatus::skipped}) {
+    if (status_name(s) == text) return s;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json stats_to_json(const SampleStats& s) {
+  return {{"count", s.count}, {"median_ms", s.median}, {"min_ms", s.min},    {"max_ms", s.max},
+          {"mean_ms", s.mean}, {"stddev_ms", s.stddev}, {"q1_ms", s.q1},     {"q3_ms", s.q3},
+          {"relative_iqr", s.relative_iqr()}};
+}
+
+json case_to_json(const CaseResult& c) {
+  return {
+      {"op", c.op},
+      {"variant", c.variant},
+      {"role", c.role},
+      {"dtype", c.dtype},
+      {"size_class", c.size_class},
+      {"shape", c.shape},
+      {"elements", c.elements},
+      {"traffic", {{"bytes_read", c.traffic.bytes_read}, {"bytes_written", c.traffic.bytes_written}, {"flops", c.traffic.flops}}},
+      {"status", status_name(c.status)},
+      {"message", c.message},
+      {"verification", {{"mismatches", c.mismatches}, {"max_abs_error", c.max_abs_error}, {"rel_l2_error", c.rel_l2_error}}},
+      {"timing", {{"warmup_calls", c.warmup_calls}, {"timed_out", c.timed_out}, {"stats", stats_to_json(c.stats)}, {"samples_ms", c.samples_ms}}},
+      {"derived",
+       {{"bandwidth_gbps", c.bandwidth_gbps},
+        {"efficiency", c.efficiency},
+        {"tflops", c.tflops},
+        {"roof_fraction", optional_number(c.roof_fraction)},
+        {"baseline_ms", optional_number(c.baseline_ms)},
+        {"speed_ratio", optional_number(c.speed_ratio)},
+        {"band", c.band}}},
+  };
+}
+
+json device_to_json(const DeviceInfo& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"pci_bus_id", d.pci_bus_id},
+          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"sm_clock_khz", d.sm_clock_khz},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"ecc_enabled", d.ecc_enabled},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version},
+          {"peak_bandwidth_gbps", d.peak_bandwidth_bytes_per_s / 1e9},
+          {"peak_bandwidth_source", d.peak_bandwidth_source},
+          {"peak_fp32_tflops", d.peak_fp32_flops / 1e12},
+          {"peak_flops_source", d.peak_flops_source}};
+}
+
+json build_to_json(const BuildInfo& b) {
+  return {{"version", b.version},         {"git_commit", b.git_commit},
+          {"git_dirty", b.git_dirty},     {"build_type", b.build_type},
+          {"optimized", b.optimized},     {"device_debug", b.device_debug},
+          {"cuda_architectures", b.cuda_architectures},
+          {"cxx_compiler", b.cxx_compiler}, {"cuda_compiler", b.cuda_compiler}};
+}
+
+json settings_to_json(const MeasureSettings& settings) {
+  json out = json::object();
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    std::visit([&](auto member) { out[row.key] = settings.*member; }, row.field);
+  }
+  return out;
+}
+
+// ---- reading ------------------------------------------------------------------------------
+
+/// Field access that reports the JSON path of whatever is missing or mistyped.
+class Reader {
+ public:
+  Reader(const json& node, std::string path) : node_(node), path_(std::move(path)) {
+    if (!node_.is_object()) fail("", "an object");
+  }
+  const json& at(const std::string& key) const {
+    auto it = node_.find(key);
+    if (it == node_.end()) throw std::runtime_error("missing field " + path_ + "." + key);
+    return *it;
+  }
+  Reader object(const std::string& key) const { return Reader(at(key), path_ + "." + key); }
+  std::string string(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_string()) fail(key, "a string");
+    return v.get<std::string>();
+  }
+  double number(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_number()) fail(key, "a number");
+    return v.get<double>();
+  }
+  double non_negative(const std::string& key) const {
+    const double value = number(key);
+    if (!(value >= 0) || !std::isfinite(value)) fail(key, "a finite number >= 0");
+    return value;
+  }
+  std::int64_t integer(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_number_integer()) fail(key, "an integer");
+    return v.get<std::int64_t>();
+  }
+  bool boolean(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_boolean()) fail(key, "true or false");
+    return v.get<bool>();
+  }
+  std::optional<double> optional_number(const std::string& key) const {
+    const json& v = at(key);
+    if (v.is_null()) return std::nullopt;
+    if (!v.is_number()) fail(key, "a number or null");
+    return v.get<double>();
+  }
+  const json& array(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_array()) fail(key, "an array");
+    return v;
+  }
+  std::string path(const std::string& key) const { return path_ + "." + key; }
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
+    const std::string where = key.empty() ? path_ : path_ + "." + key;
+    const json& found = key.empty() ? node_ : node_.at(key);
+    throw std::runtime_error(where + " is " + std::string(found.type_name()) + "; expected " + expected);
+  }
+
+ private:
+  const json& node_;
+  std::string path_;
+};
+
+SampleStats stats_from_json(const Reader& r) {
+  SampleStats s;
+  s.count = static_cast<std::size_t>(r.integer("count"));
+  s.median = r.non_negative("median_ms");
+  s.min = r.non_negative("min_ms");
+  s.max = r.non_negative("max_ms");
+  s.mean = r.non_negative("mean_ms");
+  s.stddev = r.non_negative("stddev_ms");
+  s.q1 = r.non_negative("q1_ms");
+  s.q3 = r.non_negative("q3_ms");
+  return s;
+}
+
+CaseResult case_from_json(const Reader& r) {
+  CaseResult c;
+  c.op = r.string("op");
+  c.variant = r.string("variant");
+  c.role = r.string("role");
+  c.dtype = r.string("dtype");
+  c.size_class = r.string("size_class");
+  const json& shape = r.array("shape");
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (!shape[i].is_number_integer() || shape[i].get<std::int64_t>() <= 0) {
+      throw std::runtime_error(r.path("shape") + "[" + std::to_string(i) + "] must be a positive integer");
+    }
+    c.shape.push_back(shape[i].get<std::int64_t>());
+  }
+  c.elements = r.integer("elements");
+  const Reader traffic = r.object("traffic");
+  c.traffic = {traffic.non_negative("bytes_read"), traffic.non_negative("bytes_written"), traffic.non_negative("flops")};
+  const std::string status = r.string("status");
+  const auto parsed = parse_status(status);
+  if (!parsed) throw std::runtime_error(r.path("status") + " is '" + status + "'; expected passed, incorrect, error or skipped");
+  c.status = *parsed;
+  c.message = r.string("message");
+  const Reader verification = r.object("verification");
+  c.mismatches = verification.integer("mismatches");
+  c.max_abs_error = verification.number("max_abs_error");
+  c.rel_l2_error = verification.number("rel_l2_error");
+  const Reader timing = r.object("timing");
+  c.warmup_calls = static_cast<int>(timing.integer("warmup_calls"));
+  c.timed_out = timing.boolean("timed_out");
+  c.stats = stats_from_json(timing.object("stats"));
+  const json& samples = timing.array("samples_ms");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!samples[i].is_number() || !(samples[i].get<double>() >= 0)) {
+      throw std::runtime_error(timing.path("samples_ms") + "[" + std::to_string(i) + "] must be a number >= 0");
+    }
+    c.samples_ms.push_back(samples[i].get<double>());
+  }
+  const Reader derived = r.object("derived");
+  c.bandwidth_gbps = derived.non_negative("bandwidth_gbps");
+  c.efficiency = derived.non_negative("efficiency");
+  c.tflops = derived.non_negative("tflops");
+  c.roof_fraction = derived.optional_number("roof_fraction");
+  c.baseline_ms = derived.optional_number("baseline_ms");
+  c.speed_ratio = derived.optional_number("speed_ratio");
+  c.band = derived.string("band");
+  return c;
+}
+
+DeviceInfo device_from_json(const Reader& r) {
+  DeviceInfo d;
+  d.index = static_cast<int>(r.integer("index"));
+  d.name = r.string("name");
+  d.pci_bus_id = r.string("pci_bus_id");
+  const std::string cc = r.string("compute_capability");
+  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2) {
+    throw std::runtime_error(r.path("compute_capability") + " is '" + cc + "'; expected MAJOR.MINOR");
+  }
+  d.sm_count = static_cast<int>(r.integer("sm_count"));
+  d.l2_bytes = r.integer("l2_bytes");
+  d.global_memory_bytes = r.integer("global_memory_bytes");
+  d.sm_clock_khz = static_cast<int>(r.integer("sm_clock_khz"));
+  d.memory_clock_khz = static_cast<int>(r.integer("memory_clock_khz"));
+  d.bus_width_bits = static_cast<int>(r.integer("bus_width_bits"));
+  d.ecc_enabled = r.boolean("ecc_enabled");
+  d.driver_version = static_cast<int>(r.integer("driver_version"));
+  d.runtime_version = static_cast<int>(r.integer("runtime_version"));
+  d.peak_bandwidth_bytes_per_s = r.non_negative("peak_bandwidth_gbps") * 1e9;
+  d.peak_bandwidth_source = r.string("peak_bandwidth_source");
+  d.peak_fp32_flops = r.non_negative("peak_fp32_tflops") * 1e12;
+  d.peak_flops_source = r.string("peak_flops_source");
+  return d;
+}
+
+BuildInfo build_from_json(const Reader& r) {
+  BuildInfo b;
+  b.version = r.string("version");
+  b.git_commit = r.string("git_commit");
+  b.git_dirty = r.string("git_dirty");
+  b.build_type = r.string("build_type");
+  b.optimized = r.boolean("optimized");
+  b.device_debug = r.boolean("device_debug");
+  b.cuda_architectures = r.string("cuda_architectures");
+  b.cxx_compiler = r.string("cxx_compiler");
+  b.cuda_compiler = r.string("cuda_compiler");
+  return b;
+}
+
+MeasureSettings settings_from_json(const Reader& r) {
+  MeasureSettings settings;
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    std::visit(
+        [&](auto member) {
+          using Field = std::remove_reference_t<decltype(settings.*member)>;
+          settings.*member = static_cast<Field>(r.number(row.key));
+        },
+        row.field);
+  }
+  return settings;
+}
+
+}  // namespace
+
+json to_json(const RunResults& results) {
+  json cases = json::array();
+  for (const CaseResult& c : results.cases) cases.push_back(case_to_json(c));
+  return {{"schema_version", results.schema_version},
+          {"kbench", build_to_json(results.build)},
+          {"command_line", results.command_line},
+          {"utc_time", results.utc_time},
+          {"host", results.host},
+          {"seed", results.seed},
+          {"device", device_to_json(results.device)},
+          {"settings", settings_to_json(results.settings)},
+          {"cases", cases}};
+}
+
+RunResults results_from_json(const json& document) {
+  const Reader root(document, "$");
+  RunResults results;
+  results.schema_version = static_cast<int>(root.integer("schema_version"));
+  if (results.schema_version != kResultsSchemaVersion) {
+    throw std::runtime_error("$.schema_version is " + std::to_string(results.schema_version) +
+                             "; this kbench reads version " + std::to_string(kResultsSchemaVersion));
+  }
+  results.build = build_from_json(root.object("kbench"));
+  results.command_line = root.string("command_line");
+  results.utc_time = root.string("utc_time");
+  results.host = root.string("host");
+  const json& seed = root.at("seed");
+  if (!seed.is_number_unsigned()) root.fail("seed", "an unsigned integer");
+  results.seed = seed.get<std::uint64_t>();
+  results.device = device_from_json(root.object("device"));
+  results.settings = settings_from_json(root.object("settings"));
+  const json& cases = root.array("cases");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    results.cases.push_back(case_from_json(Reader(cases[i], "$.cases[" + std::to_string(i) + "]")));
+  }
+  return results;
+}
+
+void write_results_file(const RunResults& results, const std::string& path) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    if (!out) throw std::runtime_error("cannot open '" + temporary + "' for writing");
+    out << to_json(results).dump(2) << '\n';
+    if (!out) throw std::runtime_error("writing '" + temporary + "' failed");
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "'");
+  }
+}
+
+RunResults read_results_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open for reading");
+  json document;
+  try {
+    document = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(path + ": not valid JSON: " + e.what());
+  }
+  try {
+    return results_from_json(document);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+}  // namespace kbench

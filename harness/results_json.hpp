@@ -1,0 +1,24 @@
+#pragma once
+/// JSON (de)serialisation of the results document. Host-only.
+
+#include "harness/results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace kbench {
+
+nlohmann::json to_json(const RunResults& results);
+
+/// Parses a results document; throws std::runtime_error naming the JSON path of a missing or
+/// mistyped field, or an unsupported schema_version.
+RunResults results_from_json(const nlohmann::json& document);
+
+/// Writes `results` to `path` (temporary file, then rename). Throws std::runtime_error.
+void write_results_file(const RunResults& results, const std::string& path);
+
+/// Reads and parses `path`; errors name the file.
+RunResults read_results_file(const std::string& path);
+
+}  // namespace kbench

@@ -1,0 +1,149 @@
+#include "harness/runner.hpp"
+
+#include "harness/copy_roof.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/cuda_resources.hpp"
+#include "harness/l2_flush.hpp"
+#include "harness/measure.hpp"
+
+#include <memory>
+
+namespace kbench {
+
+std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
+  CaseResult common;
+  common.op = entry.op->name();
+  common.dtype = std::string(dtype_name(entry.problem.dtype));
+  common.size_class = entry.problem.size_class;
+  common.shape = entry.problem.shape;
+  common.elements = element_count(entry.problem.shape);
+  common.traffic = entry.op->traffic(entry.problem);
+  common.message = "not run";
+
+  std::vector<CaseResult> rows;
+  const std::vector<VariantInfo> variants = entry.op->variants();
+  for (std::size_t index : entry.variants) {
+    CaseResult row = common;
+    row.variant = variants[index].name;
+    row.role = std::string(role_name(variants[index].role));
+    rows.push_back(row);
+  }
+  if (entry.copy_roof) {
+    CaseResult row = common;
+    row.variant = kCopyRoofVariant;
+    row.role = std::string(role_name(VariantRole::roof));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+namespace {
+
+/// SplitMix-style mixing so that neighbouring problems get unrelated inputs.
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A sticky CUDA error: the context is gone and nothing more can run in this process.
+struct ContextLost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void record_error(CaseResult& row, const std::exception& error) {
+  row.status = CaseStatus::error;
+  row.message = error.what();
+  if (const auto* cuda = dynamic_cast<const CudaError*>(&error); cuda && is_sticky_cuda_error(cuda->code())) {
+    throw ContextLost(error.what());
+  }
+}
+
+/// Verifies one variant, then times it if it is correct.
+void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, cudaStream_t stream,
+                     const MeasureSettings& settings, L2Flusher* flusher) {
+  try {
+    workload.poison_outputs(stream);
+    workload.launch(variant, stream);
+    const Verification check = workload.check_outputs(stream);
+    row.mismatches = check.mismatches;
+    row.max_abs_error = check.max_abs_error;
+    row.rel_l2_error = check.rel_l2_error;
+    row.message = check.message;
+    if (!check.passed) {
+      row.status = CaseStatus::incorrect;
+      return;
+    }
+    const Measurement timing =
+        measure([&](cudaStream_t s) { workload.launch(variant, s); }, stream, settings, flusher);
+    row.samples_ms = timing.samples_ms;
+    row.stats = timing.stats;
+    row.warmup_calls = timing.warmup_calls;
+    row.timed_out = timing.timed_out;
+    row.status = CaseStatus::passed;
+    if (timing.timed_out) {
+      row.message += "; timed out after " + std::to_string(timing.stats.count) + " samples";
+    }
+  } catch (const ContextLost&) {
+    throw;
+  } catch (const std::exception& error) {
+    record_error(row, error);
+  }
+}
+
+}  // namespace
+
+RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
+                    const ProblemDoneFn& on_problem_done) {
+  RunOutcome outcome;
+  CudaStream stream;
+  std::unique_ptr<L2Flusher> flusher;
+  if (settings.flush_l2) flusher = std::make_unique<L2Flusher>(device.l2_bytes);
+
+  for (std::size_t p = 0; p < plan.entries.size(); ++p) {
+    const PlanEntry& entry = plan.entries[p];
+    std::vector<CaseResult> rows = planned_rows(entry);
+    if (outcome.context_lost) {
+      for (CaseResult& row : rows) row.message = "skipped: the CUDA context was lost in an earlier case";
+      outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+      continue;
+    }
+    const std::uint64_t problem_seed = mix_seed(seed, p);
+    try {
+      std::size_t r = 0;
+      {
+        std::unique_ptr<Workload> workload;
+        try {
+          workload = entry.op->prepare(entry.problem, problem_seed);
+        } catch (const std::exception& error) {
+          for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
+        }
+        for (; r < entry.variants.size(); ++r) {
+          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], stream.get(), settings, flusher.get());
+        }
+      }  // the op's buffers are freed before the roof allocates its own
+      if (entry.copy_roof) {
+        CaseResult& row = rows[r];
+        try {
+          auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
+          verify_and_time(*roof, 0, row, stream.get(), settings, flusher.get());
+        } catch (const ContextLost&) {
+          throw;
+        } catch (const std::exception& error) {
+          record_error(row, error);
+        }
+      }
+    } catch (const ContextLost& lost) {
+      outcome.context_lost = true;
+      for (CaseResult& row : rows) {
+        if (row.status == CaseStatus::skipped) row.message = std::string("skipped: CUDA context lost: ") + lost.what();
+      }
+    }
+    if (on_problem_done) on_problem_done(rows);
+    outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+  }
+  return outcome;
+}
+
+}  // namespace kbench

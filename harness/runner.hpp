@@ -1,0 +1,34 @@
+#pragma once
+/// Runs a plan on the current CUDA device: for each problem, verify each variant against the
+/// reference, then time it. Every planned row ends up in the results with a status; a failure in
+/// one row never loses the others.
+
+#include "harness/device_info.hpp"
+#include "harness/measure_settings.hpp"
+#include "harness/plan.hpp"
+#include "harness/results.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+namespace kbench {
+
+/// Called after each problem with its rows (metrics not yet derived).
+using ProblemDoneFn = std::function<void(const std::vector<CaseResult>& rows)>;
+
+struct RunOutcome {
+  std::vector<CaseResult> rows;
+  bool context_lost = false;  ///< a sticky CUDA error ended the run early; later rows are skipped
+};
+
+/// Runs every entry of `plan`. Inputs of each problem are drawn from `seed` mixed with the
+/// problem's index, so a run is reproducible with the same seed.
+RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
+                    const ProblemDoneFn& on_problem_done = {});
+
+/// The rows a plan entry produces, with identity and traffic filled and status `skipped`.
+std::vector<CaseResult> planned_rows(const PlanEntry& entry);
+
+}  // namespace kbench

@@ -1,0 +1,36 @@
+#include "harness/session.hpp"
+
+#include "harness/build_info.hpp"
+#include "harness/device_setup.hpp"
+#include "harness/metrics.hpp"
+#include "harness/provenance.hpp"
+#include "harness/status_bands.hpp"
+
+namespace kbench {
+
+DeviceInfo open_device(int index, const PeakOverrides& peaks, std::string& warning) {
+  warning = select_device(index);
+  DeviceInfo device = query_device_info(index);
+  apply_peak_overrides(device, peaks);
+  return device;
+}
+
+RunResults run_session(const Plan& plan, const DeviceInfo& device, const SessionOptions& options,
+                       const ProblemDoneFn& on_problem_done, bool& context_lost) {
+  RunResults results;
+  results.build = build_info();
+  results.device = device;
+  results.settings = options.settings;
+  results.command_line = options.command_line;
+  results.utc_time = utc_now_iso8601();
+  results.host = host_name();
+  results.seed = options.seed;
+
+  RunOutcome outcome = run_plan(plan, device, options.settings, options.seed, on_problem_done);
+  context_lost = outcome.context_lost;
+  results.cases = std::move(outcome.rows);
+  derive_metrics(results, [](const CaseResult& row) { return default_band(row.size_class); });
+  return results;
+}
+
+}  // namespace kbench

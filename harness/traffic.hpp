@@ -1,0 +1,17 @@
+#pragma once
+/// What one call of a case must move and compute. Host-only.
+
+namespace kbench {
+
+/// The minimum traffic and arithmetic of one call, in the case's dtype: each input read once,
+/// each output written once. Bandwidth and efficiency are computed from these in one place
+/// (harness/metrics.cpp), never by the ops.
+struct Traffic {
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double flops = 0;
+
+  double bytes_total() const { return bytes_read + bytes_written; }
+};
+
+}  // namespace kbench

@@ -1,0 +1,47 @@
+#include "harness/device_info.hpp"
+#include "support/catch.hpp"
+
+using namespace kbench;
+
+TEST_CASE("theoretical bandwidth is 2 x memory clock x bus width / 8", "[device]") {
+  // H100 SXM: 2619 MHz HBM3 on a 5120-bit bus.
+  CHECK(theoretical_bandwidth(2619000, 5120) == Approx(3352.32e9));
+  // A 384-bit GDDR bus at 10501 MHz (as the attribute reports it).
+  CHECK(theoretical_bandwidth(10501000, 384) == Approx(1008.096e9));
+  CHECK(theoretical_bandwidth(0, 5120) == 0);
+}
+
+TEST_CASE("peak FP32 rate comes from SM count, clock and lanes per SM", "[device]") {
+  // H100 SXM: 132 SMs x 1980 MHz x 128 lanes x 2 FLOP per FMA = 66.9 TFLOP/s.
+  CHECK(peak_fp32_flops(132, 1980000, 9, 0) == Approx(66.90e12).epsilon(1e-3));
+  // A100: 108 SMs x 1410 MHz x 64 x 2 = 19.5 TFLOP/s.
+  CHECK(peak_fp32_flops(108, 1410000, 8, 0) == Approx(19.49e12).epsilon(1e-3));
+  CHECK(fp32_lanes_per_sm(8, 6) == 128);
+  CHECK(fp32_lanes_per_sm(3, 5) == 0);  // unknown: no guess
+  CHECK(peak_fp32_flops(10, 1000000, 3, 5) == 0);
+}
+
+TEST_CASE("derived peaks, and overrides that replace them", "[device]") {
+  DeviceInfo info;
+  info.memory_clock_khz = 2619000;
+  info.bus_width_bits = 5120;
+  info.sm_count = 132;
+  info.sm_clock_khz = 1980000;
+  info.cc_major = 9;
+  derive_peaks(info);
+  CHECK(info.peak_bandwidth_bytes_per_s == Approx(3352.32e9));
+  CHECK(info.peak_bandwidth_source == "device attributes");
+  CHECK(info.peak_flops_source == "device attributes");
+
+  apply_peak_overrides(info, {});  // no override: unchanged
+  CHECK(info.peak_bandwidth_source == "device attributes");
+  apply_peak_overrides(info, {2000, 50});
+  CHECK(info.peak_bandwidth_bytes_per_s == Approx(2000e9));
+  CHECK(info.peak_fp32_flops == Approx(50e12));
+  CHECK(info.peak_bandwidth_source == "override");
+  CHECK(info.peak_flops_source == "override");
+
+  info.cc_major = 2;
+  derive_peaks(info);
+  CHECK(info.peak_flops_source == "unknown");
+}

@@ -1,0 +1,35 @@
+#include "harness/host_tensor.hpp"
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace kbench;
+
+TEST_CASE("random tensors are in range, not all zero, and differ by seed", "[tensor]") {
+  const HostTensor a = random_tensor(DType::f32, 1000, 1);
+  const HostTensor b = random_tensor(DType::f32, 1000, 2);
+  CHECK(a.size() == 1000);
+  CHECK(a.bytes.size() == 4000);
+  CHECK(std::all_of(a.values.begin(), a.values.end(), [](float v) { return v >= -1.0f && v < 1.0f; }));
+  CHECK(std::count(a.values.begin(), a.values.end(), 0.0f) < 5);
+  CHECK(a.values != b.values);
+  CHECK(random_tensor(DType::f32, 1000, 1).values == a.values);  // reproducible
+}
+
+TEST_CASE("fp16 and bf16 tensors hold exactly their encoded values", "[tensor]") {
+  for (DType dtype : {DType::f16, DType::bf16}) {
+    const HostTensor t = random_tensor(dtype, 257, 7);
+    CHECK(t.bytes.size() == 257 * 2);
+    CHECK(decode_to_float(dtype, t.bytes.data(), t.size()) == t.values);
+    for (float v : t.values) CHECK(round_to_dtype(dtype, v) == v);
+  }
+}
+
+TEST_CASE("rounding to fp16 and bf16 is to nearest", "[tensor]") {
+  CHECK(round_to_dtype(DType::f16, 1.0f + 1.0f / 4096) == 1.0f);        // below half an fp16 ulp (2^-10)
+  CHECK(round_to_dtype(DType::f16, 1.0f + 3.0f / 2048) == 1.0f + 2.0f / 1024);
+  CHECK(round_to_dtype(DType::bf16, 1.0f + 1.0f / 512) == 1.0f);         // bf16 ulp at 1 is 2^-7
+  CHECK(round_to_dtype(DType::bf16, 3.0f) == 3.0f);
+  CHECK(round_to_dtype(DType::f32, 0.1f) == 0.1f);
+}

@@ -1,0 +1,64 @@
+#include "harness/metrics.hpp"
+#include "support/catch.hpp"
+
+using namespace kbench;
+
+namespace {
+CaseResult timed_row(const std::string& variant, const std::string& role, double median_ms) {
+  CaseResult row;
+  row.op = "add";
+  row.variant = variant;
+  row.role = role;
+  row.dtype = "fp32";
+  row.size_class = "large";
+  row.shape = {4096, 4096};
+  row.traffic = {2e8, 1e8, 1e6};  // 300 MB
+  row.status = CaseStatus::passed;
+  row.stats.median = median_ms;
+  row.stats.count = 10;
+  return row;
+}
+}  // namespace
+
+TEST_CASE("bandwidth, efficiency, speed ratio and roof fraction", "[metrics]") {
+  RunResults results;
+  results.device.peak_bandwidth_bytes_per_s = 3000e9;
+  results.cases = {timed_row("vectorized", "own", 0.125), timed_row("cub_transform", "baseline", 0.15),
+                   timed_row("d2d_copy", "roof", 0.12), timed_row("naive", "own", 0.5)};
+  results.cases.push_back(timed_row("broken", "own", 0));
+  results.cases.back().status = CaseStatus::incorrect;
+  derive_metrics(results, [](const CaseResult&) { return EfficiencyBand{0.5, 0.7}; });
+
+  const CaseResult& fast = results.cases[0];
+  CHECK(fast.bandwidth_gbps == Approx(2400));        // 300 MB / 0.125 ms
+  CHECK(fast.efficiency == Approx(0.8));             // 2400 / 3000
+  CHECK(fast.tflops == Approx(1e6 / 0.125e-3 / 1e12));
+  REQUIRE(fast.speed_ratio);
+  CHECK(*fast.speed_ratio == Approx(1.2));           // baseline 0.15 / 0.125
+  REQUIRE(fast.roof_fraction);
+  CHECK(*fast.roof_fraction == Approx(0.96));        // 2400 / 2500
+  CHECK(fast.band == "good");
+  CHECK(*results.cases[1].speed_ratio == Approx(1.0));
+  CHECK(results.cases[3].band == "critical");        // 600 GB/s = 20%
+  CHECK_FALSE(results.cases[4].speed_ratio);         // not timed: nothing derived
+  CHECK(results.cases[4].band.empty());
+}
+
+TEST_CASE("rows of other shapes or dtypes never share a baseline", "[metrics]") {
+  RunResults results;
+  results.device.peak_bandwidth_bytes_per_s = 1000e9;
+  results.cases = {timed_row("vectorized", "own", 1), timed_row("cub_transform", "baseline", 2)};
+  results.cases[1].dtype = "fp16";
+  derive_metrics(results, [](const CaseResult&) { return EfficiencyBand{0.1, 0.2}; });
+  CHECK_FALSE(results.cases[0].speed_ratio);
+}
+
+TEST_CASE("bands: critical below the minimum, poor below the target, good at or above", "[metrics]") {
+  const EfficiencyBand band{0.25, 0.40};
+  CHECK(classify(0.10, band) == Band::critical);
+  CHECK(classify(0.25, band) == Band::poor);
+  CHECK(classify(0.399, band) == Band::poor);
+  CHECK(classify(0.40, band) == Band::good);
+  CHECK(default_band("small").minimum == Approx(0.15));
+  CHECK(default_band("batch").target == Approx(0.45));
+}

@@ -1,0 +1,124 @@
+#include "harness/results_json.hpp"
+#include "support/catch.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+using namespace kbench;
+using nlohmann::json;
+
+namespace {
+RunResults sample_results() {
+  RunResults r;
+  r.build = {"0.1.0", "abc123", "false", "Release", true, false, "90", "GNU 12.2.0", "NVIDIA 13.0.88"};
+  r.device.name = "Synthetic GPU (test fixture)";
+  r.device.cc_major = 9;
+  r.device.sm_count = 132;
+  r.device.l2_bytes = 50 << 20;
+  r.device.memory_clock_khz = 2619000;
+  r.device.bus_width_bits = 5120;
+  r.device.peak_bandwidth_bytes_per_s = 3352.32e9;
+  r.device.peak_bandwidth_source = "device attributes";
+  r.device.peak_flops_source = "unknown";
+  r.command_line = "kbench --op add";
+  r.utc_time = "2026-11-22T00:00:00Z";
+  r.host = "test";
+  r.seed = 0xFEDCBA9876543210ull;  // above 2^53: must survive as an integer
+  CaseResult c;
+  c.op = "add";
+  c.variant = "vectorized";
+  c.role = "own";
+  c.dtype = "fp16";
+  c.size_class = "large";
+  c.shape = {4096, 4096};
+  c.elements = 4096 * 4096;
+  c.traffic = {6.7e7, 3.3e7, 1.6e7};
+  c.status = CaseStatus::passed;
+  c.message = "ok";
+  c.samples_ms = {0.1, 0.11, 0.12};
+  c.stats = summarize(c.samples_ms);
+  c.warmup_calls = 10;
+  c.bandwidth_gbps = 900;
+  c.efficiency = 0.27;
+  c.speed_ratio = 1.05;
+  c.band = "poor";
+  r.cases.push_back(c);
+  CaseResult failed = c;
+  failed.status = CaseStatus::incorrect;
+  failed.samples_ms.clear();
+  failed.stats = {};
+  failed.speed_ratio.reset();
+  failed.band.clear();
+  failed.mismatches = 12;
+  r.cases.push_back(failed);
+  return r;
+}
+
+std::string parse_error(const json& document) {
+  try {
+    results_from_json(document);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("results survive a JSON round trip", "[results]") {
+  const RunResults original = sample_results();
+  const json document = to_json(original);
+  CHECK(document["schema_version"] == kResultsSchemaVersion);
+  CHECK(document["device"]["peak_bandwidth_gbps"].get<double>() == Approx(3352.32));
+  const RunResults back = results_from_json(json::parse(document.dump()));
+  CHECK(back.seed == original.seed);
+  CHECK(back.build.git_commit == "abc123");
+  CHECK(back.device.name == original.device.name);
+  CHECK(back.device.cc_major == 9);
+  CHECK(back.device.peak_bandwidth_bytes_per_s == Approx(original.device.peak_bandwidth_bytes_per_s));
+  REQUIRE(back.cases.size() == 2);
+  CHECK(back.cases[0].shape == Shape{4096, 4096});
+  CHECK(back.cases[0].samples_ms == original.cases[0].samples_ms);
+  CHECK(back.cases[0].stats.median == Approx(0.11));
+  CHECK(*back.cases[0].speed_ratio == Approx(1.05));
+  CHECK(back.cases[1].status == CaseStatus::incorrect);
+  CHECK_FALSE(back.cases[1].speed_ratio);
+  CHECK(back.cases[1].mismatches == 12);
+  CHECK(to_json(back) == document);
+}
+
+TEST_CASE("bad results documents name the field", "[results]") {
+  const json good = to_json(sample_results());
+  json d = good;
+  d["schema_version"] = 99;
+  CHECK(contains(parse_error(d), "$.schema_version is 99; this kbench reads version 1"));
+  d = good;
+  d["cases"][1].erase("variant");
+  CHECK(contains(parse_error(d), "missing field $.cases[1].variant"));
+  d = good;
+  d["cases"][0]["timing"]["stats"]["median_ms"] = -1.0;
+  CHECK(contains(parse_error(d), "$.cases[0].timing.stats.median_ms"));
+  d = good;
+  d["cases"][0]["status"] = "great";
+  CHECK(contains(parse_error(d), "$.cases[0].status is 'great'"));
+  d = good;
+  d["device"]["sm_count"] = "many";
+  CHECK(contains(parse_error(d), "$.device.sm_count is string; expected an integer"));
+  CHECK(contains(parse_error(json::array()), "$ is array; expected an object"));
+}
+
+TEST_CASE("results files are written whole and read back, errors name the file", "[results]") {
+  const std::string path = "kbench_test_results.json";
+  write_results_file(sample_results(), path);
+  CHECK(read_results_file(path).cases.size() == 2);
+  {
+    std::ofstream(path) << "{ not json";
+  }
+  try {
+    read_results_file(path);
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(contains(e.what(), path + ": not valid JSON"));
+  }
+  std::remove(path.c_str());
+  CHECK_THROWS_AS(read_results_file("no/such/file.json"), std::runtime_error);
+}

@@ -1,0 +1,24 @@
+#include "harness/registry.hpp"
+#include "support/catch.hpp"
+
+using namespace kbench;
+
+TEST_CASE("add moves two inputs and one output in its own dtype", "[traffic]") {
+  Registry registry;
+  register_all_ops(registry);
+  const Op* add = registry.find("add");
+  REQUIRE(add != nullptr);
+
+  const Traffic fp32 = add->traffic({{4096, 4096}, DType::f32, "large"});
+  CHECK(fp32.bytes_read == 2.0 * 4096 * 4096 * 4);
+  CHECK(fp32.bytes_written == 4096.0 * 4096 * 4);
+  CHECK(fp32.flops == 4096.0 * 4096);
+
+  const Traffic fp16 = add->traffic({{4096, 4096}, DType::f16, "large"});
+  CHECK(fp16.bytes_total() == 3.0 * 4096 * 4096 * 2);
+  const Traffic bf16 = add->traffic({{16, 1024, 1024}, DType::bf16, "batch"});
+  CHECK(bf16.bytes_total() == fp16.bytes_total());
+
+  const Traffic odd = add->traffic({{1031}, DType::f32, "custom"});
+  CHECK(odd.bytes_total() == 3.0 * 1031 * 4);
+}
