@@ -18,6 +18,11 @@ if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
   endif()
 endif()
 
+# A copy of the tree without .git (a lent GPU machine, say) can name its commit explicitly.
+if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND DEFINED ENV{KBENCH_GIT_COMMIT})
+  set(KBENCH_GIT_COMMIT "$ENV{KBENCH_GIT_COMMIT}")
+endif()
+
 string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type_upper)
 if(build_type_upper MATCHES "^(RELEASE|RELWITHDEBINFO|MINSIZEREL)$")
   set(KBENCH_OPTIMIZED 1)
