@@ -1,27 +1,7 @@
-# Build provenance compiled into the binary and copied into every results file.
+# Build provenance compiled into the binary and copied into every results file. The git commit
+# and dirty flag are read at every build (not only at configure time), so a rebuilt binary never
+# claims an older commit; the generated file is rewritten only when its content changes.
 find_package(Git QUIET)
-set(KBENCH_GIT_COMMIT "unknown")
-set(KBENCH_GIT_DIRTY "unknown")
-if(GIT_FOUND AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse HEAD
-                  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE KBENCH_GIT_COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  execute_process(COMMAND "${GIT_EXECUTABLE}" status --porcelain --untracked-files=no
-                  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE git_status OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(KBENCH_GIT_COMMIT STREQUAL "")
-    set(KBENCH_GIT_COMMIT "unknown")
-  elseif(git_status STREQUAL "")
-    set(KBENCH_GIT_DIRTY "false")
-  else()
-    set(KBENCH_GIT_DIRTY "true")
-  endif()
-endif()
-
-# A copy of the tree without .git (a lent GPU machine, say) can name its commit explicitly.
-if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND DEFINED ENV{KBENCH_GIT_COMMIT})
-  set(KBENCH_GIT_COMMIT "$ENV{KBENCH_GIT_COMMIT}")
-endif()
 
 string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type_upper)
 if(build_type_upper MATCHES "^(RELEASE|RELWITHDEBINFO|MINSIZEREL)$")
@@ -31,5 +11,21 @@ else()
 endif()
 string(REPLACE ";" "," KBENCH_CUDA_ARCHITECTURES_STRING "${CMAKE_CUDA_ARCHITECTURES}")
 
-configure_file("${PROJECT_SOURCE_DIR}/harness/build_info.cpp.in"
-               "${PROJECT_BINARY_DIR}/generated/build_info.cpp" @ONLY)
+set(KBENCH_BUILD_INFO_CPP "${PROJECT_BINARY_DIR}/generated/build_info.cpp")
+add_custom_target(kbench_build_info
+  COMMAND "${CMAKE_COMMAND}"
+          "-DGIT_EXECUTABLE=${GIT_EXECUTABLE}"
+          "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}"
+          "-DOUTPUT=${KBENCH_BUILD_INFO_CPP}"
+          "-DPROJECT_VERSION=${PROJECT_VERSION}"
+          "-DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}"
+          "-DKBENCH_OPTIMIZED=${KBENCH_OPTIMIZED}"
+          "-DKBENCH_CUDA_ARCHITECTURES_STRING=${KBENCH_CUDA_ARCHITECTURES_STRING}"
+          "-DCMAKE_CXX_COMPILER_ID=${CMAKE_CXX_COMPILER_ID}"
+          "-DCMAKE_CXX_COMPILER_VERSION=${CMAKE_CXX_COMPILER_VERSION}"
+          "-DCMAKE_CUDA_COMPILER_ID=${CMAKE_CUDA_COMPILER_ID}"
+          "-DCMAKE_CUDA_COMPILER_VERSION=${CMAKE_CUDA_COMPILER_VERSION}"
+          -P "${PROJECT_SOURCE_DIR}/cmake/KbenchWriteBuildInfo.cmake"
+  BYPRODUCTS "${KBENCH_BUILD_INFO_CPP}"
+  COMMENT "Reading the git commit for build_info.cpp"
+  VERBATIM)

@@ -1,0 +1,24 @@
+# Script mode (cmake -P): writes OUTPUT from harness/build_info.cpp.in with the current commit.
+set(KBENCH_GIT_COMMIT "unknown")
+set(KBENCH_GIT_DIRTY "unknown")
+if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
+  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse HEAD
+                  WORKING_DIRECTORY "${SOURCE_DIR}"
+                  OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(commit MATCHES "^[0-9a-f]+$")  # not so before the first commit
+    set(KBENCH_GIT_COMMIT "${commit}")
+    execute_process(COMMAND "${GIT_EXECUTABLE}" status --porcelain --untracked-files=no
+                    WORKING_DIRECTORY "${SOURCE_DIR}"
+                    OUTPUT_VARIABLE status OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(status STREQUAL "")
+      set(KBENCH_GIT_DIRTY "false")
+    else()
+      set(KBENCH_GIT_DIRTY "true")
+    endif()
+  endif()
+endif()
+# A copy of the tree without its history (a lent GPU machine, say) can name its commit.
+if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND DEFINED ENV{KBENCH_GIT_COMMIT})
+  set(KBENCH_GIT_COMMIT "$ENV{KBENCH_GIT_COMMIT}")
+endif()
+configure_file("${SOURCE_DIR}/harness/build_info.cpp.in" "${OUTPUT}" @ONLY)
