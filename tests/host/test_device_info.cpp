@@ -45,3 +45,18 @@ TEST_CASE("derived peaks, and overrides that replace them", "[device]") {
   derive_peaks(info);
   CHECK(info.peak_flops_source == "unknown");
 }
+
+#include "harness/build_info.hpp"
+
+TEST_CASE("builds unfit for timing say so", "[build]") {
+  BuildInfo info;
+  info.build_type = "Debug";
+  info.optimized = false;
+  CHECK(contains(unoptimized_build_warning(info), "without optimisation"));
+  info.optimized = true;
+  CHECK(unoptimized_build_warning(info).empty());
+  info.device_debug = true;
+  CHECK(contains(unoptimized_build_warning(info), "-G"));
+  // This test binary itself is built the way the project builds by default.
+  CHECK(build_info().version == "0.1.0");
+}
