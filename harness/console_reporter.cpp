@@ -105,11 +105,12 @@ void print_results_table(std::ostream& out, const RunResults& results) {
     std::vector<Row> rows;
     for (const CaseResult& c : results.cases) {
       if (c.op != op) continue;
-      const bool timed = c.status == CaseStatus::passed;
-      const double noise = c.stats.relative_iqr();
+      const ModeTiming* headline = c.status == CaseStatus::passed ? c.headline() : nullptr;
+      const bool timed = headline != nullptr;
+      const double noise = timed ? headline->stats.relative_iqr() : 0;
       rows.push_back({format_shape(c.shape), format_count(static_cast<double>(c.elements)), c.dtype, variant_cell(c),
                       c.baseline_ms ? format_duration_ms(*c.baseline_ms) : "-",
-                      timed ? format_duration_ms(c.stats.median) : "-",
+                      timed ? format_duration_ms(headline->stats.median) : "-",
                       c.speed_ratio ? fmt::format("{:.2f}x", *c.speed_ratio) : "-",
                       timed ? fmt::format("{:.0f}", c.bandwidth_gbps) : "-",
                       timed ? fmt::format("{:.1f}%", 100 * c.efficiency) : "-",
@@ -118,9 +119,12 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       status_cell(c)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
-      if (c.timed_out) notes.push_back(fmt::format("{}: only {} samples before the timeout", label, c.stats.count));
+      for (const ModeTiming& t : c.timings) {
+        if (t.timed_out)
+          notes.push_back(fmt::format("{}: {} mode: only {} samples before the timeout", label, t.mode, t.stats.count));
+      }
       if (timed && noise > kNoisy)
-        notes.push_back(fmt::format("{}: noisy: relative IQR {:.1f}% over {} samples", label, 100 * noise, c.stats.count));
+        notes.push_back(fmt::format("{}: noisy: relative IQR {:.1f}% over {} samples", label, 100 * noise, headline->stats.count));
     }
     out << "\n" << op << "\n";
     print_table(out, header, rows);

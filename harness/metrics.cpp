@@ -5,9 +5,24 @@
 
 namespace kbench {
 
+namespace {
+/// The headline median in ms, or 0 when the row has no usable timing.
+double headline_ms(const CaseResult& row) {
+  const ModeTiming* timing = row.headline();
+  return row.status == CaseStatus::passed && timing ? timing->stats.median : 0;
+}
+}  // namespace
+
 void derive_row_metrics(CaseResult& row, const DeviceInfo& device, const EfficiencyBand& band) {
-  if (row.status != CaseStatus::passed || row.stats.median <= 0) return;
-  const double seconds = row.stats.median * 1e-3;
+  const double median_ms = headline_ms(row);
+  if (median_ms <= 0) return;
+  row.headline_mode = row.headline()->mode;
+  const ModeTiming* hot = row.timing("hot");
+  const ModeTiming* eager = row.timing("eager");
+  if (hot && eager && hot->stats.count > 0 && eager->stats.count > 0) {
+    row.launch_overhead_ms = eager->stats.median - hot->stats.median;
+  }
+  const double seconds = median_ms * 1e-3;
   const double bytes_per_s = row.traffic.bytes_total() / seconds;
   row.bandwidth_gbps = bytes_per_s / 1e9;
   row.efficiency = device.peak_bandwidth_bytes_per_s > 0 ? bytes_per_s / device.peak_bandwidth_bytes_per_s : 0;
@@ -19,15 +34,18 @@ void derive_relative_metrics(std::vector<CaseResult*>& rows) {
   const CaseResult* baseline = nullptr;
   const CaseResult* roof = nullptr;
   for (const CaseResult* row : rows) {
-    if (row->status != CaseStatus::passed) continue;
+    if (headline_ms(*row) <= 0) continue;
     if (row->role == "baseline" && !baseline) baseline = row;
     if (row->role == "roof" && !roof) roof = row;
   }
   for (CaseResult* row : rows) {
-    if (row->status != CaseStatus::passed || row->stats.median <= 0) continue;
-    if (baseline) {
-      row->baseline_ms = baseline->stats.median;
-      row->speed_ratio = baseline->stats.median / row->stats.median;
+    const double median_ms = headline_ms(*row);
+    if (median_ms <= 0) continue;
+    // Ratios compare like with like: the baseline's timing in this row's headline mode.
+    const ModeTiming* base = baseline ? baseline->timing(row->headline()->mode) : nullptr;
+    if (base && base->stats.median > 0) {
+      row->baseline_ms = base->stats.median;
+      row->speed_ratio = base->stats.median / median_ms;
     }
     if (roof && roof->bandwidth_gbps > 0) row->roof_fraction = row->bandwidth_gbps / roof->bandwidth_gbps;
   }

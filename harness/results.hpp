@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kbench {
@@ -28,6 +29,17 @@ enum class CaseStatus {
 
 std::string_view status_name(CaseStatus status);
 std::optional<CaseStatus> parse_status(std::string_view text);
+
+/// How one variant was sampled in one measurement mode.
+struct ModeTiming {
+  std::string mode;                 ///< "cold", "hot" or "eager"
+  std::vector<double> samples_ms;   ///< per-call time of each sample, in order
+  SampleStats stats;                ///< of samples_ms, in milliseconds
+  int warmup_calls = 0;
+  int calls_per_sample = 1;         ///< >1 when a sample times several back-to-back calls (hot mode)
+  bool timed_out = false;           ///< stopped at the timeout before min_samples
+  std::string stop_reason;          ///< why sampling stopped (see measure.hpp)
+};
 
 /// One op x variant x shape x dtype.
 struct CaseResult {
@@ -48,19 +60,22 @@ struct CaseResult {
   double max_abs_error = 0;
   double rel_l2_error = 0;
 
-  // Timing (status passed).
-  std::vector<double> samples_ms;
-  SampleStats stats;       ///< of samples_ms, in milliseconds
-  int warmup_calls = 0;
-  bool timed_out = false;
+  // Timing (status passed): one entry per measurement mode, in the order measured.
+  std::vector<ModeTiming> timings;
+  /// The mode headline figures come from: "cold" when measured, else the first measured.
+  const ModeTiming* headline() const;
+  /// The timing of `mode`, or nullptr.
+  const ModeTiming* timing(std::string_view mode) const;
 
   // Derived by harness/metrics.cpp from traffic, stats and the device's peaks.
+  std::string headline_mode;              ///< the mode the figures below come from
   double bandwidth_gbps = 0;              ///< traffic.bytes_total() / median time, 1e9 bytes/s
   double efficiency = 0;                  ///< bandwidth over theoretical peak, as a fraction
   double tflops = 0;                      ///< traffic.flops / median time, 1e12 FLOP/s
   std::optional<double> roof_fraction;    ///< bandwidth over the copy roof's bandwidth
   std::optional<double> baseline_ms;      ///< median of the baseline variant for this problem
   std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)
+  std::optional<double> launch_overhead_ms;  ///< eager median - hot median, when both were measured
   std::string band;                       ///< "critical", "poor", "good"; empty when not timed
 };
 

@@ -9,23 +9,6 @@ namespace kbench {
 
 using nlohmann::json;
 
-std::string_view status_name(CaseStatus status) {
-  switch (status) {
-    case CaseStatus::passed: return "passed";
-    case CaseStatus::incorrect: return "incorrect";
-    case CaseStatus::error: return "error";
-    case CaseStatus::skipped: return "skipped";
-  }
-  return "unknown";
-}
-
-std::optional<CaseStatus> parse_status(std::string_view text) {
-  for (CaseStatus s : {CaseStatus::passed, CaseStatus::incorrect, CaseStatus::error, CaseStatus::skipped}) {
-    if (status_name(s) == text) return s;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
@@ -36,7 +19,19 @@ json stats_to_json(const SampleStats& s) {
           {"relative_iqr", s.relative_iqr()}};
 }
 
+json timing_to_json(const ModeTiming& t) {
+  return {{"mode", t.mode},
+          {"warmup_calls", t.warmup_calls},
+          {"calls_per_sample", t.calls_per_sample},
+          {"timed_out", t.timed_out},
+          {"stop_reason", t.stop_reason},
+          {"stats", stats_to_json(t.stats)},
+          {"samples_ms", t.samples_ms}};
+}
+
 json case_to_json(const CaseResult& c) {
+  json timings = json::array();
+  for (const ModeTiming& t : c.timings) timings.push_back(timing_to_json(t));
   return {
       {"op", c.op},
       {"variant", c.variant},
@@ -49,7 +44,7 @@ json case_to_json(const CaseResult& c) {
       {"status", status_name(c.status)},
       {"message", c.message},
       {"verification", {{"mismatches", c.mismatches}, {"max_abs_error", c.max_abs_error}, {"rel_l2_error", c.rel_l2_error}}},
-      {"timing", {{"warmup_calls", c.warmup_calls}, {"timed_out", c.timed_out}, {"stats", stats_to_json(c.stats)}, {"samples_ms", c.samples_ms}}},
+      {"timings", timings},
       {"derived",
        {{"bandwidth_gbps", c.bandwidth_gbps},
         {"efficiency", c.efficiency},
@@ -57,6 +52,8 @@ json case_to_json(const CaseResult& c) {
         {"roof_fraction", optional_number(c.roof_fraction)},
         {"baseline_ms", optional_number(c.baseline_ms)},
         {"speed_ratio", optional_number(c.speed_ratio)},
+        {"launch_overhead_ms", optional_number(c.launch_overhead_ms)},
+        {"headline_mode", c.headline_mode},
         {"band", c.band}}},
   };
 }
@@ -172,6 +169,27 @@ SampleStats stats_from_json(const Reader& r) {
   return s;
 }
 
+ModeTiming timing_from_json(const Reader& r) {
+  ModeTiming t;
+  t.mode = r.string("mode");
+  if (t.mode != "cold" && t.mode != "hot" && t.mode != "eager") {
+    throw std::runtime_error(r.path("mode") + " is '" + t.mode + "'; expected cold, hot or eager");
+  }
+  t.warmup_calls = static_cast<int>(r.integer("warmup_calls"));
+  t.calls_per_sample = static_cast<int>(r.integer("calls_per_sample"));
+  t.timed_out = r.boolean("timed_out");
+  t.stop_reason = r.string("stop_reason");
+  t.stats = stats_from_json(r.object("stats"));
+  const json& samples = r.array("samples_ms");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!samples[i].is_number() || !(samples[i].get<double>() >= 0)) {
+      throw std::runtime_error(r.path("samples_ms") + "[" + std::to_string(i) + "] must be a number >= 0");
+    }
+    t.samples_ms.push_back(samples[i].get<double>());
+  }
+  return t;
+}
+
 CaseResult case_from_json(const Reader& r) {
   CaseResult c;
   c.op = r.string("op");
@@ -198,16 +216,9 @@ CaseResult case_from_json(const Reader& r) {
   c.mismatches = verification.integer("mismatches");
   c.max_abs_error = verification.number("max_abs_error");
   c.rel_l2_error = verification.number("rel_l2_error");
-  const Reader timing = r.object("timing");
-  c.warmup_calls = static_cast<int>(timing.integer("warmup_calls"));
-  c.timed_out = timing.boolean("timed_out");
-  c.stats = stats_from_json(timing.object("stats"));
-  const json& samples = timing.array("samples_ms");
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    if (!samples[i].is_number() || !(samples[i].get<double>() >= 0)) {
-      throw std::runtime_error(timing.path("samples_ms") + "[" + std::to_string(i) + "] must be a number >= 0");
-    }
-    c.samples_ms.push_back(samples[i].get<double>());
+  const json& timings = r.array("timings");
+  for (std::size_t i = 0; i < timings.size(); ++i) {
+    c.timings.push_back(timing_from_json(Reader(timings[i], r.path("timings") + "[" + std::to_string(i) + "]")));
   }
   const Reader derived = r.object("derived");
   c.bandwidth_gbps = derived.non_negative("bandwidth_gbps");
@@ -216,6 +227,8 @@ CaseResult case_from_json(const Reader& r) {
   c.roof_fraction = derived.optional_number("roof_fraction");
   c.baseline_ms = derived.optional_number("baseline_ms");
   c.speed_ratio = derived.optional_number("speed_ratio");
+  c.launch_overhead_ms = derived.optional_number("launch_overhead_ms");
+  c.headline_mode = derived.string("headline_mode");
   c.band = derived.string("band");
   return c;
 }

@@ -77,14 +77,15 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     }
     const Measurement timing =
         measure([&](cudaStream_t s) { workload.launch(variant, s); }, stream, settings, flusher);
-    row.samples_ms = timing.samples_ms;
-    row.stats = timing.stats;
-    row.warmup_calls = timing.warmup_calls;
-    row.timed_out = timing.timed_out;
+    ModeTiming cold;
+    cold.mode = "cold";
+    cold.samples_ms = timing.samples_ms;
+    cold.stats = timing.stats;
+    cold.warmup_calls = timing.warmup_calls;
+    cold.timed_out = timing.timed_out;
+    cold.stop_reason = timing.timed_out ? "timeout" : "settings met";
+    row.timings.push_back(cold);
     row.status = CaseStatus::passed;
-    if (timing.timed_out) {
-      row.message += "; timed out after " + std::to_string(timing.stats.count) + " samples";
-    }
   } catch (const ContextLost&) {
     throw;
   } catch (const std::exception& error) {

@@ -79,7 +79,8 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
   for (const CaseResult& row : outcome.rows) {
     INFO(row.variant << " " << format_shape(row.shape) << ": " << row.message);
     CHECK(row.status == CaseStatus::passed);
-    CHECK(row.stats.count >= 3);
+    REQUIRE(row.headline() != nullptr);
+    CHECK(row.headline()->stats.count >= 3);
   }
   CHECK_FALSE(outcome.context_lost);
 }

@@ -14,8 +14,11 @@ CaseResult timed_row(const std::string& variant, const std::string& role, double
   row.shape = {4096, 4096};
   row.traffic = {2e8, 1e8, 1e6};  // 300 MB
   row.status = CaseStatus::passed;
-  row.stats.median = median_ms;
-  row.stats.count = 10;
+  ModeTiming cold;
+  cold.mode = "cold";
+  cold.stats.median = median_ms;
+  cold.stats.count = 10;
+  row.timings.push_back(cold);
   return row;
 }
 }  // namespace
@@ -61,4 +64,25 @@ TEST_CASE("bands: critical below the minimum, poor below the target, good at or 
   CHECK(classify(0.40, band) == Band::good);
   CHECK(default_band("small").minimum == Approx(0.15));
   CHECK(default_band("batch").target == Approx(0.45));
+}
+
+TEST_CASE("launch overhead is eager minus hot; the headline is cold", "[metrics]") {
+  RunResults results;
+  results.device.peak_bandwidth_bytes_per_s = 3000e9;
+  CaseResult row = timed_row("vectorized", "own", 0.125);
+  ModeTiming hot, eager;
+  hot.mode = "hot";
+  hot.stats.median = 0.1;
+  hot.stats.count = 5;
+  eager.mode = "eager";
+  eager.stats.median = 0.11;
+  eager.stats.count = 5;
+  row.timings.insert(row.timings.begin(), hot);  // order does not pick the headline
+  row.timings.push_back(eager);
+  results.cases = {row};
+  derive_metrics(results, [](const CaseResult&) { return EfficiencyBand{0.1, 0.2}; });
+  CHECK(results.cases[0].headline_mode == "cold");
+  CHECK(results.cases[0].bandwidth_gbps == Approx(2400));
+  REQUIRE(results.cases[0].launch_overhead_ms);
+  CHECK(*results.cases[0].launch_overhead_ms == Approx(0.01));
 }
