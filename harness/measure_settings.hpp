@@ -1,6 +1,9 @@
 #pragma once
 /// How each case is sampled. One table of rows (measure_settings_table) drives the CLI options,
-/// their --help text and the keys of the "settings" block in results files. Host-only.
+/// their --help text, the "settings" block of results files and the "settings" section of sweep
+/// configs. Host-only.
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <variant>
@@ -9,29 +12,50 @@
 namespace kbench {
 
 struct MeasureSettings {
-  int warmup_calls = 10;        ///< untimed calls before sampling
-  int min_samples = 30;         ///< timed samples at least
+  std::string modes = "all";    ///< "cold", "hot", "eager", comma-separated, or "all"
+  int warmup_calls = 10;        ///< untimed calls before sampling, at least
+  double warmup_time_s = 0.01;  ///< and for at least this long
+  int min_samples = 20;         ///< timed samples at least
   int max_samples = 2000;       ///< timed samples at most
-  double min_time_s = 0.05;     ///< stop sampling once this much GPU time is measured (and min_samples met)
-  double timeout_s = 10.0;      ///< wall-clock limit for sampling one variant
-  int flush_l2 = 1;             ///< 1: evict L2 before every sample (cold caches); 0: do not
+  double min_time_s = 0.05;     ///< GPU time to measure at least (with min_samples met)
+  double max_noise = 0.02;      ///< stop early once the relative IQR is at or below this (0: never)
+  double timeout_s = 10.0;      ///< wall-clock limit for sampling one variant in one mode
+  int flush_l2 = 1;             ///< cold mode: 1 evicts L2 before every sample
+  double clock_floor = 0.75;    ///< flag samples taken below this fraction of the peak SM clock
+  int keep_samples = 0;         ///< 1: keep every per-sample time in the results file
 };
+
+using MeasureSettingField =
+    std::variant<int MeasureSettings::*, double MeasureSettings::*, std::string MeasureSettings::*>;
 
 /// One row of the settings table: the CLI option is "--" + key with '_' turned into '-'.
 struct MeasureSettingRow {
   std::string key;          ///< JSON key, e.g. "min_samples"
-  std::string unit;         ///< "calls", "samples", "s", "0|1"
+  std::string unit;         ///< "calls", "samples", "s", "0|1", ...
   std::string description;  ///< for --help
-  std::variant<int MeasureSettings::*, double MeasureSettings::*> field;
-  double min_value;         ///< smallest accepted value
+  MeasureSettingField field;
+  double min_value;         ///< smallest accepted value (numbers only)
 };
 
 const std::vector<MeasureSettingRow>& measure_settings_table();
+
+/// The row called `key`, or nullptr.
+const MeasureSettingRow* find_measure_setting(const std::string& key);
 
 /// Empty when the settings are consistent, otherwise a message naming the offending option.
 std::string validate(const MeasureSettings& settings);
 
 /// The CLI option name for a row key: "min_samples" -> "--min-samples".
 std::string option_name(const std::string& key);
+
+/// The row's value as JSON (number or string).
+nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row);
+
+/// Sets the row's field from JSON. Returns an error ("expected an integer", ...) or empty.
+std::string setting_from_json(MeasureSettings& settings, const MeasureSettingRow& row, const nlohmann::json& value);
+
+/// The modes `settings.modes` names, in measurement order (cold, hot, eager), or throws
+/// std::invalid_argument naming the bad item.
+std::vector<std::string> parse_modes(const std::string& modes);
 
 }  // namespace kbench

@@ -88,9 +88,7 @@ json build_to_json(const BuildInfo& b) {
 
 json settings_to_json(const MeasureSettings& settings) {
   json out = json::object();
-  for (const MeasureSettingRow& row : measure_settings_table()) {
-    std::visit([&](auto member) { out[row.key] = settings.*member; }, row.field);
-  }
+  for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
   return out;
 }
 
@@ -275,12 +273,8 @@ BuildInfo build_from_json(const Reader& r) {
 MeasureSettings settings_from_json(const Reader& r) {
   MeasureSettings settings;
   for (const MeasureSettingRow& row : measure_settings_table()) {
-    std::visit(
-        [&](auto member) {
-          using Field = std::remove_reference_t<decltype(settings.*member)>;
-          settings.*member = static_cast<Field>(r.number(row.key));
-        },
-        row.field);
+    const std::string error = setting_from_json(settings, row, r.at(row.key));
+    if (!error.empty()) throw std::runtime_error(r.path(row.key) + ": " + error);
   }
   return settings;
 }

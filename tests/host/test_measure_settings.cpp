@@ -33,3 +33,26 @@ TEST_CASE("every settings row has a unique key and an option name", "[settings]"
     for (std::size_t j = i + 1; j < rows.size(); ++j) CHECK(rows[i].key != rows[j].key);
   }
 }
+
+TEST_CASE("modes parse in measurement order; unknown ones are named", "[settings]") {
+  CHECK(parse_modes("all") == std::vector<std::string>{"cold", "hot", "eager"});
+  CHECK(parse_modes("eager,cold") == std::vector<std::string>{"cold", "eager"});
+  CHECK_THROWS_WITH(parse_modes("cold,warm"), "--modes: unknown mode 'warm'; valid: cold, hot, eager, all");
+  MeasureSettings s;
+  s.modes = "tepid";
+  CHECK(contains(validate(s), "unknown mode 'tepid'"));
+}
+
+TEST_CASE("settings read from JSON check their types", "[settings]") {
+  MeasureSettings s;
+  const MeasureSettingRow* samples = find_measure_setting("min_samples");
+  REQUIRE(samples != nullptr);
+  CHECK(setting_from_json(s, *samples, 7).empty());
+  CHECK(s.min_samples == 7);
+  CHECK(contains(setting_from_json(s, *samples, 2.5), "expected an integer"));
+  CHECK(contains(setting_from_json(s, *find_measure_setting("modes"), 3), "expected a string"));
+  CHECK(setting_from_json(s, *find_measure_setting("max_noise"), 0.05).empty());
+  CHECK(s.max_noise == 0.05);
+  CHECK(setting_to_json(s, *find_measure_setting("modes")) == "all");
+  CHECK(find_measure_setting("nope") == nullptr);
+}
