@@ -88,6 +88,13 @@ std::string variant_cell(const CaseResult& c) {
   return c.role == "own" ? c.variant : c.variant + " (" + c.role + ")";
 }
 
+/// A mode's median, marked "(L2)" when hot-mode inputs were served from L2; "-" if not measured.
+std::string mode_cell(const CaseResult& c, std::string_view mode) {
+  const ModeTiming* t = c.status == CaseStatus::passed ? c.timing(mode) : nullptr;
+  if (!t || t->stats.count == 0) return "-";
+  return format_duration_ms(t->stats.median) + (t->l2_resident ? " (L2)" : "");
+}
+
 /// Noise above this relative IQR gets a warning mark.
 constexpr double kNoisy = 0.10;
 
@@ -98,8 +105,8 @@ void print_results_table(std::ostream& out, const RunResults& results) {
   for (const CaseResult& c : results.cases)
     if (std::find(op_order.begin(), op_order.end(), c.op) == op_order.end()) op_order.push_back(c.op);
 
-  const Row header{"Shape", "Size",  "Dtype", "Variant", "Baseline", "kbench", "Speed ratio",
-                   "GB/s",  "Efficiency", "% of roof", "Noise", "Status"};
+  const Row header{"Shape", "Size",       "Dtype",     "Variant", "Baseline", "kbench", "Speed ratio",
+                   "GB/s",  "Efficiency", "% of roof", "Noise",   "Hot",      "Eager",  "Status"};
   std::vector<std::string> notes;
   for (const std::string& op : op_order) {
     std::vector<Row> rows;
@@ -116,12 +123,11 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       timed ? fmt::format("{:.1f}%", 100 * c.efficiency) : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      status_cell(c)});
+                      mode_cell(c, "hot"), mode_cell(c, "eager"), status_cell(c)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {
-        if (t.timed_out)
-          notes.push_back(fmt::format("{}: {} mode: only {} samples before the timeout", label, t.mode, t.stats.count));
+        for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", label, t.mode, warning));
       }
       if (timed && noise > kNoisy)
         notes.push_back(fmt::format("{}: noisy: relative IQR {:.1f}% over {} samples", label, 100 * noise, headline->stats.count));
@@ -129,9 +135,12 @@ void print_results_table(std::ostream& out, const RunResults& results) {
     out << "\n" << op << "\n";
     print_table(out, header, rows);
   }
-  out << fmt::format("\nMedian of timed samples (L2 {} before each). Efficiency = bytes moved / time / {:.0f} GB/s "
-                     "theoretical peak; % of roof = bandwidth / the d2d copy's; speed ratio = baseline time / this time.\n",
-                     results.settings.flush_l2 ? "flushed" : "NOT flushed", results.device.peak_bandwidth_bytes_per_s / 1e9);
+  out << fmt::format(
+      "\nkbench = median per call in {} mode (cold: L2 {} before each call); Hot = CUDA-graph replay, (L2) when the "
+      "inputs fit in L2; Eager = one event pair per call. Efficiency = bytes moved / time / {:.0f} GB/s theoretical "
+      "peak; % of roof = bandwidth / the d2d copy's; speed ratio = baseline time / this time.\n",
+      results.cases.empty() || results.cases.front().headline_mode.empty() ? "cold" : results.cases.front().headline_mode,
+      results.settings.flush_l2 ? "flushed" : "NOT flushed", results.device.peak_bandwidth_bytes_per_s / 1e9);
   if (!notes.empty()) {
     out << "\nNotes:\n";
     for (const std::string& note : notes) out << "  - " << note << '\n';

@@ -93,3 +93,40 @@ class CudaStream {
 };
 
 }  // namespace kbench
+
+namespace kbench {
+
+/// An executable CUDA graph captured from the calls `capture` enqueues on `stream`.
+class CapturedGraph {
+ public:
+  template <typename Enqueue>
+  CapturedGraph(cudaStream_t stream, Enqueue&& capture) {
+    KBENCH_CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      capture(stream);
+    } catch (...) {
+      // End the capture so the stream is usable again, then report the original error.
+      if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
+      cudaGetLastError();
+      throw;
+    }
+    KBENCH_CUDA_CALL(cudaStreamEndCapture(stream, &graph));
+    const cudaError_t status = cudaGraphInstantiate(&exec_, graph, 0);
+    KBENCH_CUDA_CALL_NOEXCEPT(cudaGraphDestroy(graph));
+    KBENCH_CUDA_CALL(status);
+  }
+  ~CapturedGraph() {
+    if (exec_) KBENCH_CUDA_CALL_NOEXCEPT(cudaGraphExecDestroy(exec_));
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+  /// Enqueues one replay of the whole graph.
+  void launch(cudaStream_t stream) const { KBENCH_CUDA_CALL(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace kbench

@@ -1,12 +1,19 @@
 #pragma once
-/// Timing one variant: warm up, then sample with CUDA events until the settings are satisfied.
-/// Measurement never prints; it returns samples and statistics.
+/// Timing one variant in one mode. Measurement never prints; it returns samples, statistics and
+/// what it noticed (clocks, timeouts).
 ///
-/// Each sample is [L2 flush] [start event] [call] [stop event] on one stream. The flush runs
-/// before the start event, and the host enqueues the call while the flush is still running, so
-/// the event window holds the call's GPU work and no host time. Samples are enqueued in batches
-/// and read back after one synchronisation per batch.
+/// cold   each sample is [L2 flush] [start event] [one call] [stop event]. A batch of samples is
+///        queued behind a blocking kernel and released at once, so host enqueue time never falls
+///        inside an event window and the flush keeps the call's inputs out of L2.
+/// hot    N back-to-back calls captured in a CUDA graph; each sample is one replay between two
+///        events, divided by N: the kernel's own cost without launch gaps. Caches stay warm:
+///        inputs that fit in L2 are served from it (the result says so).
+/// eager  each sample is [start event] [one call] [stop event] with nothing to hide the host's
+///        enqueue time, as a framework calling kernels one by one sees it.
+/// Between batches a clock probe measures the SM clock; samples of batches that ran below
+/// clock_floor x the peak clock are counted and reported.
 
+#include "harness/gpu_timers.hpp"
 #include "harness/l2_flush.hpp"
 #include "harness/measure_settings.hpp"
 #include "harness/stats.hpp"
@@ -14,23 +21,47 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace kbench {
 
-struct Measurement {
-  std::vector<double> samples_ms;  ///< per-sample event time, in enqueue order
-  SampleStats stats;               ///< of samples_ms
-  int warmup_calls = 0;
-  bool timed_out = false;          ///< sampling stopped at timeout_s before min_samples
-  double wall_time_s = 0;          ///< warmup and sampling, host clock
-};
-
 /// Enqueues one call on the stream it is given.
 using LaunchFn = std::function<void(cudaStream_t)>;
 
-/// Measures `launch` on `stream`. `flusher` may be null only when settings.flush_l2 == 0.
-Measurement measure(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings,
-                    L2Flusher* flusher);
+/// The GPU resources measurement shares across cases (allocated once per run).
+struct MeasureContext {
+  cudaStream_t stream = nullptr;
+  L2Flusher* flusher = nullptr;    ///< may be null when settings.flush_l2 == 0
+  BlockingKernel* blocker = nullptr;
+  ClockProbe* clock_probe = nullptr;  ///< needs 2 slots
+  double peak_sm_clock_mhz = 0;
+  double l2_bytes = 0;
+};
+
+struct Measurement {
+  std::string mode;
+  std::vector<double> samples_ms;  ///< per call, in enqueue order
+  SampleStats stats;               ///< of samples_ms
+  int warmup_calls = 0;
+  int calls_per_sample = 1;
+  bool timed_out = false;          ///< stopped at timeout_s before min_samples
+  std::string stop_reason;         ///< StoppingRule::reason()
+  bool l2_resident = false;        ///< hot mode: the working set fits in L2
+  double sm_clock_mhz = 0;         ///< median of the clock probes
+  double min_sm_clock_mhz = 0;     ///< lowest clock probe
+  int low_clock_samples = 0;       ///< samples in batches below clock_floor x peak
+  std::vector<std::string> warnings;
+  double wall_time_s = 0;
+};
+
+/// Measures `launch` in `mode` ("cold", "hot" or "eager"). `working_set_bytes` is the call's
+/// traffic, used to tell whether hot-mode inputs sit in L2. Throws CudaError; a call that cannot
+/// be captured in a graph makes hot mode throw without disturbing the stream.
+Measurement measure(const std::string& mode, const LaunchFn& launch, const MeasureContext& context,
+                    const MeasureSettings& settings, double working_set_bytes);
+
+/// Calls in one hot-mode graph so a replay lasts about `target_ms`: between 2 and 1000.
+int hot_calls_per_graph(double call_ms, double target_ms = 1.0);
 
 }  // namespace kbench

@@ -38,7 +38,12 @@ struct ModeTiming {
   int warmup_calls = 0;
   int calls_per_sample = 1;         ///< >1 when a sample times several back-to-back calls (hot mode)
   bool timed_out = false;           ///< stopped at the timeout before min_samples
-  std::string stop_reason;          ///< why sampling stopped (see measure.hpp)
+  std::string stop_reason;          ///< why sampling stopped (harness/stopping_rule.hpp)
+  bool l2_resident = false;         ///< hot mode: the working set fits in L2, so it is served from there
+  double sm_clock_mhz = 0;          ///< median SM clock measured between batches
+  double min_sm_clock_mhz = 0;      ///< lowest SM clock measured
+  int low_clock_samples = 0;        ///< samples taken while the clock was below clock_floor x peak
+  std::vector<std::string> warnings;  ///< what a reader of this timing must know
 };
 
 /// One op x variant x shape x dtype.

@@ -25,6 +25,11 @@ json timing_to_json(const ModeTiming& t) {
           {"calls_per_sample", t.calls_per_sample},
           {"timed_out", t.timed_out},
           {"stop_reason", t.stop_reason},
+          {"l2_resident", t.l2_resident},
+          {"sm_clock_mhz", t.sm_clock_mhz},
+          {"min_sm_clock_mhz", t.min_sm_clock_mhz},
+          {"low_clock_samples", t.low_clock_samples},
+          {"warnings", t.warnings},
           {"stats", stats_to_json(t.stats)},
           {"samples_ms", t.samples_ms}};
 }
@@ -177,6 +182,15 @@ ModeTiming timing_from_json(const Reader& r) {
   t.calls_per_sample = static_cast<int>(r.integer("calls_per_sample"));
   t.timed_out = r.boolean("timed_out");
   t.stop_reason = r.string("stop_reason");
+  t.l2_resident = r.boolean("l2_resident");
+  t.sm_clock_mhz = r.non_negative("sm_clock_mhz");
+  t.min_sm_clock_mhz = r.non_negative("min_sm_clock_mhz");
+  t.low_clock_samples = static_cast<int>(r.integer("low_clock_samples"));
+  const json& warnings = r.array("warnings");
+  for (std::size_t i = 0; i < warnings.size(); ++i) {
+    if (!warnings[i].is_string()) throw std::runtime_error(r.path("warnings") + "[" + std::to_string(i) + "] must be a string");
+    t.warnings.push_back(warnings[i].get<std::string>());
+  }
   t.stats = stats_from_json(r.object("stats"));
   const json& samples = r.array("samples_ms");
   for (std::size_t i = 0; i < samples.size(); ++i) {

@@ -60,13 +60,31 @@ void record_error(CaseResult& row, const std::exception& error) {
   }
 }
 
-/// Verifies one variant, then times it if it is correct.
-void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, cudaStream_t stream,
-                     const MeasureSettings& settings, L2Flusher* flusher) {
+ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {
+  ModeTiming t;
+  t.mode = m.mode;
+  if (keep_samples) t.samples_ms = std::move(m.samples_ms);
+  t.stats = m.stats;
+  t.warmup_calls = m.warmup_calls;
+  t.calls_per_sample = m.calls_per_sample;
+  t.timed_out = m.timed_out;
+  t.stop_reason = m.stop_reason;
+  t.l2_resident = m.l2_resident;
+  t.sm_clock_mhz = m.sm_clock_mhz;
+  t.min_sm_clock_mhz = m.min_sm_clock_mhz;
+  t.low_clock_samples = m.low_clock_samples;
+  t.warnings = std::move(m.warnings);
+  return t;
+}
+
+/// Verifies one variant, then times it in every requested mode if it is correct. A mode that
+/// fails (a call that cannot be captured in a graph, say) is noted; the other modes still count.
+void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, const MeasureContext& context,
+                     const MeasureSettings& settings) {
   try {
-    workload.poison_outputs(stream);
-    workload.launch(variant, stream);
-    const Verification check = workload.check_outputs(stream);
+    workload.poison_outputs(context.stream);
+    workload.launch(variant, context.stream);
+    const Verification check = workload.check_outputs(context.stream);
     row.mismatches = check.mismatches;
     row.max_abs_error = check.max_abs_error;
     row.rel_l2_error = check.rel_l2_error;
@@ -75,21 +93,29 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
       row.status = CaseStatus::incorrect;
       return;
     }
-    const Measurement timing =
-        measure([&](cudaStream_t s) { workload.launch(variant, s); }, stream, settings, flusher);
-    ModeTiming cold;
-    cold.mode = "cold";
-    cold.samples_ms = timing.samples_ms;
-    cold.stats = timing.stats;
-    cold.warmup_calls = timing.warmup_calls;
-    cold.timed_out = timing.timed_out;
-    cold.stop_reason = timing.timed_out ? "timeout" : "settings met";
-    row.timings.push_back(cold);
-    row.status = CaseStatus::passed;
-  } catch (const ContextLost&) {
-    throw;
   } catch (const std::exception& error) {
     record_error(row, error);
+    return;
+  }
+  const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
+  std::string failures;
+  for (const std::string& mode : parse_modes(settings.modes)) {
+    try {
+      row.timings.push_back(
+          to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()), settings.keep_samples != 0));
+    } catch (const CudaError& error) {
+      if (is_sticky_cuda_error(error.code())) record_error(row, error);
+      failures += "; " + mode + " mode not measured: " + error.what();
+    } catch (const std::exception& error) {
+      failures += "; " + mode + " mode not measured: " + error.what();
+    }
+  }
+  row.message += failures;
+  if (row.timings.empty()) {
+    row.status = CaseStatus::error;
+    row.message = "no mode could be measured" + failures;
+  } else {
+    row.status = CaseStatus::passed;
   }
 }
 
@@ -101,6 +127,15 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
   CudaStream stream;
   std::unique_ptr<L2Flusher> flusher;
   if (settings.flush_l2) flusher = std::make_unique<L2Flusher>(device.l2_bytes);
+  BlockingKernel blocker;
+  ClockProbe clock_probe(2);
+  MeasureContext context;
+  context.stream = stream.get();
+  context.flusher = flusher.get();
+  context.blocker = &blocker;
+  context.clock_probe = &clock_probe;
+  context.peak_sm_clock_mhz = device.sm_clock_khz / 1000.0;
+  context.l2_bytes = static_cast<double>(device.l2_bytes);
 
   for (std::size_t p = 0; p < plan.entries.size(); ++p) {
     const PlanEntry& entry = plan.entries[p];
@@ -121,14 +156,14 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
           for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
         }
         for (; r < entry.variants.size(); ++r) {
-          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], stream.get(), settings, flusher.get());
+          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings);
         }
       }  // the op's buffers are freed before the roof allocates its own
       if (entry.copy_roof) {
         CaseResult& row = rows[r];
         try {
           auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
-          verify_and_time(*roof, 0, row, stream.get(), settings, flusher.get());
+          verify_and_time(*roof, 0, row, context, settings);
         } catch (const ContextLost&) {
           throw;
         } catch (const std::exception& error) {

@@ -1,5 +1,6 @@
 // The harness's own GPU parts: device query, the copy roof, L2 flush and the sampler.
 #include "harness/copy_roof.hpp"
+#include "harness/gpu_timers.hpp"
 #include "harness/cuda_resources.hpp"
 #include "harness/device_info.hpp"
 #include "harness/l2_flush.hpp"
@@ -34,11 +35,30 @@ TEST_CASE("the copy roof copies exactly and its poison is caught", "[gpu][roof]"
   CHECK(roof->check_outputs(stream.get()).passed);
 }
 
-TEST_CASE("the sampler honours min and max samples and times real work", "[gpu][measure]") {
-  const DeviceInfo info = query_device_info(0);
+namespace {
+/// The shared measurement resources for device 0.
+struct Harness {
+  DeviceInfo info = query_device_info(0);
   CudaStream stream;
-  L2Flusher flusher(info.l2_bytes);
-  CHECK(flusher.bytes() == static_cast<std::size_t>(2 * info.l2_bytes));
+  L2Flusher flusher{info.l2_bytes};
+  BlockingKernel blocker;
+  ClockProbe probe{2};
+  MeasureContext context() {
+    MeasureContext c;
+    c.stream = stream.get();
+    c.flusher = &flusher;
+    c.blocker = &blocker;
+    c.clock_probe = &probe;
+    c.peak_sm_clock_mhz = info.sm_clock_khz / 1000.0;
+    c.l2_bytes = static_cast<double>(info.l2_bytes);
+    return c;
+  }
+};
+}  // namespace
+
+TEST_CASE("the sampler honours min and max samples in every mode and times real work", "[gpu][measure]") {
+  Harness h;
+  CHECK(h.flusher.bytes() == static_cast<std::size_t>(2 * h.info.l2_bytes));
   DeviceBuffer a(64 << 20), b(64 << 20);
   const LaunchFn copy = [&](cudaStream_t s) {
     KBENCH_CUDA_CALL(cudaMemcpyAsync(b.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice, s));
@@ -47,16 +67,54 @@ TEST_CASE("the sampler honours min and max samples and times real work", "[gpu][
   settings.min_samples = 5;
   settings.max_samples = 40;
   settings.min_time_s = 0;
-  const Measurement few = measure(copy, stream.get(), settings, &flusher);
-  CHECK(few.samples_ms.size() >= 5);
-  CHECK(few.samples_ms.size() <= 40);
-  CHECK(few.stats.min > 0);
-  CHECK(few.stats.median >= few.stats.min);
-  CHECK_FALSE(few.timed_out);
-
+  settings.max_noise = 0;
+  for (const char* mode : {"cold", "hot", "eager"}) {
+    INFO(mode);
+    const Measurement few = measure(mode, copy, h.context(), settings, 2.0 * a.bytes());
+    CHECK(few.samples_ms.size() >= 5);
+    CHECK(few.samples_ms.size() <= 40);
+    CHECK(few.stats.min > 0);
+    CHECK(few.stats.median >= few.stats.min);
+    CHECK(few.stop_reason == "min_time");
+    CHECK_FALSE(few.timed_out);
+    CHECK(few.sm_clock_mhz > 100);  // the probe saw a running clock
+    CHECK(few.sm_clock_mhz < 1.2 * h.info.sm_clock_khz / 1000.0);
+    CHECK(few.calls_per_sample == (std::string(mode) == "hot" ? hot_calls_per_graph(few.stats.median) : 1));
+  }
   settings.min_time_s = 1e9;  // unreachable: stops at max_samples
-  const Measurement capped = measure(copy, stream.get(), settings, &flusher);
+  const Measurement capped = measure("cold", copy, h.context(), settings, 2.0 * a.bytes());
   CHECK(capped.samples_ms.size() == 40);
+  CHECK(capped.stop_reason == "max_samples");
+}
+
+TEST_CASE("hot mode beats eager for a tiny kernel and flags L2 residency", "[gpu][measure]") {
+  Harness h;
+  DeviceBuffer a(1 << 16), b(1 << 16);
+  const LaunchFn copy = [&](cudaStream_t s) {
+    KBENCH_CUDA_CALL(cudaMemcpyAsync(b.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice, s));
+  };
+  MeasureSettings settings;
+  settings.min_samples = 20;
+  const Measurement hot = measure("hot", copy, h.context(), settings, 2.0 * a.bytes());
+  const Measurement eager = measure("eager", copy, h.context(), settings, 2.0 * a.bytes());
+  CHECK(hot.l2_resident);
+  CHECK(hot.calls_per_sample > 1);
+  CHECK(hot.stats.median < eager.stats.median);
+}
+
+TEST_CASE("a call that cannot be captured fails hot mode and leaves the stream usable", "[gpu][measure]") {
+  Harness h;
+  const LaunchFn synchronising = [&](cudaStream_t s) { KBENCH_CUDA_CALL(cudaStreamSynchronize(s)); };
+  MeasureSettings settings;
+  settings.min_samples = 2;
+  settings.warmup_calls = 1;
+  CHECK_THROWS_AS(measure("hot", synchronising, h.context(), settings, 0), CudaError);
+  // The stream is out of capture mode: ordinary work still runs and is timed.
+  DeviceBuffer a(1 << 20), b(1 << 20);
+  const LaunchFn copy = [&](cudaStream_t s) {
+    KBENCH_CUDA_CALL(cudaMemcpyAsync(b.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice, s));
+  };
+  CHECK(measure("cold", copy, h.context(), settings, 2.0 * a.bytes()).stats.count >= 2);
 }
 
 TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][runner]") {
@@ -79,8 +137,10 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
   for (const CaseResult& row : outcome.rows) {
     INFO(row.variant << " " << format_shape(row.shape) << ": " << row.message);
     CHECK(row.status == CaseStatus::passed);
-    REQUIRE(row.headline() != nullptr);
+    REQUIRE(row.timings.size() == 3);  // cold, hot, eager
+    CHECK(row.headline()->mode == "cold");
     CHECK(row.headline()->stats.count >= 3);
+    CHECK(row.timing("hot")->l2_resident);  // 1M fp16 elements: a few MB
   }
   CHECK_FALSE(outcome.context_lost);
 }

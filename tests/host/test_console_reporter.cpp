@@ -30,7 +30,15 @@ TEST_CASE("the table keeps rows that were not timed and explains them", "[consol
   ok.shape = {256, 256};
   ok.elements = 65536;
   ok.status = CaseStatus::passed;
-  ok.timings.push_back({"cold", {0.004}, summarize({0.004}), 10, 1, false, "settings met"});
+  ModeTiming cold;
+  cold.mode = "cold";
+  cold.stats = summarize({0.004});
+  ModeTiming hot = cold;
+  hot.mode = "hot";
+  hot.stats = summarize({0.0012});
+  hot.l2_resident = true;
+  hot.warnings = {"3 of 30 samples ran with the SM clock below 75%"};
+  ok.timings = {cold, hot};
   ok.bandwidth_gbps = 196.6;
   ok.efficiency = 0.065;
   ok.band = "critical";
@@ -48,6 +56,8 @@ TEST_CASE("the table keeps rows that were not timed and explains them", "[consol
   CHECK(contains(text, "4.00 µs"));
   CHECK(contains(text, "6.5%"));
   CHECK(contains(text, "❌ Critical"));
+  CHECK(contains(text, "1.20 µs (L2)"));
+  CHECK(contains(text, "add vectorized fp32 256x256: hot mode: 3 of 30 samples ran with the SM clock below 75%"));
   CHECK(contains(text, "INCORRECT"));
   CHECK(contains(text, "add naive fp32 256x256: incorrect: 3 of 65536 elements outside tolerance"));
 }
