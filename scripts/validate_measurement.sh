@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Checks kbench's timings against Nsight Compute and itself, on a GPU machine with ncu.
+# usage: scripts/validate_measurement.sh OUT_DIR   (kbench built in ./build)
+set -uo pipefail
+out=${1:?usage: validate_measurement.sh OUT_DIR}
+mkdir -p "$out"
+kbench=build/kbench
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
+
+echo "== Nsight Compute gpu__time_duration vs kbench (add, vectorized and cub_transform, fp32)"
+for n in 65536 4194304 67108864; do
+  $kbench --op add --shape "$n" --variant vectorized --json "$out/add-$n.json" > "$out/add-$n.txt" 2>&1
+  for kernel in add_vectorized_kernel "regex:.*transform.*"; do
+    variant=$([ "$kernel" = add_vectorized_kernel ] && echo vectorized || echo cub_transform)
+    for cache in all none; do
+      # ncu flushes caches before each profiled kernel with --cache-control all (cold), not with none (hot).
+      "$ncu" --clock-control none --cache-control $cache --kernel-name "$kernel" --launch-skip 20 --launch-count 20 \
+        --metrics gpu__time_duration.sum --csv $kbench --op add --shape "$n" --variant "$variant" --no-references \
+        --modes eager --min-samples 40 --max-samples 40 > "$out/ncu-$n-$variant-$cache.csv" 2>/dev/null
+    done
+    python3 - "$out" "$n" "$variant" <<'PY'
+import csv, json, statistics, sys
+out, n, variant = sys.argv[1:]
+def ncu_median_us(cache):
+    values = []
+    with open(f"{out}/ncu-{n}-{variant}-{cache}.csv") as f:
+        rows = [line for line in f if line.startswith('"')]
+    for row in csv.DictReader(rows):
+        if row.get("Metric Name") == "gpu__time_duration.sum":
+            scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(row["Metric Unit"], float("nan"))
+            values.append(float(row["Metric Value"].replace(",", "")) * scale)
+    return statistics.median(values) if values else float("nan"), len(values)
+doc = json.load(open(f"{out}/add-{n}.json"))
+case = next(c for c in doc["cases"] if c["variant"] == variant)
+modes = {t["mode"]: t["stats"]["median_ms"] * 1e3 for t in case["timings"]}
+cold_ncu, k1 = ncu_median_us("all")
+hot_ncu, k2 = ncu_median_us("none")
+print(f"add fp32 n={n:>9} {variant:<14} ncu cold {cold_ncu:9.2f} us (x{k1})  kbench cold {modes['cold']:9.2f} us "
+      f"({100 * (modes['cold'] / cold_ncu - 1):+6.1f}%) | ncu warm {hot_ncu:9.2f} us (x{k2})  kbench hot {modes['hot']:9.2f} us "
+      f"({100 * (modes['hot'] / hot_ncu - 1):+6.1f}%)  eager {modes['eager']:8.2f} us")
+PY
+  done
+done
+
+echo "== Repeatability: five processes of kbench --op add --size all"
+for i in 1 2 3 4 5; do
+  $kbench --op add --size all --json "$out/repeat-$i.json" > "$out/repeat-$i.txt" 2>&1
+done
+python3 scripts/repeatability.py "$out"/repeat-*.json > "$out/repeatability.txt"
+grep -E "4096x4096|8192x8192|16x1024x1024|worst" "$out/repeatability.txt"
+python3 scripts/repeatability.py "$out"/repeat-*.json --classes large,xlarge | tail -n 1
