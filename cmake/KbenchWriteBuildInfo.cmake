@@ -18,7 +18,7 @@ if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
   endif()
 endif()
 # A copy of the tree without its history (a lent GPU machine, say) can name its commit.
-if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND DEFINED ENV{KBENCH_GIT_COMMIT})
+if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND "$ENV{KBENCH_GIT_COMMIT}" MATCHES "^[0-9a-f]+$")
   set(KBENCH_GIT_COMMIT "$ENV{KBENCH_GIT_COMMIT}")
 endif()
 configure_file("${SOURCE_DIR}/harness/build_info.cpp.in" "${OUTPUT}" @ONLY)
