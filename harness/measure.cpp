@@ -110,6 +110,22 @@ void run_batches(Measurement& result, const MeasureContext& context, const Measu
 
 }  // namespace
 
+MeasureResources::MeasureResources(cudaStream_t stream, std::int64_t l2_bytes, int peak_sm_clock_khz, bool flush_l2) {
+  if (flush_l2) flusher_ = std::make_unique<L2Flusher>(l2_bytes);
+  context_.stream = stream;
+  context_.flusher = flusher_.get();
+  context_.blocker = &blocker_;
+  context_.clock_probe = &clock_probe_;
+  context_.peak_sm_clock_mhz = peak_sm_clock_khz / 1000.0;
+  context_.l2_bytes = static_cast<double>(l2_bytes);
+  // Load every helper kernel now, outside any blocked batch.
+  blocker_.block(stream);
+  blocker_.release();
+  clock_probe_.record(0, stream);
+  if (flusher_) flusher_->flush(stream);
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+}
+
 int hot_calls_per_graph(double call_ms, double target_ms) {
   if (!(call_ms > 0)) return 1000;
   return static_cast<int>(std::clamp(std::ceil(target_ms / call_ms), 2.0, 1000.0));

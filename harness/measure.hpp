@@ -20,7 +20,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,21 @@ struct MeasureContext {
   ClockProbe* clock_probe = nullptr;  ///< needs 2 slots
   double peak_sm_clock_mhz = 0;
   double l2_bytes = 0;
+};
+
+/// Owns the shared measurement resources of one device and hands out a MeasureContext. Loads
+/// every helper kernel at construction: with lazy module loading, a first launch while the
+/// blocking kernel spins would wait for it, and every sample of that batch would include the wait.
+class MeasureResources {
+ public:
+  MeasureResources(cudaStream_t stream, std::int64_t l2_bytes, int peak_sm_clock_khz, bool flush_l2);
+  const MeasureContext& context() const { return context_; }
+
+ private:
+  std::unique_ptr<L2Flusher> flusher_;
+  BlockingKernel blocker_;
+  ClockProbe clock_probe_{2};
+  MeasureContext context_;
 };
 
 struct Measurement {

@@ -125,17 +125,8 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
                     const ProblemDoneFn& on_problem_done) {
   RunOutcome outcome;
   CudaStream stream;
-  std::unique_ptr<L2Flusher> flusher;
-  if (settings.flush_l2) flusher = std::make_unique<L2Flusher>(device.l2_bytes);
-  BlockingKernel blocker;
-  ClockProbe clock_probe(2);
-  MeasureContext context;
-  context.stream = stream.get();
-  context.flusher = flusher.get();
-  context.blocker = &blocker;
-  context.clock_probe = &clock_probe;
-  context.peak_sm_clock_mhz = device.sm_clock_khz / 1000.0;
-  context.l2_bytes = static_cast<double>(device.l2_bytes);
+  const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
+  const MeasureContext& context = resources.context();
 
   for (std::size_t p = 0; p < plan.entries.size(); ++p) {
     const PlanEntry& entry = plan.entries[p];

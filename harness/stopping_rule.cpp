@@ -10,6 +10,7 @@ namespace kbench {
 namespace {
 constexpr std::size_t kSettledWindow = 3;     ///< batch-end estimates that must agree
 constexpr double kSettledTolerance = 0.10;    ///< relative spread allowed among them
+constexpr double kSettledAbsolute = 0.01;     ///< or this absolute spread (one point of relative IQR)
 }  // namespace
 
 bool StoppingRule::should_stop(const std::vector<double>& samples_ms, double measured_s, double wall_s) {
@@ -37,7 +38,9 @@ bool StoppingRule::should_stop(const std::vector<double>& samples_ms, double mea
   if (noise_history_.size() >= kSettledWindow) {
     const auto first = noise_history_.end() - kSettledWindow;
     const auto [low, high] = std::minmax_element(first, noise_history_.end());
-    if (*high - *low <= kSettledTolerance * *high) {
+    // Relative IQRs of short kernels move in steps of the event timer's resolution (~0.5 µs),
+    // so a spread of one point of noise also counts as settled.
+    if (*high - *low <= std::max(kSettledTolerance * *high, kSettledAbsolute)) {
       reason_ = "noise_settled";
       return true;
     }

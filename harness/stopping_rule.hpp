@@ -4,7 +4,8 @@
 ///
 /// Sampling goes on until min_samples are taken and min_time_s of GPU time is measured. Then it
 /// stops as soon as the noise (relative IQR) is at or below max_noise, or once the noise estimate
-/// has settled above it: the last three batch-end estimates within 10% of each other, so more
+/// has settled above it: the last three batch-end estimates within 10% of each other (or within
+/// one point, since short kernels' noise moves in timer-resolution steps), so more
 /// samples would not make the figure cleaner. max_samples and the wall-clock timeout end it
 /// regardless.
 
