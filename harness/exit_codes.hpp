@@ -4,7 +4,8 @@
 namespace kbench::exit_code {
 constexpr int ok = 0;
 constexpr int case_failed = 1;   ///< a case was INCORRECT or ERROR
-constexpr int usage = 2;         ///< bad option, unknown op/size/dtype/variant, unreadable input
+constexpr int gate_failed = 1;   ///< `kbench gate`: a case missed its thresholds or regressed
+constexpr int usage = 2;         ///< bad option, unknown op/size/dtype/variant, bad config, unusable input file
 constexpr int no_device = 3;     ///< no CUDA device or no usable driver
 constexpr int unsupported_architecture = 4;  ///< this binary has no code for the GPU's architecture
 }  // namespace kbench::exit_code

@@ -14,6 +14,12 @@ std::size_t Plan::row_count() const {
   return rows;
 }
 
+std::size_t Plan::skipped_row_count() const {
+  std::size_t rows = 0;
+  for (const SkippedEntry& s : skipped) rows += s.entry.variants.size() + (s.entry.copy_roof ? 1 : 0);
+  return rows;
+}
+
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
   std::size_t start = 0;
@@ -75,6 +81,26 @@ std::vector<std::pair<std::string, Shape>> selected_shapes(const Selection& sele
 
 }  // namespace
 
+PlanEntry make_plan_entry(const Op& op, const Problem& problem, const std::vector<std::string>& variant_names,
+                          bool with_references) {
+  const std::string why = op.reject_shape(problem.shape);
+  if (!why.empty()) {
+    throw std::invalid_argument("op '" + op.name() + "' cannot run shape " + format_shape(problem.shape) + ": " + why);
+  }
+  const std::vector<DType> supported = op.dtypes();
+  if (std::find(supported.begin(), supported.end(), problem.dtype) == supported.end()) {
+    throw std::invalid_argument("op '" + op.name() + "' does not support dtype " + std::string(dtype_name(problem.dtype)));
+  }
+  const std::vector<VariantInfo> variants = op.variants();
+  PlanEntry entry{&op, problem, {}, with_references || contains(variant_names, kCopyRoofVariant)};
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const bool named = contains(variant_names, variants[i].name);
+    const bool reference = variants[i].role != VariantRole::own;
+    if (reference ? with_references || named : variant_names.empty() || named) entry.variants.push_back(i);
+  }
+  return entry;
+}
+
 Plan make_plan(const Registry& registry, const Selection& selection) {
   std::vector<const Op*> ops;
   if (selection.ops.empty()) {
@@ -104,25 +130,10 @@ Plan make_plan(const Registry& registry, const Selection& selection) {
 
   Plan plan;
   for (const Op* op : ops) {
-    const std::vector<DType> supported = op->dtypes();
-    const std::vector<VariantInfo> variants = op->variants();
-    std::vector<std::size_t> chosen;
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      const bool reference = variants[i].role != VariantRole::own;
-      const bool wanted = selection.variants.empty() || contains(selection.variants, variants[i].name) ||
-                          (reference && selection.with_references);
-      if (reference && !selection.with_references && !contains(selection.variants, variants[i].name)) continue;
-      if (wanted) chosen.push_back(i);
-    }
-    const bool roof = selection.with_references || contains(selection.variants, kCopyRoofVariant);
     for (const auto& [size_class, shape] : shapes) {
-      const std::string why = op->reject_shape(shape);
-      if (!why.empty()) throw std::invalid_argument("op '" + op->name() + "' cannot run shape " + format_shape(shape) + ": " + why);
       for (DType dtype : dtypes) {
-        if (std::find(supported.begin(), supported.end(), dtype) == supported.end()) {
-          throw std::invalid_argument("op '" + op->name() + "' does not support dtype " + std::string(dtype_name(dtype)));
-        }
-        plan.entries.push_back({op, Problem{shape, dtype, size_class}, chosen, roof});
+        plan.entries.push_back(make_plan_entry(*op, Problem{shape, dtype, size_class}, selection.variants,
+                                               selection.with_references));
       }
     }
   }

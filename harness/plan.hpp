@@ -27,14 +27,29 @@ struct PlanEntry {
   bool copy_roof = false;             ///< also run the device-to-device copy row
 };
 
+/// Rows a config skips on purpose: reported as SKIPPED with the reason, never run.
+struct SkippedEntry {
+  PlanEntry entry;     ///< the problem and the variants (and roof row) skipped
+  std::string reason;
+};
+
 struct Plan {
   std::vector<PlanEntry> entries;
-  /// Rows the plan will produce (variants plus roof rows).
+  std::vector<SkippedEntry> skipped;  ///< from a config's "skip" list
+  /// Rows the plan will run (variants plus roof rows).
   std::size_t row_count() const;
+  /// Rows the plan reports as skipped without running them.
+  std::size_t skipped_row_count() const;
 };
 
 /// Splits "a,b, c" into {"a","b","c"}, dropping empty items.
 std::vector<std::string> split_list(const std::string& text);
+
+/// One problem of `op` with the variants a selection picks: those named in `variants` (all own
+/// variants when empty), plus the baseline and the copy roof when `with_references`. Throws
+/// std::invalid_argument when the op rejects the shape or the dtype.
+PlanEntry make_plan_entry(const Op& op, const Problem& problem, const std::vector<std::string>& variants,
+                          bool with_references);
 
 /// Builds the plan; throws std::invalid_argument naming the unknown op, size class, dtype or
 /// variant and listing the valid ones.

@@ -4,7 +4,8 @@
 #include "harness/device_setup.hpp"
 #include "harness/metrics.hpp"
 #include "harness/provenance.hpp"
-#include "harness/status_bands.hpp"
+
+#include <stdexcept>
 
 namespace kbench {
 
@@ -17,6 +18,7 @@ DeviceInfo open_device(int index, const PeakOverrides& peaks, std::string& warni
 
 RunResults run_session(const Plan& plan, const DeviceInfo& device, const SessionOptions& options,
                        const ProblemDoneFn& on_problem_done, bool& context_lost) {
+  if (!options.band_policy) throw std::invalid_argument("run_session: no band policy (load the thresholds first)");
   RunResults results;
   results.build = build_info();
   results.device = device;
@@ -29,7 +31,13 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
   RunOutcome outcome = run_plan(plan, device, options.settings, options.seed, on_problem_done);
   context_lost = outcome.context_lost;
   results.cases = std::move(outcome.rows);
-  derive_metrics(results, [](const CaseResult& row) { return default_band(row.size_class); });
+  for (const SkippedEntry& skipped : plan.skipped) {
+    for (CaseResult& row : planned_rows(skipped.entry)) {
+      row.message = "skipped by the config: " + skipped.reason;
+      results.cases.push_back(std::move(row));
+    }
+  }
+  derive_metrics(results, options.band_policy);
   return results;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-/// Status of a row from its efficiency: the seed report's bands. Host-only.
+/// Status of a row from its efficiency and the band (minimum / target) that applies to it; the
+/// bands themselves come from configs/thresholds.json (harness/thresholds.hpp). Host-only.
 ///
 ///   Critical  efficiency <  minimum
 ///   Poor      minimum <= efficiency < target
@@ -17,10 +18,6 @@ struct EfficiencyBand {
   double minimum = 0;  ///< fraction of theoretical peak bandwidth
   double target = 0;
 };
-
-/// Default bands per size class (the seed report's targets: small 15/25 %, medium 25/40 %,
-/// large 10/30 %, xlarge 10/25 %, batch 25/45 %); other classes get the general 25/50 %.
-EfficiencyBand default_band(const std::string& size_class);
 
 Band classify(double efficiency, EfficiencyBand band);
 

@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include "source_paths.hpp"
+
 #include "harness/size_classes.hpp"
 
 #include <sstream>
@@ -10,7 +12,7 @@ namespace {
 
 std::string size_help() {
   std::ostringstream text;
-  text << "size classes, comma-separated (default: large):";
+  text << "size classes, comma-separated (default: large; with --config, filters the config's categories):";
   for (const SizeClass& size_class : size_classes()) {
     text << "\n  " << size_class.name << ": ";
     for (std::size_t i = 0; i < size_class.shapes.size(); ++i) text << (i ? ", " : "") << format_shape(size_class.shapes[i]);
@@ -25,14 +27,20 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.description(
       "kbench: GPU kernel benchmarks that check correctness first, time with CUDA events on cold L2,\n"
       "and report bandwidth against the device's theoretical peak.\n"
-      "Run:  kbench --op add --size large [--dtype all] [--json results.json]");
+      "Run:  kbench --op add --size large [--dtype all] [--json results.json]\n"
+      "      kbench --config configs/add.json [--size small] [--dry-run]\n"
+      "Then: kbench report results.json --md report.md | kbench gate results.json | kbench compare old.json new.json");
   app.footer(
       "Units: times in the table are medians of per-call CUDA-event times (µs or ms); GB/s is 1e9 bytes/s of\n"
       "the op's minimum traffic (inputs read once + outputs written once, in the case's dtype); efficiency is\n"
       "that over the theoretical peak 2 x memory clock x bus width / 8; speed ratio = baseline time / this time.\n"
-      "Exit codes: 0 ok, 1 a case was INCORRECT or ERROR, 2 bad usage or input, 3 no CUDA device,\n"
-      "4 GPU architecture not compiled in.");
+      "Exit codes: 0 ok, 1 a case was INCORRECT or ERROR (gate: a threshold missed or a regression),\n"
+      "2 bad usage, config or input file, 3 no CUDA device, 4 GPU architecture not compiled in.");
 
+  app.add_option("--config", options.config_path,
+                 "sweep config (configs/*.json, see configs/README.md); --op, --size, --dtype and --variant then "
+                 "filter its cases")
+      ->group("Selection");
   app.add_option("--op", options.ops, "ops to run, comma-separated, or 'all' (see `kbench list`)")->group("Selection");
   app.add_option("--size", options.sizes, size_help())->group("Selection");
   app.add_option("--shape", options.shapes,
@@ -67,9 +75,12 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
       ->group("Measurement");
   app.add_option("--json", options.json_path, "write the results document (schema: results/SCHEMA.md) to this file")
       ->group("Output");
+  app.add_option("--thresholds", options.thresholds_path,
+                 "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")
+      ->group("Output");
 
   device_command = app.add_subcommand("device", "print the GPU's attributes and the peaks kbench derives from them");
-  list_command = app.add_subcommand("list", "list ops, variants, dtypes and size classes (no GPU needed)");
+  list_command = app.add_subcommand("list", "list ops, variants, dtypes, size classes and configs (no GPU needed)");
   app.require_subcommand(0, 1);
 }
 
@@ -84,6 +95,27 @@ Selection make_selection(const Options& options) {
   selection.variants = split_list(options.variants);
   selection.with_references = !options.no_references;
   return selection;
+}
+
+ConfigFilters make_config_filters(const CLI::App& app, const Options& options) {
+  ConfigFilters filters;
+  filters.ops = split_list(options.ops);
+  if (filters.ops.size() == 1 && filters.ops[0] == "all") filters.ops.clear();
+  if (app.count("--size") > 0) filters.size_classes = split_list(options.sizes);
+  if (filters.size_classes.size() == 1 && filters.size_classes[0] == "all") filters.size_classes.clear();
+  if (app.count("--dtype") > 0) filters.dtypes = split_list(options.dtypes);
+  filters.variants = split_list(options.variants);
+  filters.with_references = !options.no_references;
+  return filters;
+}
+
+MeasureSettings merged_settings(const CLI::App& app, const Options& options, const SweepConfig& config) {
+  MeasureSettings settings = config.settings;
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    if (app.count(option_name(row.key)) == 0) continue;
+    std::visit([&](auto member) { settings.*member = options.settings.*member; }, row.field);
+  }
+  return settings;
 }
 
 }  // namespace kbench::cli

@@ -3,7 +3,9 @@
 
 #include "harness/device_info.hpp"
 #include "harness/measure_settings.hpp"
+#include "harness/config_plan.hpp"
 #include "harness/plan.hpp"
+#include "harness/sweep_config.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +18,7 @@ namespace kbench::cli {
 
 struct Options {
   // What to run.
+  std::string config_path;  ///< --config: a sweep config; --op/--size/--dtype/--variant then filter it
   std::string ops;
   std::string sizes = "large";
   std::vector<std::string> shapes;
@@ -29,6 +32,7 @@ struct Options {
   MeasureSettings settings;
   std::optional<std::uint64_t> seed;
   std::string json_path;
+  std::string thresholds_path;  ///< --thresholds; empty: the source tree's configs/thresholds.json
 };
 
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.
@@ -36,5 +40,13 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
 
 /// Turns the parsed options into a Selection; throws std::invalid_argument on a bad --shape.
 Selection make_selection(const Options& options);
+
+/// The filters --op, --size, --dtype and --variant put on a config (only those given on the
+/// command line: the defaults of --size and --dtype do not filter a config).
+ConfigFilters make_config_filters(const CLI::App& app, const Options& options);
+
+/// The measurement settings of a config run: defaults, then the config's "settings", then the
+/// options given on the command line.
+MeasureSettings merged_settings(const CLI::App& app, const Options& options, const SweepConfig& config);
 
 }  // namespace kbench::cli

@@ -62,8 +62,6 @@ TEST_CASE("bands: critical below the minimum, poor below the target, good at or 
   CHECK(classify(0.25, band) == Band::poor);
   CHECK(classify(0.399, band) == Band::poor);
   CHECK(classify(0.40, band) == Band::good);
-  CHECK(default_band("small").minimum == Approx(0.15));
-  CHECK(default_band("batch").target == Approx(0.45));
 }
 
 TEST_CASE("launch overhead is eager minus hot; the headline is cold", "[metrics]") {

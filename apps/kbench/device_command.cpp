@@ -1,0 +1,22 @@
+#include "device_command.hpp"
+
+#include "run_command.hpp"
+
+#include "harness/console_reporter.hpp"
+#include "harness/exit_codes.hpp"
+#include "harness/session.hpp"
+
+#include <iostream>
+
+namespace kbench::cli {
+
+int device_command(const Options& options) {
+  std::string warning;
+  const DeviceInfo device = open_device(options.device, options.peaks, warning);
+  print_device(std::cout, device);
+  if (!warning.empty()) std::cout << "WARNING: " << warning << '\n';
+  print_build_warnings(std::cout);
+  return exit_code::ok;
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,27 @@
+#pragma once
+/// `kbench gate RESULTS.json [--thresholds FILE] [--baseline OLD.json --max-regression PCT]`:
+/// exit 0 when every case meets its thresholds and nothing regressed, 1 otherwise, 2 on unusable
+/// input. No GPU needed.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace kbench::cli {
+
+struct GateCommand {
+  CLI::App* app = nullptr;             ///< the subcommand, once added
+  std::string results;                 ///< the results file judged
+  std::string thresholds;              ///< thresholds file (default: the source tree's)
+  std::string baseline;                ///< an earlier results file to check for regressions
+  double max_regression_pct = 5;       ///< tolerated slowdown against the baseline, percent
+  bool allow_device_mismatch = false;  ///< compare with a baseline from another device
+};
+
+/// Adds the subcommand to `parent`; `command` receives its options.
+void add_gate_command(CLI::App& parent, GateCommand& command);
+
+/// Runs it and returns the exit code (exit_codes.hpp: ok, gate_failed, usage).
+int run_gate_command(const GateCommand& command);
+
+}  // namespace kbench::cli

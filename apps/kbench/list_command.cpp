@@ -1,0 +1,65 @@
+#include "list_command.hpp"
+
+#include "source_paths.hpp"
+
+#include "harness/copy_roof.hpp"
+#include "harness/exit_codes.hpp"
+#include "harness/json_input.hpp"
+#include "harness/size_classes.hpp"
+#include "harness/sweep_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+namespace kbench::cli {
+
+namespace {
+
+void list_configs() {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(configs_dir(), error)) {
+    if (entry.path().extension() == ".json" && entry.path().filename() != "thresholds.json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::cout << "Configs (kbench --config FILE; format: configs/README.md) in " << configs_dir() << ":\n";
+  if (files.empty()) std::cout << "  none found\n";
+  for (const auto& file : files) {
+    try {
+      const SweepConfig config = load_sweep_config(file.string());
+      std::cout << fmt::format("  {:<12} {} ({} problems before filters)\n", file.filename().string(), config.description,
+                               problem_count(config));
+    } catch (const InputError& e) {
+      std::cout << fmt::format("  {:<12} INVALID: {}\n", file.filename().string(), e.what());
+    }
+  }
+  std::cout << "Thresholds: " << default_thresholds_path() << " (override with --thresholds FILE)\n";
+}
+
+}  // namespace
+
+int list_command(const Registry& registry) {
+  std::cout << "Ops:\n";
+  for (const auto& op : registry.ops()) {
+    std::string dtypes;
+    for (DType d : op->dtypes()) dtypes += (dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
+    std::cout << fmt::format("  {}: {} [dtypes: {}]\n", op->name(), op->summary(), dtypes);
+    for (const VariantInfo& v : op->variants())
+      std::cout << fmt::format("    {:<16} {:<9} {}\n", v.name, role_name(v.role), v.description);
+    std::cout << fmt::format("    {:<16} {:<9} {}\n", kCopyRoofVariant, "roof", "cudaMemcpyAsync moving the same bytes");
+  }
+  std::cout << "Size classes:\n";
+  for (const SizeClass& size_class : size_classes()) {
+    std::string shapes;
+    for (const Shape& s : size_class.shapes) shapes += (shapes.empty() ? "" : ", ") + format_shape(s);
+    std::cout << fmt::format("  {:<7} {} ({})\n", size_class.name, shapes, size_class.description);
+  }
+  std::cout << "Dtypes: fp32, fp16, bf16\n";
+  list_configs();
+  return exit_code::ok;
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,18 @@
+#pragma once
+/// Guards for the files reports write: a report never writes over its input.
+
+#include <string>
+#include <vector>
+
+namespace kbench::cli {
+
+/// True when `a` and `b` name the same file (or would, once created).
+bool same_file(const std::string& a, const std::string& b);
+
+/// Throws std::invalid_argument when `output` is one of `inputs`.
+void refuse_overwrite(const std::string& output, const std::vector<std::string>& inputs);
+
+/// Writes `text` to `path` (a temporary file, then rename); throws std::runtime_error.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace kbench::cli

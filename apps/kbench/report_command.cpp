@@ -1,0 +1,72 @@
+#include "report_command.hpp"
+
+#include "output_paths.hpp"
+#include "source_paths.hpp"
+
+#include "harness/csv_report.hpp"
+#include "harness/exit_codes.hpp"
+#include "harness/markdown_report.hpp"
+#include "harness/report_format.hpp"
+#include "harness/results_json.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace kbench::cli {
+
+void add_report_command(CLI::App& parent, ReportCommand& command) {
+  command.app = parent.add_subcommand(
+      "report", "write the Markdown status report (seed-report structure) and/or a CSV of a results file (no GPU needed)");
+  command.app->add_option("results", command.results, "results file written by kbench --json")->required();
+  command.app->add_option("--against", command.against,
+                          "another results file in the same schema (e.g. a PyTorch run) added as a comparison column");
+  command.app->add_option("--against-label", command.against_label, "heading of that column (default: its file name)");
+  command.app->add_option("--md", command.markdown_path, "write the Markdown report to FILE (default: stdout)");
+  command.app->add_option("--csv", command.csv_path, "write every figure as CSV to FILE");
+  command.app->add_option("--thresholds", command.thresholds,
+                          "thresholds file (default: " + default_thresholds_path() + ")");
+}
+
+int run_report_command(const ReportCommand& command) {
+  try {
+    const std::vector<std::string> inputs{command.results, command.against, command.thresholds};
+    if (!command.markdown_path.empty()) refuse_overwrite(command.markdown_path, inputs);
+    if (!command.csv_path.empty()) refuse_overwrite(command.csv_path, inputs);
+    if (!command.markdown_path.empty() && !command.csv_path.empty() && same_file(command.markdown_path, command.csv_path)) {
+      throw std::invalid_argument("--md and --csv name the same file '" + command.csv_path + "'");
+    }
+    const RunResults results = read_results_file(command.results);
+    const Thresholds thresholds = load_thresholds(command.thresholds.empty() ? default_thresholds_path() : command.thresholds);
+    RunResults against;
+    ReportInput input{&results, &thresholds, base_name(command.results), nullptr, {}};
+    if (!command.against.empty()) {
+      against = read_results_file(command.against);
+      input.against = &against;
+      input.against_label = command.against_label.empty() ? std::filesystem::path(command.against).stem().string()
+                                                          : command.against_label;
+    }
+    if (!command.markdown_path.empty() || command.csv_path.empty()) {
+      std::ostringstream markdown;
+      write_markdown_report(markdown, input);
+      if (command.markdown_path.empty()) {
+        std::cout << markdown.str();
+      } else {
+        write_text_file(command.markdown_path, markdown.str());
+        std::cerr << "Markdown report written to " << command.markdown_path << '\n';
+      }
+    }
+    if (!command.csv_path.empty()) {
+      std::ostringstream csv;
+      write_csv_report(csv, input);
+      write_text_file(command.csv_path, csv.str());
+      std::cerr << "CSV written to " << command.csv_path << '\n';
+    }
+    return exit_code::ok;
+  } catch (const std::exception& e) {
+    std::cerr << "kbench report: error: " << e.what() << '\n';
+    return exit_code::usage;
+  }
+}
+
+}  // namespace kbench::cli

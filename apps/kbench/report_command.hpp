@@ -1,0 +1,27 @@
+#pragma once
+/// `kbench report RESULTS.json [--against OTHER.json] [--md FILE] [--csv FILE]`: the Markdown
+/// status report and the CSV from a results file. No GPU needed.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace kbench::cli {
+
+struct ReportCommand {
+  CLI::App* app = nullptr;     ///< the subcommand, once added
+  std::string results;         ///< the results file reported on
+  std::string against;         ///< another results file compared column by column
+  std::string against_label;   ///< its column heading (default: its file name without .json)
+  std::string markdown_path;   ///< write the Markdown report here (default: stdout when no --csv)
+  std::string csv_path;        ///< write the CSV here
+  std::string thresholds;      ///< thresholds file (default: the source tree's configs/thresholds.json)
+};
+
+/// Adds the subcommand to `parent`; `command` receives its options.
+void add_report_command(CLI::App& parent, ReportCommand& command);
+
+/// Runs it: 0, or 2 for unusable input (a message on stderr).
+int run_report_command(const ReportCommand& command);
+
+}  // namespace kbench::cli

@@ -1,0 +1,139 @@
+#include "run_command.hpp"
+
+#include "source_paths.hpp"
+
+#include "harness/build_info.hpp"
+#include "harness/console_reporter.hpp"
+#include "harness/copy_roof.hpp"
+#include "harness/exit_codes.hpp"
+#include "harness/json_input.hpp"
+#include "harness/results_json.hpp"
+#include "harness/session.hpp"
+#include "harness/thresholds.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <random>
+
+namespace kbench::cli {
+
+namespace {
+
+int fail(int code, const std::string& message) {
+  std::cerr << "kbench: error: " << message << '\n';
+  return code;
+}
+
+std::string row_names(const PlanEntry& entry) {
+  const auto variants = entry.op->variants();
+  std::string names;
+  for (std::size_t i : entry.variants) names += (names.empty() ? "" : ", ") + variants[i].name;
+  if (entry.copy_roof) names += (names.empty() ? "" : ", ") + std::string(kCopyRoofVariant);
+  return names;
+}
+
+std::string problem_text(const PlanEntry& entry) {
+  return fmt::format("{} {} {} ({})", entry.op->name(), dtype_name(entry.problem.dtype), format_shape(entry.problem.shape),
+                     entry.problem.size_class);
+}
+
+int dry_run(const Plan& plan) {
+  for (const PlanEntry& entry : plan.entries) std::cout << problem_text(entry) << ": " << row_names(entry) << '\n';
+  for (const SkippedEntry& skipped : plan.skipped) {
+    std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << skipped.reason << '\n';
+  }
+  std::cout << fmt::format("{} problems, {} rows", plan.entries.size(), plan.row_count());
+  if (!plan.skipped.empty()) {
+    std::cout << fmt::format("; {} row{} skipped by the config", plan.skipped_row_count(), plan.skipped_row_count() == 1 ? "" : "s");
+  }
+  std::cout << '\n';
+  return exit_code::ok;
+}
+
+int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSettings& settings,
+                       const Thresholds& thresholds, const std::string& command_line) {
+  std::string warning;
+  const DeviceInfo device = open_device(options.device, options.peaks, warning);
+  print_device(std::cout, device);
+  if (!warning.empty()) std::cout << "WARNING: " << warning << '\n';
+  print_build_warnings(std::cout);
+
+  SessionOptions session;
+  session.device = options.device;
+  session.peaks = options.peaks;
+  session.settings = settings;
+  session.seed = options.seed ? *options.seed : std::random_device{}() * 0x100000001ull + std::random_device{}();
+  session.command_line = command_line;
+  session.band_policy = thresholds.policy();
+
+  std::size_t done = 0;
+  const auto progress = [&](const std::vector<CaseResult>& rows) {
+    ++done;
+    const CaseResult& first = rows.front();
+    std::cerr << fmt::format("[{}/{}] {} {} {} done\n", done, plan.entries.size(), first.op, first.dtype,
+                             format_shape(first.shape));
+  };
+  bool context_lost = false;
+  const RunResults results = run_session(plan, device, session, progress, context_lost);
+  print_results_table(std::cout, results);
+  std::cout << "Status bands from " << thresholds.file << '\n';
+  if (!options.json_path.empty()) {
+    write_results_file(results, options.json_path);
+    std::cout << "\nResults written to " << options.json_path << '\n';
+  }
+  if (context_lost) std::cerr << "kbench: error: the CUDA context was lost; later cases were skipped\n";
+  for (const CaseResult& row : results.cases) {
+    if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) return exit_code::case_failed;
+  }
+  return context_lost ? exit_code::case_failed : exit_code::ok;
+}
+
+}  // namespace
+
+void print_build_warnings(std::ostream& out) {
+  const std::string warning = unoptimized_build_warning(build_info());
+  if (!warning.empty()) out << "WARNING: " << warning << "\n";
+}
+
+int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
+                     const std::string& command_line) {
+  Plan plan;
+  MeasureSettings settings = options.settings;
+  try {
+    if (!options.config_path.empty()) {
+      if (!options.shapes.empty()) {
+        return fail(exit_code::usage, "--shape cannot be combined with --config: put the shapes in the config, or "
+                                      "filter it with --size");
+      }
+      const SweepConfig config = load_sweep_config(options.config_path);
+      plan = make_config_plan(registry, config, make_config_filters(app, options));
+      settings = merged_settings(app, options, config);
+    } else {
+      if (options.ops.empty()) {
+        return fail(exit_code::usage,
+                    "nothing to run: give --op (e.g. --op add), --config FILE or a subcommand; see kbench --help");
+      }
+      plan = make_plan(registry, make_selection(options));
+    }
+  } catch (const std::invalid_argument& e) {
+    return fail(exit_code::usage, e.what());
+  } catch (const InputError& e) {
+    return fail(exit_code::usage, e.what());
+  }
+  if (const std::string problem = validate(settings); !problem.empty()) return fail(exit_code::usage, problem);
+  if (options.dry_run) return dry_run(plan);
+
+  Thresholds thresholds;
+  try {
+    thresholds = load_thresholds(options.thresholds_path.empty() ? default_thresholds_path() : options.thresholds_path);
+  } catch (const InputError& e) {
+    return fail(exit_code::usage, e.what());
+  }
+  if (!options.json_path.empty() && !options.config_path.empty() && options.json_path == options.config_path) {
+    return fail(exit_code::usage, "--json names the config file '" + options.config_path + "'");
+  }
+  return run_plan_on_device(plan, options, settings, thresholds, command_line);
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,29 @@
+#pragma once
+/// From a sweep config (and the command line's filters) to a plan. Host-only: never touches the
+/// GPU, so `--config ... --dry-run` validates a config anywhere.
+
+#include "harness/plan.hpp"
+#include "harness/registry.hpp"
+#include "harness/sweep_config.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+/// Command-line filters that narrow a config (--op, --size, --dtype, --variant); empty: no filter.
+struct ConfigFilters {
+  std::vector<std::string> ops;
+  std::vector<std::string> size_classes;
+  std::vector<std::string> dtypes;    ///< names or aliases; "all" means no filter
+  std::vector<std::string> variants;  ///< narrows each sweep's variants (as --variant does)
+  bool with_references = true;        ///< also run the baseline and the copy roof
+};
+
+/// The plan of the config's sweeps that pass the filters; cases and rows the config's "skip" list
+/// matches go to plan.skipped with their reason. Throws InputError naming the file and JSON path
+/// of an unknown op or variant, of a shape or dtype the op rejects, or of a case planned twice;
+/// throws std::invalid_argument when a filter names something the config does not hold.
+Plan make_config_plan(const Registry& registry, const SweepConfig& config, const ConfigFilters& filters);
+
+}  // namespace kbench

@@ -1,0 +1,21 @@
+#pragma once
+/// What the markdown and CSV reports are generated from. Reports read results only: no CUDA or
+/// measurement headers, no clock (the date comes from the results file), so output is
+/// deterministic.
+
+#include "harness/results.hpp"
+#include "harness/thresholds.hpp"
+
+#include <string>
+
+namespace kbench {
+
+struct ReportInput {
+  const RunResults* results = nullptr;   ///< the run reported on
+  const Thresholds* thresholds = nullptr;
+  std::string results_name;              ///< shown as the source (a file name)
+  const RunResults* against = nullptr;   ///< --against: another run compared column by column, or null
+  std::string against_label;             ///< its column heading, e.g. "torch"
+};
+
+}  // namespace kbench
