@@ -95,6 +95,13 @@ std::string mode_cell(const CaseResult& c, std::string_view mode) {
   return format_duration_ms(t->stats.median) + (t->l2_resident ? " (L2)" : "");
 }
 
+/// The eager median with the launch overhead (eager - hot) in brackets when both were measured.
+std::string eager_cell(const CaseResult& c) {
+  const std::string eager = mode_cell(c, "eager");
+  if (eager == "-" || !c.launch_overhead_ms) return eager;
+  return fmt::format("{} (+{:.2f})", eager, *c.launch_overhead_ms * 1e3);
+}
+
 /// Noise above this relative IQR gets a warning mark.
 constexpr double kNoisy = 0.10;
 
@@ -106,7 +113,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
     if (std::find(op_order.begin(), op_order.end(), c.op) == op_order.end()) op_order.push_back(c.op);
 
   const Row header{"Shape", "Size",       "Dtype",     "Variant", "Baseline", "kbench", "Speed ratio",
-                   "GB/s",  "Efficiency", "% of roof", "Noise",   "Hot",      "Eager",  "Status"};
+                   "GB/s",  "Efficiency", "% of roof", "Noise",   "Hot",      "Eager (+launch µs)",  "Status"};
   std::vector<std::string> notes;
   for (const std::string& op : op_order) {
     std::vector<Row> rows;
@@ -123,7 +130,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       timed ? fmt::format("{:.1f}%", 100 * c.efficiency) : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      mode_cell(c, "hot"), mode_cell(c, "eager"), status_cell(c)});
+                      mode_cell(c, "hot"), eager_cell(c), status_cell(c)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {
@@ -135,12 +142,15 @@ void print_results_table(std::ostream& out, const RunResults& results) {
     out << "\n" << op << "\n";
     print_table(out, header, rows);
   }
+  const std::string headline =
+      results.cases.empty() || results.cases.front().headline_mode.empty() ? "cold" : results.cases.front().headline_mode;
   out << fmt::format(
-      "\nkbench = median per call in {} mode (cold: L2 {} before each call); Hot = CUDA-graph replay, (L2) when the "
-      "inputs fit in L2; Eager = one event pair per call. Efficiency = bytes moved / time / {:.0f} GB/s theoretical "
-      "peak; % of roof = bandwidth / the d2d copy's; speed ratio = baseline time / this time.\n",
-      results.cases.empty() || results.cases.front().headline_mode.empty() ? "cold" : results.cases.front().headline_mode,
-      results.settings.flush_l2 ? "flushed" : "NOT flushed", results.device.peak_bandwidth_bytes_per_s / 1e9);
+      "\nkbench = median per call in {} mode{}; Hot = CUDA-graph replay of back-to-back calls, (L2) when the inputs "
+      "fit in L2; Eager = one event pair per call, with eager - hot (launch overhead) in brackets. Efficiency = bytes "
+      "moved / time / {:.0f} GB/s theoretical peak; % of roof = bandwidth / the d2d copy's; speed ratio = baseline "
+      "time / this time.\n",
+      headline, headline == "cold" ? (results.settings.flush_l2 ? " (L2 flushed before each call)" : " (L2 NOT flushed)") : "",
+      results.device.peak_bandwidth_bytes_per_s / 1e9);
   if (!notes.empty()) {
     out << "\nNotes:\n";
     for (const std::string& note : notes) out << "  - " << note << '\n';

@@ -27,7 +27,8 @@ def ncu_median_us(cache):
         rows = [line for line in f if line.startswith('"')]
     for row in csv.DictReader(rows):
         if row.get("Metric Name") == "gpu__time_duration.sum":
-            scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(row["Metric Unit"], float("nan"))
+            scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}.get(
+                row["Metric Unit"], float("nan"))
             values.append(float(row["Metric Value"].replace(",", "")) * scale)
     return statistics.median(values) if values else float("nan"), len(values)
 doc = json.load(open(f"{out}/add-{n}.json"))
