@@ -79,7 +79,7 @@ void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops,
   check(filters.variants, config_variants, "--variant", "variant", "variants");
   for (const std::string& name : filters.dtypes) {
     if (name != "all" && !parse_dtype(name)) {
-      throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, all");
+      throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, tf32, all");
     }
   }
 }
@@ -106,7 +106,7 @@ void apply_skips(const SweepConfig& config, PlanEntry& entry, Plan& plan) {
   const std::string op = entry.op->name();
   const std::string dtype(dtype_name(entry.problem.dtype));
   for (const CaseSkip& skip : config.skips) {
-    if (skip.matches_case(op, entry.problem.size_class, entry.problem.shape, dtype) && !skip.variant) {
+    if (skip.matches_case(op, entry.problem.size_class, entry.problem.shape, dtype)) {
       plan.skipped.push_back({entry, skip.reason});
       entry.variants.clear();
       entry.copy_roof = false;

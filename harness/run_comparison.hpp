@@ -44,7 +44,7 @@ struct RunComparison {
 };
 
 /// Matches the rows of `old_run` and `new_run` whose role is in `roles` (empty: every role) and
-/// judges each with `tolerance` (a fraction).
+/// judges each with `tolerance` (a fraction). The result points into both runs: keep them alive.
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
                            const std::vector<std::string>& roles = {});
 

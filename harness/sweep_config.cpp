@@ -12,15 +12,23 @@ namespace kbench {
 
 using nlohmann::json;
 
+namespace {
+/// The skip's op, size class, shape and dtype fields (those set) match the case.
+bool matches_problem(const CaseSkip& skip, const std::string& op, const std::string& size_class, const Shape& shape,
+                     const std::string& dtype) {
+  return (!skip.op || *skip.op == op) && (!skip.size_class || *skip.size_class == size_class) &&
+         (!skip.shape || *skip.shape == shape) && (!skip.dtype || *skip.dtype == dtype);
+}
+}  // namespace
+
 bool CaseSkip::matches_case(const std::string& op_name, const std::string& size_class_name, const Shape& case_shape,
                             const std::string& dtype_name_) const {
-  return (!op || *op == op_name) && (!size_class || *size_class == size_class_name) &&
-         (!shape || *shape == case_shape) && (!dtype || *dtype == dtype_name_);
+  return !variant && matches_problem(*this, op_name, size_class_name, case_shape, dtype_name_);
 }
 
 bool CaseSkip::matches(const std::string& op_name, const std::string& size_class_name, const Shape& case_shape,
                        const std::string& dtype_name_, const std::string& variant_name) const {
-  return matches_case(op_name, size_class_name, case_shape, dtype_name_) && (!variant || *variant == variant_name);
+  return matches_problem(*this, op_name, size_class_name, case_shape, dtype_name_) && (!variant || *variant == variant_name);
 }
 
 namespace {
