@@ -79,7 +79,9 @@ void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops,
   check(filters.variants, config_variants, "--variant", "variant", "variants");
   for (const std::string& name : filters.dtypes) {
     if (name != "all" && !parse_dtype(name)) {
-      throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, tf32, all");
+      std::string valid;
+      for (DType dtype : all_dtypes()) valid += std::string(dtype_name(dtype)) + ", ";
+      throw std::invalid_argument("unknown dtype '" + name + "'; valid: " + valid + "all");
     }
   }
 }

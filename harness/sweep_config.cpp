@@ -35,8 +35,10 @@ namespace {
 
 constexpr int kMaxIncludeDepth = 8;
 
-const std::vector<std::string>& dtype_names() {
-  static const std::vector<std::string> names{"fp32", "fp16", "bf16"};
+/// The dtype names for messages, from the harness's list of dtypes.
+std::vector<std::string> dtype_names() {
+  std::vector<std::string> names;
+  for (DType dtype : all_dtypes()) names.emplace_back(dtype_name(dtype));
   return names;
 }
 
