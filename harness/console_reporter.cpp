@@ -112,8 +112,9 @@ void print_results_table(std::ostream& out, const RunResults& results) {
   for (const CaseResult& c : results.cases)
     if (std::find(op_order.begin(), op_order.end(), c.op) == op_order.end()) op_order.push_back(c.op);
 
-  const Row header{"Shape", "Size",       "Dtype",     "Variant", "Baseline", "kbench", "Speed ratio",
-                   "GB/s",  "Efficiency", "% of roof", "Noise",   "Hot",      "Eager (+launch µs)",  "Status"};
+  const Row header{"Shape", "Size",    "Dtype",      "Variant",   "Kernels", "Baseline", "kbench",
+                   "Speed ratio", "GB/s", "TFLOP/s", "Efficiency", "% of roof", "Noise", "Hot",
+                   "Eager (+launch µs)", "Status"};
   std::vector<std::string> notes;
   for (const std::string& op : op_order) {
     std::vector<Row> rows;
@@ -123,11 +124,12 @@ void print_results_table(std::ostream& out, const RunResults& results) {
       const bool timed = headline != nullptr;
       const double noise = timed ? headline->stats.relative_iqr() : 0;
       rows.push_back({format_shape(c.shape), format_count(static_cast<double>(c.elements)), c.dtype, variant_cell(c),
-                      c.baseline_ms ? format_duration_ms(*c.baseline_ms) : "-",
+                      std::to_string(c.kernels_per_call), c.baseline_ms ? format_duration_ms(*c.baseline_ms) : "-",
                       timed ? format_duration_ms(headline->stats.median) : "-",
                       c.speed_ratio ? fmt::format("{:.2f}x", *c.speed_ratio) : "-",
                       timed ? fmt::format("{:.0f}", c.bandwidth_gbps) : "-",
-                      timed ? fmt::format("{:.1f}%", 100 * c.efficiency) : "-",
+                      timed ? fmt::format("{:.2f}", c.tflops) : "-",
+                      timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == "compute" ? " of FLOP/s" : "") : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
                       mode_cell(c, "hot"), eager_cell(c), status_cell(c)});
@@ -147,7 +149,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
   out << fmt::format(
       "\nkbench = median per call in {} mode{}; Hot = CUDA-graph replay of back-to-back calls, (L2) when the inputs "
       "fit in L2; Eager = one event pair per call, with eager - hot (launch overhead) in brackets. Efficiency = bytes "
-      "moved / time / {:.0f} GB/s theoretical peak; % of roof = bandwidth / the d2d copy's; speed ratio = baseline "
+      "moved / time / {:.0f} GB/s theoretical peak, or FLOP/s / peak FLOP/s for compute-bound cases; % of roof = bandwidth / the d2d copy's; speed ratio = baseline "
       "time / this time.\n",
       headline, headline == "cold" ? (results.settings.flush_l2 ? " (L2 flushed before each call)" : " (L2 NOT flushed)") : "",
       results.device.peak_bandwidth_bytes_per_s / 1e9);

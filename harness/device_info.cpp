@@ -1,5 +1,7 @@
 #include "harness/device_info.hpp"
 
+#include <string>
+
 namespace kbench {
 
 double theoretical_bandwidth(int memory_clock_khz, int bus_width_bits) {
@@ -25,11 +27,32 @@ double peak_fp32_flops(int sm_count, int sm_clock_khz, int cc_major, int cc_mino
   return 2.0 * lanes * static_cast<double>(sm_count) * static_cast<double>(sm_clock_khz) * 1e3;
 }
 
+int tensor_flops_per_clock_per_sm(int cc_major, int cc_minor, const std::string& math) {
+  // Dense rates from the architecture whitepapers (A100: 312 TFLOP/s fp16 over 108 SMs at
+  // 1410 MHz; H100 SXM: 989 TFLOP/s over 132 SMs at 1830 MHz). Other architectures: unknown.
+  const bool fp16 = math == "fp16_tensor";
+  const bool tf32 = math == "tf32_tensor";
+  if (cc_major == 8 && cc_minor == 0) return fp16 ? 2048 : tf32 ? 1024 : 0;
+  if (cc_major == 9 && cc_minor == 0) return fp16 ? 4096 : tf32 ? 2048 : 0;
+  return 0;
+}
+
+double peak_flops_for(const DeviceInfo& info, const std::string& math) {
+  if (math == "tf32_tensor") return info.peak_tf32_tensor_flops;
+  if (math == "fp16_tensor") return info.peak_fp16_tensor_flops;
+  return info.peak_fp32_flops;
+}
+
 void derive_peaks(DeviceInfo& info) {
   info.peak_bandwidth_bytes_per_s = theoretical_bandwidth(info.memory_clock_khz, info.bus_width_bits);
   info.peak_bandwidth_source = "device attributes";
   info.peak_fp32_flops = peak_fp32_flops(info.sm_count, info.sm_clock_khz, info.cc_major, info.cc_minor);
   info.peak_flops_source = info.peak_fp32_flops > 0 ? "device attributes" : "unknown";
+  const double clock_hz = static_cast<double>(info.sm_clock_khz) * 1e3;
+  info.peak_tf32_tensor_flops =
+      info.sm_count * clock_hz * tensor_flops_per_clock_per_sm(info.cc_major, info.cc_minor, "tf32_tensor");
+  info.peak_fp16_tensor_flops =
+      info.sm_count * clock_hz * tensor_flops_per_clock_per_sm(info.cc_major, info.cc_minor, "fp16_tensor");
 }
 
 void apply_peak_overrides(DeviceInfo& info, const PeakOverrides& overrides) {

@@ -24,6 +24,8 @@ struct DeviceInfo {
 
   double peak_bandwidth_bytes_per_s = 0;  ///< theoretical DRAM bandwidth, or the user's override
   double peak_fp32_flops = 0;             ///< 0 when the architecture's FP32 rate is unknown
+  double peak_tf32_tensor_flops = 0;      ///< dense TF32 tensor-core rate; 0 when unknown
+  double peak_fp16_tensor_flops = 0;      ///< dense fp16/bf16 tensor-core rate (fp32 accumulate); 0 when unknown
   std::string peak_bandwidth_source;      ///< "device attributes" or "override"
   std::string peak_flops_source;          ///< "device attributes", "override" or "unknown"
 };
@@ -37,6 +39,13 @@ int fp32_lanes_per_sm(int cc_major, int cc_minor);
 
 /// SM count x clock x FP32 lanes x 2 FLOP per FMA; 0 when the lane count is unknown.
 double peak_fp32_flops(int sm_count, int sm_clock_khz, int cc_major, int cc_minor);
+
+/// Dense tensor-core FLOP per clock per SM for "tf32_tensor" or "fp16_tensor", or 0 when kbench
+/// does not know the architecture's rate.
+int tensor_flops_per_clock_per_sm(int cc_major, int cc_minor, const std::string& math);
+
+/// The peak FLOP/s for a Traffic::math unit ("fp32", "tf32_tensor", "fp16_tensor"); 0 if unknown.
+double peak_flops_for(const DeviceInfo& info, const std::string& math);
 
 /// Fills the derived peaks from the attribute fields (overrides are applied separately).
 void derive_peaks(DeviceInfo& info);

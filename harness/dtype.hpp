@@ -9,10 +9,15 @@
 
 namespace kbench {
 
-enum class DType { f32, f16, bf16 };
+/// tf32 is fp32 data multiplied on the tensor cores with TF32 inputs (matmul only): stored and
+/// dispatched as fp32.
+enum class DType { f32, f16, bf16, tf32 };
 
-/// Every dtype kbench knows, in display order.
+/// The storage dtypes every elementwise op supports, in display order (tf32 is matmul's own).
 const std::vector<DType>& all_dtypes();
+
+/// The dtype whose bytes a `dtype` tensor holds: fp32 for tf32, itself otherwise.
+DType storage_dtype(DType dtype);
 
 /// Canonical name: "fp32", "fp16", "bf16".
 std::string_view dtype_name(DType dtype);

@@ -15,11 +15,12 @@ struct TypeTag {
   using type = T;
 };
 
-/// Calls `f(TypeTag<T>{})` with T = float, __half or __nv_bfloat16 for `dtype`.
+/// Calls `f(TypeTag<T>{})` with T = float (fp32 and tf32), __half or __nv_bfloat16 for `dtype`.
 template <typename F>
 decltype(auto) dispatch_dtype(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::f32: return f(TypeTag<float>{});
+    case DType::f32:
+    case DType::tf32: return f(TypeTag<float>{});
     case DType::f16: return f(TypeTag<__half>{});
     case DType::bf16: return f(TypeTag<__nv_bfloat16>{});
   }

@@ -44,8 +44,9 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
   tensor.values.resize(count);
   SplitMix64 rng{seed};
   for (float& v : tensor.values) v = low + (high - low) * rng.uniform01();
-  switch (dtype) {
+  switch (storage_dtype(dtype)) {
     case DType::f32:
+    case DType::tf32:
       tensor.bytes.resize(count * sizeof(float));
       std::memcpy(tensor.bytes.data(), tensor.values.data(), tensor.bytes.size());
       break;
@@ -59,8 +60,9 @@ std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t c
   std::vector<float> values(count);
   const auto* raw = static_cast<const std::uint8_t*>(bytes);
   for (std::size_t i = 0; i < count; ++i) {
-    switch (dtype) {
-      case DType::f32: std::memcpy(&values[i], raw + 4 * i, 4); break;
+    switch (storage_dtype(dtype)) {
+      case DType::f32:
+      case DType::tf32: std::memcpy(&values[i], raw + 4 * i, 4); break;
       case DType::f16: {
         __half h;
         std::memcpy(&h, raw + 2 * i, 2);
@@ -81,6 +83,15 @@ std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t c
 float round_to_dtype(DType dtype, float value) {
   switch (dtype) {
     case DType::f32: return value;
+    case DType::tf32: {
+      // Round to nearest on the 10 explicit mantissa bits TF32 keeps (finite values).
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, 4);
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;
+      float rounded;
+      std::memcpy(&rounded, &bits, 4);
+      return rounded;
+    }
     case DType::f16: return __half2float(__float2half_rn(value));
     case DType::bf16: return __bfloat162float(__float2bfloat16_rn(value));
   }

@@ -1,5 +1,6 @@
 #include "harness/metrics.hpp"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -24,9 +25,19 @@ void derive_row_metrics(CaseResult& row, const DeviceInfo& device, const Efficie
   }
   const double seconds = median_ms * 1e-3;
   const double bytes_per_s = row.traffic.bytes_total() / seconds;
+  const double flops_per_s = row.traffic.flops / seconds;
+  const double peak_flops = peak_flops_for(device, row.traffic.math);
   row.bandwidth_gbps = bytes_per_s / 1e9;
-  row.efficiency = device.peak_bandwidth_bytes_per_s > 0 ? bytes_per_s / device.peak_bandwidth_bytes_per_s : 0;
-  row.tflops = row.traffic.flops / seconds / 1e12;
+  row.tflops = flops_per_s / 1e12;
+  row.bandwidth_efficiency = device.peak_bandwidth_bytes_per_s > 0 ? bytes_per_s / device.peak_bandwidth_bytes_per_s : 0;
+  row.compute_efficiency = peak_flops > 0 ? flops_per_s / peak_flops : 0;
+  // Roofline: the case cannot beat the larger of its two floors, so efficiency is measured
+  // against that one.
+  const double memory_floor_s =
+      device.peak_bandwidth_bytes_per_s > 0 ? row.traffic.bytes_total() / device.peak_bandwidth_bytes_per_s : 0;
+  const double compute_floor_s = peak_flops > 0 ? row.traffic.flops / peak_flops : 0;
+  row.bound = compute_floor_s > memory_floor_s ? "compute" : "memory";
+  row.efficiency = std::max(memory_floor_s, compute_floor_s) / seconds;
   row.band = std::string(band_name(classify(row.efficiency, band)));
 }
 

@@ -7,6 +7,7 @@
 /// and enqueues one call of a variant at a time. Verification and timing are the harness's job.
 
 #include "harness/problem.hpp"
+#include "harness/size_classes.hpp"
 #include "harness/traffic.hpp"
 #include "harness/verification.hpp"
 
@@ -31,6 +32,7 @@ struct VariantInfo {
   std::string name;
   VariantRole role = VariantRole::own;
   std::string description;
+  int kernels_per_call = 1;  ///< kernels one call launches, as the op declares it (fusion shows here)
 };
 
 /// Device state for one problem. Not thread-safe; lives on one device.
@@ -50,7 +52,12 @@ class Op {
  public:
   virtual ~Op() = default;
   virtual std::string name() const = 0;
+  /// The family `--op` also accepts: "sum" selects sum_full, sum_inner, ... Defaults to name().
+  virtual std::string family() const { return name(); }
   virtual std::string summary() const = 0;
+  /// The shapes this op runs for a size class; by default the class's elementwise shapes.
+  /// Ops whose shapes mean something else (matmul's M x N x K) map the class to their own.
+  virtual std::vector<Shape> shapes_for(const SizeClass& size_class) const { return size_class.shapes; }
   virtual std::vector<VariantInfo> variants() const = 0;
   virtual std::vector<DType> dtypes() const = 0;
   /// Empty when `shape` suits this op, otherwise why not.

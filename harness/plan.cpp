@@ -46,20 +46,20 @@ std::string join_variant_names(const Op& op) {
   return names;
 }
 
-std::vector<DType> selected_dtypes(const Selection& selection) {
+std::vector<DType> selected_dtypes(const Selection& selection, const Op& op) {
   if (selection.dtypes.empty()) return {DType::f32};
-  if (contains(selection.dtypes, "all")) return all_dtypes();
+  if (contains(selection.dtypes, "all")) return op.dtypes();
   std::vector<DType> dtypes;
   for (const std::string& name : selection.dtypes) {
     const auto dtype = parse_dtype(name);
-    if (!dtype) throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, all");
+    if (!dtype) throw std::invalid_argument("unknown dtype '" + name + "'; valid: fp32, fp16, bf16, tf32, all");
     if (std::find(dtypes.begin(), dtypes.end(), *dtype) == dtypes.end()) dtypes.push_back(*dtype);
   }
   return dtypes;
 }
 
-/// (size class, shape) pairs in the order the user gave them.
-std::vector<std::pair<std::string, Shape>> selected_shapes(const Selection& selection) {
+/// (size class, shape) pairs for `op` in the order the user gave them.
+std::vector<std::pair<std::string, Shape>> selected_shapes(const Selection& selection, const Op& op) {
   std::vector<std::pair<std::string, Shape>> shapes;
   if (!selection.shapes.empty()) {
     for (const Shape& shape : selection.shapes) shapes.emplace_back("custom", shape);
@@ -74,7 +74,7 @@ std::vector<std::pair<std::string, Shape>> selected_shapes(const Selection& sele
   for (const std::string& name : names) {
     const SizeClass* size_class = find_size_class(name);
     if (!size_class) throw std::invalid_argument("unknown size '" + name + "'; valid: " + size_class_names());
-    for (const Shape& shape : size_class->shapes) shapes.emplace_back(name, shape);
+    for (const Shape& shape : op.shapes_for(*size_class)) shapes.emplace_back(name, shape);
   }
   return shapes;
 }
@@ -107,13 +107,12 @@ Plan make_plan(const Registry& registry, const Selection& selection) {
     for (const auto& op : registry.ops()) ops.push_back(op.get());
   } else {
     for (const std::string& name : selection.ops) {
-      const Op* op = registry.find(name);
-      if (!op) throw std::invalid_argument("unknown op '" + name + "'; valid: " + registry.names());
-      ops.push_back(op);
+      const std::vector<const Op*> chosen = registry.select(name);
+      if (chosen.empty()) throw std::invalid_argument("unknown op '" + name + "'; valid: " + registry.names());
+      for (const Op* op : chosen)
+        if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
     }
   }
-  const std::vector<DType> dtypes = selected_dtypes(selection);
-  const auto shapes = selected_shapes(selection);
 
   // Every requested variant must exist in at least one selected op.
   for (const std::string& name : selection.variants) {
@@ -130,8 +129,8 @@ Plan make_plan(const Registry& registry, const Selection& selection) {
 
   Plan plan;
   for (const Op* op : ops) {
-    for (const auto& [size_class, shape] : shapes) {
-      for (DType dtype : dtypes) {
+    for (const auto& [size_class, shape] : selected_shapes(selection, *op)) {
+      for (DType dtype : selected_dtypes(selection, *op)) {
         plan.entries.push_back(make_plan_entry(*op, Problem{shape, dtype, size_class}, selection.variants,
                                                selection.with_references));
       }

@@ -1,5 +1,6 @@
 #include "harness/registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kbench {
@@ -25,9 +26,26 @@ const Op* Registry::find(const std::string& name) const {
   return nullptr;
 }
 
+std::vector<const Op*> Registry::select(const std::string& name) const {
+  if (const Op* op = find(name)) return {op};
+  std::vector<const Op*> family;
+  for (const auto& op : ops_)
+    if (op->family() == name) family.push_back(op.get());
+  return family;
+}
+
 std::string Registry::names() const {
   std::string text;
-  for (const auto& op : ops_) text += (text.empty() ? "" : ", ") + op->name();
+  std::vector<std::string> families_listed;
+  for (const auto& op : ops_) {
+    text += (text.empty() ? "" : ", ") + op->name();
+  }
+  for (const auto& op : ops_) {
+    if (op->family() == op->name() || find(op->family())) continue;
+    if (std::find(families_listed.begin(), families_listed.end(), op->family()) != families_listed.end()) continue;
+    families_listed.push_back(op->family());
+    text += ", " + op->family() + " (all " + op->family() + "_* ops)";
+  }
   return text;
 }
 

@@ -16,8 +16,10 @@ class Registry {
   void add(std::unique_ptr<Op> op);
   /// The op called `name`, or nullptr.
   const Op* find(const std::string& name) const;
+  /// The op called `name`, or every op of the family `name`; empty when neither exists.
+  std::vector<const Op*> select(const std::string& name) const;
   const std::vector<std::unique_ptr<Op>>& ops() const { return ops_; }
-  /// "add, sum, ..." for error messages.
+  /// "add, sum (sum_full, sum_inner), ..." for error messages.
   std::string names() const;
 
  private:

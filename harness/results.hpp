@@ -51,6 +51,7 @@ struct CaseResult {
   std::string op;
   std::string variant;
   std::string role;        ///< "own", "baseline" or "roof"
+  int kernels_per_call = 1;  ///< as the op declares it for this variant
   std::string dtype;
   std::string size_class;
   Shape shape;
@@ -75,8 +76,13 @@ struct CaseResult {
   // Derived by harness/metrics.cpp from traffic, stats and the device's peaks.
   std::string headline_mode;              ///< the mode the figures below come from
   double bandwidth_gbps = 0;              ///< traffic.bytes_total() / median time, 1e9 bytes/s
-  double efficiency = 0;                  ///< bandwidth over theoretical peak, as a fraction
   double tflops = 0;                      ///< traffic.flops / median time, 1e12 FLOP/s
+  double bandwidth_efficiency = 0;        ///< bandwidth over theoretical peak bandwidth, as a fraction
+  double compute_efficiency = 0;          ///< FLOP/s over the peak of traffic.math; 0 when that peak is unknown
+  std::string bound;                      ///< "memory" or "compute": which floor (bytes / peak, FLOPs / peak) is larger
+  /// The headline efficiency: that larger floor over the median time, i.e. bandwidth_efficiency
+  /// for memory-bound cases and compute_efficiency for compute-bound ones.
+  double efficiency = 0;
   std::optional<double> roof_fraction;    ///< bandwidth over the copy roof's bandwidth
   std::optional<double> baseline_ms;      ///< median of the baseline variant for this problem
   std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)

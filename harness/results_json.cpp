@@ -41,19 +41,27 @@ json case_to_json(const CaseResult& c) {
       {"op", c.op},
       {"variant", c.variant},
       {"role", c.role},
+      {"kernels_per_call", c.kernels_per_call},
       {"dtype", c.dtype},
       {"size_class", c.size_class},
       {"shape", c.shape},
       {"elements", c.elements},
-      {"traffic", {{"bytes_read", c.traffic.bytes_read}, {"bytes_written", c.traffic.bytes_written}, {"flops", c.traffic.flops}}},
+      {"traffic",
+       {{"bytes_read", c.traffic.bytes_read},
+        {"bytes_written", c.traffic.bytes_written},
+        {"flops", c.traffic.flops},
+        {"math", c.traffic.math}}},
       {"status", status_name(c.status)},
       {"message", c.message},
       {"verification", {{"mismatches", c.mismatches}, {"max_abs_error", c.max_abs_error}, {"rel_l2_error", c.rel_l2_error}}},
       {"timings", timings},
       {"derived",
        {{"bandwidth_gbps", c.bandwidth_gbps},
-        {"efficiency", c.efficiency},
         {"tflops", c.tflops},
+        {"bandwidth_efficiency", c.bandwidth_efficiency},
+        {"compute_efficiency", c.compute_efficiency},
+        {"bound", c.bound},
+        {"efficiency", c.efficiency},
         {"roof_fraction", optional_number(c.roof_fraction)},
         {"baseline_ms", optional_number(c.baseline_ms)},
         {"speed_ratio", optional_number(c.speed_ratio)},
@@ -80,6 +88,8 @@ json device_to_json(const DeviceInfo& d) {
           {"peak_bandwidth_gbps", d.peak_bandwidth_bytes_per_s / 1e9},
           {"peak_bandwidth_source", d.peak_bandwidth_source},
           {"peak_fp32_tflops", d.peak_fp32_flops / 1e12},
+          {"peak_tf32_tensor_tflops", d.peak_tf32_tensor_flops / 1e12},
+          {"peak_fp16_tensor_tflops", d.peak_fp16_tensor_flops / 1e12},
           {"peak_flops_source", d.peak_flops_source}};
 }
 
@@ -207,6 +217,7 @@ CaseResult case_from_json(const Reader& r) {
   c.op = r.string("op");
   c.variant = r.string("variant");
   c.role = r.string("role");
+  c.kernels_per_call = static_cast<int>(r.integer("kernels_per_call"));
   c.dtype = r.string("dtype");
   c.size_class = r.string("size_class");
   const json& shape = r.array("shape");
@@ -218,7 +229,8 @@ CaseResult case_from_json(const Reader& r) {
   }
   c.elements = r.integer("elements");
   const Reader traffic = r.object("traffic");
-  c.traffic = {traffic.non_negative("bytes_read"), traffic.non_negative("bytes_written"), traffic.non_negative("flops")};
+  c.traffic = {traffic.non_negative("bytes_read"), traffic.non_negative("bytes_written"), traffic.non_negative("flops"),
+               traffic.string("math")};
   const std::string status = r.string("status");
   const auto parsed = parse_status(status);
   if (!parsed) throw std::runtime_error(r.path("status") + " is '" + status + "'; expected passed, incorrect, error or skipped");
@@ -234,8 +246,11 @@ CaseResult case_from_json(const Reader& r) {
   }
   const Reader derived = r.object("derived");
   c.bandwidth_gbps = derived.non_negative("bandwidth_gbps");
-  c.efficiency = derived.non_negative("efficiency");
   c.tflops = derived.non_negative("tflops");
+  c.bandwidth_efficiency = derived.non_negative("bandwidth_efficiency");
+  c.compute_efficiency = derived.non_negative("compute_efficiency");
+  c.bound = derived.string("bound");
+  c.efficiency = derived.non_negative("efficiency");
   c.roof_fraction = derived.optional_number("roof_fraction");
   c.baseline_ms = derived.optional_number("baseline_ms");
   c.speed_ratio = derived.optional_number("speed_ratio");
@@ -266,6 +281,8 @@ DeviceInfo device_from_json(const Reader& r) {
   d.peak_bandwidth_bytes_per_s = r.non_negative("peak_bandwidth_gbps") * 1e9;
   d.peak_bandwidth_source = r.string("peak_bandwidth_source");
   d.peak_fp32_flops = r.non_negative("peak_fp32_tflops") * 1e12;
+  d.peak_tf32_tensor_flops = r.non_negative("peak_tf32_tensor_tflops") * 1e12;
+  d.peak_fp16_tensor_flops = r.non_negative("peak_fp16_tensor_tflops") * 1e12;
   d.peak_flops_source = r.string("peak_flops_source");
   return d;
 }

@@ -26,6 +26,7 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
     CaseResult row = common;
     row.variant = variants[index].name;
     row.role = std::string(role_name(variants[index].role));
+    row.kernels_per_call = variants[index].kernels_per_call;
     rows.push_back(row);
   }
   if (entry.copy_roof) {

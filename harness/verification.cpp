@@ -11,14 +11,19 @@ Tolerance elementwise_tolerance(DType dtype) {
     case DType::f32: return {1e-30, 2.5e-7};
     case DType::f16: return {1e-7, 2e-3};
     case DType::bf16: return {1e-30, 1.6e-2};
+    case DType::tf32: return {1e-30, 2.5e-7};  // elementwise ops never compute in tf32
   }
   return {};
 }
 
 Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
-                                    Tolerance tolerance) {
+                                    Tolerance tolerance, const std::vector<double>& scale) {
   Verification result;
   result.tolerance = tolerance;
+  if (!scale.empty() && scale.size() != reference.size()) {
+    result.message = "scale has " + std::to_string(scale.size()) + " elements, reference " + std::to_string(reference.size());
+    return result;
+  }
   if (output.size() != reference.size()) {
     result.message = "output has " + std::to_string(output.size()) + " elements, reference " +
                      std::to_string(reference.size());
@@ -29,7 +34,9 @@ Verification compare_with_reference(const std::vector<float>& output, const std:
     const double out = output[i];
     const double ref = reference[i];
     const double error = std::fabs(out - ref);
-    const bool ok = std::isfinite(out) && error <= tolerance.abs + tolerance.rel * std::fabs(ref);
+    const double bound =
+        tolerance.abs + tolerance.rel * std::fabs(ref) + (scale.empty() ? 0.0 : tolerance.scaled * scale[i]);
+    const bool ok = std::isfinite(out) && error <= bound;
     if (!ok) {
       if (result.first_mismatch < 0) result.first_mismatch = static_cast<std::int64_t>(i);
       ++result.mismatches;

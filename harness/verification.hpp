@@ -9,11 +9,14 @@
 
 namespace kbench {
 
-/// An element passes when |out - ref| <= abs + rel * |ref|; NaN or Inf where the reference is
-/// finite never passes.
+/// An element passes when |out - ref| <= abs + rel * |ref| + scaled * scale[i]; NaN or Inf
+/// never passes. `scale` is a per-element magnitude the rounding error of a long accumulation
+/// grows with (for a sum or dot product: the sum of the absolute values of its terms), so that
+/// results that cancel to near zero are still held to a meaningful bound.
 struct Tolerance {
   double abs = 0;
   double rel = 0;
+  double scaled = 0;
 };
 
 /// Tolerance for an output that is one correctly rounded operation away from the reference in
@@ -31,8 +34,8 @@ struct Verification {
   std::string message;              ///< one line for tables and logs
 };
 
-/// Compares `output` with `reference` element by element.
+/// Compares `output` with `reference` element by element; `scale` is empty or one per element.
 Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
-                                    Tolerance tolerance);
+                                    Tolerance tolerance, const std::vector<double>& scale = {});
 
 }  // namespace kbench

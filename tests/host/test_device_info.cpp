@@ -60,3 +60,18 @@ TEST_CASE("builds unfit for timing say so", "[build]") {
   // This test binary itself is built the way the project builds by default.
   CHECK(build_info().version == "0.1.0");
 }
+
+TEST_CASE("tensor-core peaks come from the architecture's per-SM rate", "[device]") {
+  DeviceInfo info;
+  info.sm_count = 132;
+  info.sm_clock_khz = 1830000;
+  info.cc_major = 9;
+  info.memory_clock_khz = 2619000;
+  info.bus_width_bits = 5120;
+  derive_peaks(info);
+  CHECK(info.peak_fp16_tensor_flops == Approx(989.4e12).epsilon(1e-3));  // H100 SXM dense bf16
+  CHECK(info.peak_tf32_tensor_flops == Approx(494.7e12).epsilon(1e-3));
+  CHECK(peak_flops_for(info, "fp16_tensor") == info.peak_fp16_tensor_flops);
+  CHECK(peak_flops_for(info, "fp32") == info.peak_fp32_flops);
+  CHECK(tensor_flops_per_clock_per_sm(8, 9, "fp16_tensor") == 0);  // unknown: no guess
+}

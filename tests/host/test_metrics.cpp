@@ -35,6 +35,8 @@ TEST_CASE("bandwidth, efficiency, speed ratio and roof fraction", "[metrics]") {
   const CaseResult& fast = results.cases[0];
   CHECK(fast.bandwidth_gbps == Approx(2400));        // 300 MB / 0.125 ms
   CHECK(fast.efficiency == Approx(0.8));             // 2400 / 3000
+  CHECK(fast.bound == "memory");
+  CHECK(fast.bandwidth_efficiency == Approx(0.8));
   CHECK(fast.tflops == Approx(1e6 / 0.125e-3 / 1e12));
   REQUIRE(fast.speed_ratio);
   CHECK(*fast.speed_ratio == Approx(1.2));           // baseline 0.15 / 0.125
@@ -45,6 +47,22 @@ TEST_CASE("bandwidth, efficiency, speed ratio and roof fraction", "[metrics]") {
   CHECK(results.cases[3].band == "critical");        // 600 GB/s = 20%
   CHECK_FALSE(results.cases[4].speed_ratio);         // not timed: nothing derived
   CHECK(results.cases[4].band.empty());
+}
+
+TEST_CASE("compute-bound cases are held against peak FLOP/s", "[metrics]") {
+  RunResults results;
+  results.device.peak_bandwidth_bytes_per_s = 3000e9;
+  results.device.peak_fp16_tensor_flops = 1000e12;
+  CaseResult gemm = timed_row("tensor_core", "own", 1.0);  // 1 ms
+  gemm.traffic = {2e6, 1e6, 5e11, "fp16_tensor"};          // floors: 1 µs of bytes, 0.5 ms of FLOPs
+  results.cases = {gemm};
+  derive_metrics(results, [](const CaseResult&) { return EfficiencyBand{0.1, 0.2}; });
+  const CaseResult& row = results.cases[0];
+  CHECK(row.bound == "compute");
+  CHECK(row.tflops == Approx(500));
+  CHECK(row.compute_efficiency == Approx(0.5));
+  CHECK(row.efficiency == Approx(0.5));
+  CHECK(row.bandwidth_efficiency == Approx(1e-3));
 }
 
 TEST_CASE("rows of other shapes or dtypes never share a baseline", "[metrics]") {

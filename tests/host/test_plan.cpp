@@ -1,6 +1,7 @@
 #include "harness/plan.hpp"
 #include "support/catch.hpp"
 
+#include <memory>
 #include <stdexcept>
 
 using namespace kbench;
@@ -68,7 +69,7 @@ TEST_CASE("unknown names are rejected with the valid ones listed", "[plan]") {
   CHECK(contains(plan_error(registry, selection), "unknown size 'huge'; valid: small, medium, large, xlarge, batch, all"));
   selection.size_classes = {"small"};
   selection.dtypes = {"fp64"};
-  CHECK(contains(plan_error(registry, selection), "unknown dtype 'fp64'; valid: fp32, fp16, bf16, all"));
+  CHECK(contains(plan_error(registry, selection), "unknown dtype 'fp64'; valid: fp32, fp16, bf16, tf32, all"));
   selection.dtypes = {};
   selection.variants = {"fast"};
   CHECK(contains(plan_error(registry, selection), "unknown variant 'fast'; valid: add: naive, vectorized, cub_transform"));
@@ -77,4 +78,50 @@ TEST_CASE("unknown names are rejected with the valid ones listed", "[plan]") {
 TEST_CASE("comma lists split and trim", "[plan]") {
   CHECK(split_list("a, b,,c ") == std::vector<std::string>{"a", "b", "c"});
   CHECK(split_list("").empty());
+}
+
+namespace {
+/// A stand-in op of family "sum" with its own shapes for a size class (never prepared).
+class FakeSumOp final : public Op {
+ public:
+  explicit FakeSumOp(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  std::string family() const override { return "sum"; }
+  std::string summary() const override { return "test stand-in"; }
+  std::vector<Shape> shapes_for(const SizeClass& size_class) const override {
+    return {{4, static_cast<std::int64_t>(size_class.shapes.size())}};
+  }
+  std::vector<VariantInfo> variants() const override { return {{"only", VariantRole::own, "", 2}}; }
+  std::vector<DType> dtypes() const override { return {DType::f32, DType::tf32}; }
+  std::string reject_shape(const Shape&) const override { return {}; }
+  Traffic traffic(const Problem&) const override { return {}; }
+  std::unique_ptr<Workload> prepare(const Problem&, std::uint64_t) const override { return nullptr; }
+
+ private:
+  std::string name_;
+};
+}  // namespace
+
+TEST_CASE("an op family selects all its ops, each with its own shapes and dtypes", "[plan]") {
+  Registry registry = all_ops();
+  registry.add(std::make_unique<FakeSumOp>("sum_full"));
+  registry.add(std::make_unique<FakeSumOp>("sum_inner"));
+  CHECK(registry.select("sum").size() == 2);
+  CHECK(registry.select("sum_inner").size() == 1);
+  CHECK(registry.select("nope").empty());
+  CHECK(contains(registry.names(), "sum (all sum_* ops)"));
+
+  Selection selection;
+  selection.ops = {"sum"};
+  selection.size_classes = {"small"};
+  selection.dtypes = {"all"};
+  const Plan plan = make_plan(registry, selection);
+  REQUIRE(plan.entries.size() == 4);  // 2 ops x 1 shape x 2 dtypes
+  CHECK(plan.entries[0].op->name() == "sum_full");
+  CHECK(plan.entries[0].problem.shape == Shape{4, 2});  // small has two elementwise shapes
+  CHECK(plan.entries[1].problem.dtype == DType::tf32);
+
+  selection.ops = {"add"};
+  selection.dtypes = {"tf32"};
+  CHECK(contains(plan_error(registry, selection), "op 'add' does not support dtype tf32"));
 }

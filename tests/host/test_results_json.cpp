@@ -32,7 +32,10 @@ RunResults sample_results() {
   c.size_class = "large";
   c.shape = {4096, 4096};
   c.elements = 4096 * 4096;
-  c.traffic = {6.7e7, 3.3e7, 1.6e7};
+  c.traffic = {6.7e7, 3.3e7, 1.6e7, "fp16_tensor"};
+  c.kernels_per_call = 8;
+  c.bound = "memory";
+  c.bandwidth_efficiency = 0.27;
   c.status = CaseStatus::passed;
   c.message = "ok";
   ModeTiming cold;
@@ -93,6 +96,9 @@ TEST_CASE("results survive a JSON round trip", "[results]") {
   CHECK(back.device.peak_bandwidth_bytes_per_s == Approx(original.device.peak_bandwidth_bytes_per_s));
   REQUIRE(back.cases.size() == 2);
   CHECK(back.cases[0].shape == Shape{4096, 4096});
+  CHECK(back.cases[0].kernels_per_call == 8);
+  CHECK(back.cases[0].traffic.math == "fp16_tensor");
+  CHECK(back.cases[0].bound == "memory");
   REQUIRE(back.cases[0].timings.size() == 2);
   CHECK(back.cases[0].timings[0].samples_ms == original.cases[0].timings[0].samples_ms);
   CHECK(back.cases[0].headline()->stats.median == Approx(0.11));

@@ -42,3 +42,15 @@ TEST_CASE("elementwise tolerances grow with the dtype's ulp", "[verify]") {
   CHECK(elementwise_tolerance(DType::f16).rel < elementwise_tolerance(DType::bf16).rel);
   CHECK(elementwise_tolerance(DType::bf16).rel < 0.05);
 }
+
+TEST_CASE("a per-element scale bounds errors of sums that cancel", "[verify]") {
+  // A sum of large terms that cancels to ~0: relative-to-result tolerance would reject
+  // ordinary rounding; the scale (sum of |terms|) accepts it, and still rejects real errors.
+  const std::vector<double> reference{0.0, 1.0};
+  const std::vector<double> scale{1000.0, 1.0};
+  const Tolerance tolerance{0, 1e-6, 1e-6};
+  CHECK(compare_with_reference({5e-4f, 1.0f}, reference, tolerance, scale).passed);
+  CHECK_FALSE(compare_with_reference({5e-2f, 1.0f}, reference, tolerance, scale).passed);
+  CHECK_FALSE(compare_with_reference({5e-4f, 1.0f}, reference, tolerance).passed);  // no scale
+  CHECK_FALSE(compare_with_reference({0.0f, 1.0f}, reference, tolerance, {1.0}).passed);  // wrong size
+}
