@@ -33,6 +33,9 @@ struct VariantInfo {
   VariantRole role = VariantRole::own;
   std::string description;
   int kernels_per_call = 1;  ///< kernels one call launches, as the op declares it (fusion shows here)
+  std::vector<DType> only_dtypes;  ///< the dtypes this variant runs; empty: every dtype of the op
+
+  bool supports(DType dtype) const;
 };
 
 /// Device state for one problem. Not thread-safe; lives on one device.

@@ -96,6 +96,16 @@ PlanEntry make_plan_entry(const Op& op, const Problem& problem, const std::vecto
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const bool named = contains(variant_names, variants[i].name);
     const bool reference = variants[i].role != VariantRole::own;
+    if (!variants[i].supports(problem.dtype)) {
+      // A variant that does not exist for this dtype is not part of the plan, unless asked for by name.
+      if (named && variant_names.size() == 1) {
+        std::string valid;
+        for (DType d : variants[i].only_dtypes) valid += (valid.empty() ? "" : ", ") + std::string(dtype_name(d));
+        throw std::invalid_argument("variant '" + variants[i].name + "' of op '" + op.name() + "' does not run " +
+                                    std::string(dtype_name(problem.dtype)) + "; it runs " + valid);
+      }
+      continue;
+    }
     if (reference ? with_references || named : variant_names.empty() || named) entry.variants.push_back(i);
   }
   return entry;

@@ -14,6 +14,10 @@ std::string_view role_name(VariantRole role) {
   return "unknown";
 }
 
+bool VariantInfo::supports(DType dtype) const {
+  return only_dtypes.empty() || std::find(only_dtypes.begin(), only_dtypes.end(), dtype) != only_dtypes.end();
+}
+
 void Registry::add(std::unique_ptr<Op> op) {
   if (find(op->name())) throw std::logic_error("op '" + op->name() + "' registered twice");
   ops_.push_back(std::move(op));

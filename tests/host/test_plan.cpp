@@ -125,3 +125,35 @@ TEST_CASE("an op family selects all its ops, each with its own shapes and dtypes
   selection.dtypes = {"tf32"};
   CHECK(contains(plan_error(registry, selection), "op 'add' does not support dtype tf32"));
 }
+
+namespace {
+/// A stand-in op whose second variant runs fp16 only.
+class FakeMixedOp final : public Op {
+ public:
+  std::string name() const override { return "mixed"; }
+  std::string summary() const override { return "test stand-in"; }
+  std::vector<VariantInfo> variants() const override {
+    return {{"simt", VariantRole::own, ""}, {"tensor", VariantRole::own, "", 1, {DType::f16}}};
+  }
+  std::vector<DType> dtypes() const override { return {DType::f32, DType::f16}; }
+  std::string reject_shape(const Shape&) const override { return {}; }
+  Traffic traffic(const Problem&) const override { return {}; }
+  std::unique_ptr<Workload> prepare(const Problem&, std::uint64_t) const override { return nullptr; }
+};
+}  // namespace
+
+TEST_CASE("variants that do not run a dtype stay out of its problems", "[plan]") {
+  Registry registry;
+  registry.add(std::make_unique<FakeMixedOp>());
+  Selection selection;
+  selection.ops = {"mixed"};
+  selection.shapes = {{8}};
+  selection.dtypes = {"all"};
+  const Plan plan = make_plan(registry, selection);
+  REQUIRE(plan.entries.size() == 2);
+  CHECK(plan.entries[0].variants == std::vector<std::size_t>{0});     // fp32: simt only
+  CHECK(plan.entries[1].variants == std::vector<std::size_t>{0, 1});  // fp16: both
+  selection.dtypes = {"fp32"};
+  selection.variants = {"tensor"};
+  CHECK(contains(plan_error(registry, selection), "variant 'tensor' of op 'mixed' does not run fp32; it runs fp16"));
+}
