@@ -32,7 +32,7 @@ endif()
 # Compiler settings shared by every kbench target.
 function(kbench_target_defaults target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-missing-field-initializers>
     # -lineinfo maps SASS to source lines for Nsight Compute at no run-time cost.
     $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
   set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
