@@ -61,6 +61,7 @@ void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops,
   std::vector<std::string> config_ops, config_sizes, config_variants;
   for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
     add_unique(config_ops, config.sweeps[i].op);
+    add_unique(config_ops, ops[i]->family());  // --op sum selects sum_full, sum_inner, ...
     add_unique(config_sizes, config.sweeps[i].size_class);
     for (const VariantInfo& v : ops[i]->variants()) add_unique(config_variants, v.name);
   }
@@ -148,7 +149,7 @@ Plan make_config_plan(const Registry& registry, const SweepConfig& config, const
   std::map<std::tuple<std::string, Shape, DType>, std::string> planned;  // case -> the sweep that planned it
   for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
     const Sweep& sweep = config.sweeps[i];
-    if (!filters.ops.empty() && !contains(filters.ops, sweep.op)) continue;
+    if (!filters.ops.empty() && !contains(filters.ops, sweep.op) && !contains(filters.ops, ops[i]->family())) continue;
     if (!filters.size_classes.empty() && !contains(filters.size_classes, sweep.size_class)) continue;
     const auto variants = narrowed_variants(sweep, filters);
     if (!variants) continue;

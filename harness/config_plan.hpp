@@ -13,7 +13,7 @@ namespace kbench {
 
 /// Command-line filters that narrow a config (--op, --size, --dtype, --variant); empty: no filter.
 struct ConfigFilters {
-  std::vector<std::string> ops;
+  std::vector<std::string> ops;       ///< op names or op families ("sum" for sum_full, sum_inner, ...)
   std::vector<std::string> size_classes;
   std::vector<std::string> dtypes;    ///< names or aliases; "all" means no filter
   std::vector<std::string> variants;  ///< narrows each sweep's variants (as --variant does)

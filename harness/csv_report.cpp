@@ -31,12 +31,14 @@ const char* const kModes[] = {"cold", "hot", "eager"};
 void write_csv_report(std::ostream& out, const ReportInput& input) {
   const RunResults& r = *input.results;
   std::vector<std::string> header{
-      "op", "variant", "role", "dtype", "size_class", "shape", "elements", "bytes_read", "bytes_written", "flops",
+      "op", "variant", "role", "kernels_per_call", "dtype", "size_class", "shape", "elements", "bytes_read",
+      "bytes_written", "flops", "math",
       "status", "message", "mismatches", "max_abs_error", "rel_l2_error", "headline_mode", "median_ms", "min_ms",
       "max_ms", "mean_ms", "stddev_ms", "q1_ms", "q3_ms", "relative_iqr", "samples", "calls_per_sample", "timed_out"};
   for (const char* mode : kModes) header.push_back(std::string(mode) + "_median_ms");
   for (const char* mode : kModes) header.push_back(std::string(mode) + "_relative_iqr");
-  for (const char* name : {"bandwidth_gbps", "efficiency", "tflops", "roof_fraction", "baseline_ms", "speed_ratio",
+  for (const char* name : {"bandwidth_gbps", "tflops", "bandwidth_efficiency", "compute_efficiency", "bound", "efficiency",
+                           "roof_fraction", "baseline_ms", "speed_ratio",
                            "launch_overhead_ms", "min_efficiency", "target_efficiency", "min_speed_ratio", "band",
                            "best_own", "primary_issue"})
     header.push_back(name);
@@ -52,9 +54,10 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     const Threshold& t = input.thresholds->lookup(row);
     const auto band = input.thresholds->band_of(row);
     std::vector<std::string> f{
-        row.op, row.variant, row.role, row.dtype, row.size_class, format_shape(row.shape), std::to_string(row.elements),
-        fmt::format("{:.0f}", row.traffic.bytes_read), fmt::format("{:.0f}", row.traffic.bytes_written),
-        fmt::format("{:.0f}", row.traffic.flops), std::string(status_name(row.status)), row.message,
+        row.op, row.variant, row.role, std::to_string(row.kernels_per_call), row.dtype, row.size_class,
+        format_shape(row.shape), std::to_string(row.elements), fmt::format("{:.0f}", row.traffic.bytes_read),
+        fmt::format("{:.0f}", row.traffic.bytes_written), fmt::format("{:.0f}", row.traffic.flops), row.traffic.math,
+        std::string(status_name(row.status)), row.message,
         std::to_string(row.mismatches), number(row.max_abs_error), number(row.rel_l2_error), h ? h->mode : ""};
     if (h) {
       const SampleStats& s = h->stats;
@@ -74,8 +77,11 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
       f.push_back(m && m->stats.count ? number(m->stats.relative_iqr()) : "");
     }
     f.push_back(h ? number(row.bandwidth_gbps) : "");
-    f.push_back(h ? number(row.efficiency) : "");
     f.push_back(h ? number(row.tflops) : "");
+    f.push_back(h ? number(row.bandwidth_efficiency) : "");
+    f.push_back(h ? number(row.compute_efficiency) : "");
+    f.push_back(h ? row.bound : "");
+    f.push_back(h ? number(row.efficiency) : "");
     f.push_back(number(row.roof_fraction));
     f.push_back(number(row.baseline_ms));
     f.push_back(number(row.speed_ratio));

@@ -15,8 +15,9 @@ constexpr double kLaunchLatencyMs = 0.010;
 constexpr double kAtRoofFraction = 0.95;
 
 /// "incorrect", "error" or "skipped" for rows not timed; otherwise "launch latency" (median
-/// below 10 µs), "at memory roof" (>= 95 % of the d2d copy's bandwidth), "below memory roof"
-/// (under it), or "no roof row" when no copy roof was timed.
+/// below 10 µs), "compute bound" (the op's FLOP floor exceeds its byte floor, so efficiency is
+/// against the compute peak), "at memory roof" (>= 95 % of the d2d copy's bandwidth), "below
+/// memory roof" (under it), or "no roof row" when no copy roof was timed.
 std::string primary_issue(const CaseResult& row);
 
 }  // namespace kbench

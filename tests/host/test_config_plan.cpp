@@ -157,3 +157,45 @@ TEST_CASE("the shipped configs plan without errors; all.json covers every regist
     CHECK(covered);
   }
 }
+
+namespace {
+/// A plan-only op of a family (never prepared): stands for ops such as sum_full / sum_inner.
+class FamilyOp final : public Op {
+ public:
+  explicit FamilyOp(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  std::string family() const override { return "fam"; }
+  std::string summary() const override { return "test op"; }
+  std::vector<VariantInfo> variants() const override {
+    VariantInfo only;
+    only.name = "only";
+    only.description = "test";
+    return {only};
+  }
+  std::vector<DType> dtypes() const override { return {DType::f32}; }
+  std::string reject_shape(const Shape&) const override { return {}; }
+  Traffic traffic(const Problem&) const override { return {}; }
+  std::unique_ptr<Workload> prepare(const Problem&, std::uint64_t) const override { return nullptr; }
+
+ private:
+  std::string name_;
+};
+}  // namespace
+
+TEST_CASE("--op filters a config by op name or op family", "[config_plan]") {
+  Registry registry;
+  registry.add(std::make_unique<FamilyOp>("fam_a"));
+  registry.add(std::make_unique<FamilyOp>("fam_b"));
+  register_all_ops(registry);
+  const SweepConfig config = parse(R"({"sweeps": [
+    {"op": "fam_a", "size_class": "s", "shape": [4]},
+    {"op": "fam_b", "size_class": "s", "shape": [4]},
+    {"op": "add", "size_class": "s", "shape": [4]}]})");
+  ConfigFilters filters;
+  filters.ops = {"fam"};
+  const Plan family = make_config_plan(registry, config, filters);
+  REQUIRE(family.entries.size() == 2);
+  CHECK(family.entries[1].op->name() == "fam_b");
+  filters.ops = {"fam_a", "add"};
+  CHECK(make_config_plan(registry, config, filters).entries.size() == 2);
+}

@@ -23,6 +23,9 @@ TEST_CASE("primary issue: status first, then latency, then the memory roof", "[p
   CHECK(primary_issue(timed(0.2, 0.95)) == "at memory roof");
   CHECK(primary_issue(timed(0.2, 0.80)) == "below memory roof");
   CHECK(primary_issue(timed(0.2, std::nullopt)) == "no roof row");
+  CaseResult matmul = timed(2.0, 0.01);
+  matmul.bound = "compute";
+  CHECK(primary_issue(matmul) == "compute bound");
   CaseResult bad = timed(0.2, 0.99);
   bad.status = CaseStatus::incorrect;
   CHECK(primary_issue(bad) == "incorrect");
