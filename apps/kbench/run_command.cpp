@@ -1,5 +1,6 @@
 #include "run_command.hpp"
 
+#include "output_paths.hpp"
 #include "source_paths.hpp"
 
 #include "harness/build_info.hpp"
@@ -130,8 +131,12 @@ int run_main_command(const CLI::App& app, const Options& options, const Registry
   } catch (const InputError& e) {
     return fail(exit_code::usage, e.what());
   }
-  if (!options.json_path.empty() && !options.config_path.empty() && options.json_path == options.config_path) {
-    return fail(exit_code::usage, "--json names the config file '" + options.config_path + "'");
+  if (!options.json_path.empty()) {
+    try {
+      refuse_overwrite(options.json_path, {options.config_path, thresholds.file});
+    } catch (const std::invalid_argument& e) {
+      return fail(exit_code::usage, std::string("--json: ") + e.what());
+    }
   }
   return run_plan_on_device(plan, options, settings, thresholds, command_line);
 }

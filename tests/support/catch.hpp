@@ -2,6 +2,7 @@
 // Catch2 v2 (Debian 12) and v3 (Ubuntu 24.04) behind one include.
 #if KBENCH_CATCH2_MAJOR >= 3
 #include <catch2/catch_approx.hpp>
+#include <catch2/catch_message.hpp>  // INFO, WARN
 #include <catch2/catch_test_macros.hpp>
 using Catch::Approx;
 #else
