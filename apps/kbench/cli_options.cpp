@@ -29,7 +29,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
       "and report bandwidth against the device's theoretical peak.\n"
       "Run:  kbench --op add --size large [--dtype all] [--json results.json]\n"
       "      kbench --config configs/add.json [--size small] [--dry-run]\n"
-      "Then: kbench report results.json --md report.md | kbench gate results.json | kbench compare old.json new.json");
+      "Then: kbench report results.json --md report.md;  kbench gate results.json;  kbench compare old.json new.json");
   app.footer(
       "Units: times in the table are medians of per-call CUDA-event times (µs or ms); GB/s is 1e9 bytes/s of\n"
       "the op's minimum traffic (inputs read once + outputs written once, in the case's dtype); efficiency is\n"
