@@ -41,12 +41,6 @@ std::vector<const CaseResult*> best_own_rows(const RunResults& results) {
   return best;
 }
 
-bool is_best_own_row(const RunResults& results, const CaseResult& row) {
-  for (const CaseResult* best : best_own_rows(results))
-    if (best == &row) return true;
-  return false;
-}
-
 const CaseResult* against_row(const RunResults& other, const CaseResult& row) {
   const CaseResult* best = nullptr;
   for (const CaseResult& candidate : other.cases) {

@@ -28,9 +28,6 @@ bool same_row(const CaseResult& a, const CaseResult& b);
 /// cases without a timed own row are left out.
 std::vector<const CaseResult*> best_own_rows(const RunResults& results);
 
-/// True when `row` is the best own row of its case in `results`.
-bool is_best_own_row(const RunResults& results, const CaseResult& row);
-
 /// The row of `other` that `row` is compared against with --against: the fastest passed row that
 /// is not a roof row, for the same op, shape and dtype; nullptr when there is none.
 const CaseResult* against_row(const RunResults& other, const CaseResult& row);
