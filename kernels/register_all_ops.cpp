@@ -1,11 +1,13 @@
 // The one place that lists every op family kbench ships (explicit registration).
 #include "harness/registry.hpp"
 #include "kernels/add/add_op.hpp"
+#include "kernels/sum/sum_ops.hpp"
 
 namespace kbench {
 
 void register_all_ops(Registry& registry) {
   register_add(registry);
+  register_sum(registry);
 }
 
 }  // namespace kbench

@@ -81,12 +81,12 @@ TEST_CASE("comma lists split and trim", "[plan]") {
 }
 
 namespace {
-/// A stand-in op of family "sum" with its own shapes for a size class (never prepared).
+/// A stand-in op of family "fam" with its own shapes for a size class (never prepared).
 class FakeSumOp final : public Op {
  public:
   explicit FakeSumOp(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  std::string family() const override { return "sum"; }
+  std::string family() const override { return "fam"; }
   std::string summary() const override { return "test stand-in"; }
   std::vector<Shape> shapes_for(const SizeClass& size_class) const override {
     return {{4, static_cast<std::int64_t>(size_class.shapes.size())}};
@@ -104,20 +104,20 @@ class FakeSumOp final : public Op {
 
 TEST_CASE("an op family selects all its ops, each with its own shapes and dtypes", "[plan]") {
   Registry registry = all_ops();
-  registry.add(std::make_unique<FakeSumOp>("sum_full"));
-  registry.add(std::make_unique<FakeSumOp>("sum_inner"));
-  CHECK(registry.select("sum").size() == 2);
-  CHECK(registry.select("sum_inner").size() == 1);
+  registry.add(std::make_unique<FakeSumOp>("fam_full"));
+  registry.add(std::make_unique<FakeSumOp>("fam_inner"));
+  CHECK(registry.select("fam").size() == 2);
+  CHECK(registry.select("fam_inner").size() == 1);
   CHECK(registry.select("nope").empty());
-  CHECK(contains(registry.names(), "sum (all sum_* ops)"));
+  CHECK(contains(registry.names(), "fam (all fam_* ops)"));
 
   Selection selection;
-  selection.ops = {"sum"};
+  selection.ops = {"fam"};
   selection.size_classes = {"small"};
   selection.dtypes = {"all"};
   const Plan plan = make_plan(registry, selection);
   REQUIRE(plan.entries.size() == 4);  // 2 ops x 1 shape x 2 dtypes
-  CHECK(plan.entries[0].op->name() == "sum_full");
+  CHECK(plan.entries[0].op->name() == "fam_full");
   CHECK(plan.entries[0].problem.shape == Shape{4, 2});  // small has two elementwise shapes
   CHECK(plan.entries[1].problem.dtype == DType::tf32);
 

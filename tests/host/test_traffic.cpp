@@ -1,4 +1,5 @@
 #include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;
@@ -21,4 +22,19 @@ TEST_CASE("add moves two inputs and one output in its own dtype", "[traffic]") {
 
   const Traffic odd = add->traffic({{1031}, DType::f32, "custom"});
   CHECK(odd.bytes_total() == 3.0 * 1031 * 4);
+}
+
+TEST_CASE("reductions read their input once and write one value per output", "[traffic]") {
+  Registry registry;
+  register_all_ops(registry);
+  const Problem seed_shape{{4, 512, 896}, DType::f16, "batch"};
+  const double n = 4.0 * 512 * 896;
+  CHECK(registry.find("sum_full")->traffic(seed_shape).bytes_total() == n * 2 + 2);
+  CHECK(registry.find("sum_inner")->traffic(seed_shape).bytes_written == 4.0 * 512 * 2);
+  CHECK(registry.find("max_inner")->traffic(seed_shape).bytes_read == n * 2);
+  CHECK(registry.find("sum_outer")->traffic(seed_shape).bytes_written == 896.0 * 2);
+  CHECK(registry.select("sum").size() == 4);
+  CHECK_FALSE(registry.find("sum_outer")->reject_shape({1031}).empty());
+  const SizeClass& batch = *find_size_class("batch");
+  CHECK(registry.find("sum_inner")->shapes_for(batch).front() == Shape{4, 512, 896});
 }

@@ -1,0 +1,61 @@
+#include "kernels/sum/reduction_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kbench::sum {
+
+ReductionReference reference_full(const std::vector<float>& x) {
+  double sum = 0, magnitude = 0;
+  for (float v : x) {
+    sum += v;
+    magnitude += std::fabs(v);
+  }
+  return {{sum}, {magnitude}};
+}
+
+ReductionReference reference_rows(const std::vector<float>& x, std::int64_t rows, std::int64_t cols, Reduction reduction) {
+  ReductionReference ref;
+  ref.values.resize(static_cast<std::size_t>(rows));
+  ref.scale.resize(static_cast<std::size_t>(rows));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* row = x.data() + r * cols;
+    double value = reduction == Reduction::sum ? 0.0 : -std::numeric_limits<double>::infinity();
+    double magnitude = 0;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      value = reduction == Reduction::sum ? value + row[c] : std::max<double>(value, row[c]);
+      magnitude += std::fabs(row[c]);
+    }
+    ref.values[r] = value;
+    ref.scale[r] = magnitude;
+  }
+  return ref;
+}
+
+ReductionReference reference_columns(const std::vector<float>& x, std::int64_t rows, std::int64_t cols) {
+  ReductionReference ref;
+  ref.values.assign(static_cast<std::size_t>(cols), 0.0);
+  ref.scale.assign(static_cast<std::size_t>(cols), 0.0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* row = x.data() + r * cols;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      ref.values[c] += row[c];
+      ref.scale[c] += std::fabs(row[c]);
+    }
+  }
+  return ref;
+}
+
+Tolerance reduction_tolerance(DType dtype, Reduction reduction) {
+  if (reduction == Reduction::max) return {0, 0, 0};  // the maximum is one of the inputs, exactly
+  // fp32 accumulation in any order stays far below 1e-5 of the sum of |x| for these sizes; the
+  // result is then rounded once to the output dtype (half an ulp: 2^-24, 2^-11, 2^-8).
+  switch (dtype) {
+    case DType::f16: return {0, 1e-3, 1e-5};
+    case DType::bf16: return {0, 8e-3, 1e-5};
+    default: return {0, 1e-6, 1e-5};
+  }
+}
+
+}  // namespace kbench::sum

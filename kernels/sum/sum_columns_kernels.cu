@@ -1,0 +1,134 @@
+// Outer-axes reductions: a rows x cols tensor summed over its rows, one value per column (the
+// backward pass's sum_to_shape over leading axes).
+#include "kernels/sum/reduce_ops.cuh"
+#include "kernels/sum/sum_kernels.hpp"
+
+#include "harness/cuda_check.hpp"
+
+#include <algorithm>
+
+namespace kbench::sum {
+
+namespace {
+
+constexpr int kNaiveBlock = 256;
+constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecutive columns of one row
+constexpr int kLanesY = 8;   ///< row lanes per block
+constexpr int kFinishBlock = 256;
+
+template <typename T>
+__global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
+                                     std::int64_t cols) {
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (col >= cols) return;
+  float acc = 0.0f;
+  for (std::int64_t r = 0; r < rows; ++r) acc += to_float(in[r * cols + col]);
+  out[col] = from_float<T>(acc);
+}
+
+/// Stage 1 of the column reduction. The block covers kLanesX * W consecutive columns; each thread
+/// owns W of them (W = 16 / sizeof(T) with 16-byte loads when every row is 16-byte aligned,
+/// else 1) and walks the rows of its chunk with a stride of kLanesY, so a warp reads one
+/// contiguous, coalesced stretch of a row per step. The kLanesY row lanes are then folded
+/// through shared memory and the block writes one partial per column for its chunk.
+template <typename T, int W>
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
+  __shared__ float strip[kLanesY][kLanesX * W + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
+  const std::int64_t col = block_col + static_cast<std::int64_t>(tx) * W;
+  const std::int64_t rows_per_chunk = (rows + gridDim.y - 1) / gridDim.y;
+  const std::int64_t row_begin = blockIdx.y * rows_per_chunk;
+  const std::int64_t row_end = min(rows, row_begin + rows_per_chunk);
+
+  float acc[W];
+#pragma unroll
+  for (int w = 0; w < W; ++w) acc[w] = 0.0f;
+  if (col < cols) {
+    for (std::int64_t r = row_begin + ty; r < row_end; r += kLanesY) {
+      const T* p = in + r * cols + col;
+      if constexpr (W == kVector<T>) {
+        const uint4 v = *reinterpret_cast<const uint4*>(p);
+        T elements[W];
+        memcpy(elements, &v, 16);
+#pragma unroll
+        for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
+      } else {
+        acc[0] += to_float(p[0]);
+      }
+    }
+  }
+#pragma unroll
+  for (int w = 0; w < W; ++w) strip[ty][tx * W + w] = acc[w];
+  __syncthreads();
+  const int flat = ty * kLanesX + tx;
+  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
+    float sum = 0.0f;
+#pragma unroll
+    for (int y = 0; y < kLanesY; ++y) sum += strip[y][j];
+    if (block_col + j < cols) partials[blockIdx.y * cols + block_col + j] = sum;
+  }
+}
+
+/// Stage 2: one thread per column adds up the chunks' partials.
+template <typename T>
+__global__ void columns_stage2_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols,
+                                      int chunks) {
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (col >= cols) return;
+  float acc = 0.0f;
+  for (int k = 0; k < chunks; ++k) acc += partials[k * cols + col];
+  out[col] = from_float<T>(acc);
+}
+
+/// Columns per thread: a whole 16-byte vector when every row starts 16-byte aligned.
+template <typename T>
+bool vectorizable(const T* in, std::int64_t cols) {
+  return reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && cols % kVector<T> == 0;
+}
+
+}  // namespace
+
+template <typename T>
+void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>((cols + kNaiveBlock - 1) / kNaiveBlock);
+  columns_naive_kernel<T><<<blocks, kNaiveBlock, 0, stream>>>(in, out, rows, cols);
+  KBENCH_CHECK_LAUNCH();
+}
+
+int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size) {
+  const std::int64_t width = kLanesX * static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t column_blocks = (cols + width - 1) / width;
+  const std::int64_t wanted = (4 * static_cast<std::int64_t>(sm_count) + column_blocks - 1) / column_blocks;
+  const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(65535, (rows + kLanesY - 1) / kLanesY));
+  return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, most));
+}
+
+template <typename T>
+void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
+                              cudaStream_t stream) {
+  const dim3 block(kLanesX, kLanesY);
+  if (vectorizable(in, cols)) {
+    constexpr int W = kVector<T>;
+    const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
+    columns_stage1_kernel<T, W><<<grid, block, 0, stream>>>(in, partials, rows, cols);
+  } else {
+    const dim3 grid(static_cast<unsigned>((cols + kLanesX - 1) / kLanesX), static_cast<unsigned>(chunks));
+    columns_stage1_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, rows, cols);
+  }
+  KBENCH_CHECK_LAUNCH();
+  const auto blocks = static_cast<unsigned>((cols + kFinishBlock - 1) / kFinishBlock);
+  columns_stage2_kernel<T><<<blocks, kFinishBlock, 0, stream>>>(partials, out, cols, chunks);
+  KBENCH_CHECK_LAUNCH();
+}
+
+#define KBENCH_INSTANTIATE_COLUMNS(T)                                                                        \
+  template void launch_columns_naive<T>(const T*, T*, std::int64_t, std::int64_t, cudaStream_t);              \
+  template void launch_columns_two_stage<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, cudaStream_t);
+
+KBENCH_INSTANTIATE_COLUMNS(float)
+KBENCH_INSTANTIATE_COLUMNS(__half)
+KBENCH_INSTANTIATE_COLUMNS(__nv_bfloat16)
+
+}  // namespace kbench::sum

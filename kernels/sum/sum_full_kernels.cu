@@ -1,0 +1,102 @@
+// Full reductions: every element of the tensor into one value.
+#include "kernels/sum/reduce_ops.cuh"
+#include "kernels/sum/sum_kernels.hpp"
+
+#include "harness/cuda_check.hpp"
+
+#include <algorithm>
+
+namespace kbench::sum {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kFinalBlock = 1024;
+
+template <typename T>
+__global__ void full_atomic_kernel(const T* __restrict__ in, std::int64_t n, float* accumulator) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(accumulator, to_float(in[i]));
+}
+
+template <typename T>
+__global__ void cast_one(const float* value, T* out) {
+  *out = from_float<T>(*value);
+}
+
+/// Stage 1. Each thread keeps two independent fp32 accumulators (two 16-byte loads in flight per
+/// iteration), walks the tensor with a grid stride, and the block folds its threads' sums into
+/// one partial. Elements past the last whole vector are summed by the first threads.
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    full_stage1_kernel(const T* __restrict__ in, std::int64_t n, float* __restrict__ partials) {
+  __shared__ float scratch[32];
+  const SumOp op;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  float acc0 = 0.0f, acc1 = 0.0f;
+  std::int64_t tail_start = 0;
+  if (aligned16(in)) {
+    const std::int64_t vectors = n / kVector<T>;
+    const auto* in4 = reinterpret_cast<const uint4*>(in);
+    std::int64_t i = thread;
+    for (; i + stride < vectors; i += 2 * stride) {
+      const uint4 a = in4[i];
+      const uint4 b = in4[i + stride];
+      acc0 = fold_vector<T>(a, acc0, op);
+      acc1 = fold_vector<T>(b, acc1, op);
+    }
+    if (i < vectors) acc0 = fold_vector<T>(in4[i], acc0, op);
+    tail_start = vectors * kVector<T>;
+  }
+  for (std::int64_t i = tail_start + thread; i < n; i += stride) acc0 += to_float(in[i]);
+  const float block_sum = block_reduce(acc0 + acc1, op, scratch);
+  if (threadIdx.x == 0) partials[blockIdx.x] = block_sum;
+}
+
+/// Stage 2: one block folds the partials and writes the result in T.
+template <typename T>
+__global__ void __launch_bounds__(kFinalBlock) full_stage2_kernel(const float* __restrict__ partials, int count, T* out) {
+  __shared__ float scratch[32];
+  float acc = 0.0f;
+  for (int i = threadIdx.x; i < count; i += blockDim.x) acc += partials[i];
+  acc = block_reduce(acc, SumOp{}, scratch);
+  if (threadIdx.x == 0) *out = from_float<T>(acc);
+}
+
+}  // namespace
+
+template <typename T>
+void launch_full_atomic(const T* in, T* out, std::int64_t n, float* accumulator, cudaStream_t stream) {
+  KBENCH_CUDA_CALL(cudaMemsetAsync(accumulator, 0, sizeof(float), stream));
+  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+  full_atomic_kernel<T><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(in, n, accumulator);
+  KBENCH_CHECK_LAUNCH();
+  cast_one<T><<<1, 1, 0, stream>>>(accumulator, out);
+  KBENCH_CHECK_LAUNCH();
+}
+
+int full_two_stage_blocks(std::int64_t n, int sm_count) {
+  // Two vectors of 8 (fp16) or 4 (fp32) elements per thread and iteration: aim for at least a
+  // few iterations per thread, at most two blocks per SM of partials to fold in stage 2.
+  const std::int64_t wanted = (n + kBlock * 64 - 1) / (kBlock * 64);
+  return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, std::min(kFinalBlock, 8 * sm_count)));
+}
+
+template <typename T>
+void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream) {
+  full_stage1_kernel<T><<<blocks, kBlock, 0, stream>>>(in, n, partials);
+  KBENCH_CHECK_LAUNCH();
+  full_stage2_kernel<T><<<1, kFinalBlock, 0, stream>>>(partials, blocks, out);
+  KBENCH_CHECK_LAUNCH();
+}
+
+#define KBENCH_INSTANTIATE_FULL(T)                                                                   \
+  template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
+  template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);
+
+KBENCH_INSTANTIATE_FULL(float)
+KBENCH_INSTANTIATE_FULL(__half)
+KBENCH_INSTANTIATE_FULL(__nv_bfloat16)
+
+}  // namespace kbench::sum

@@ -1,0 +1,74 @@
+#pragma once
+/// Launchers of the reduction kernels and baselines. T is float, __half or __nv_bfloat16; the
+/// accumulation is always fp32 and the output is written in T. Every launcher enqueues on
+/// `stream` and checks its launches.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kbench::sum {
+
+enum class Reduction { sum, max };
+
+// ---- full reduction: n elements -> 1 -----------------------------------------------------------
+
+/// One atomicAdd per element into an fp32 accumulator, then a cast: what a first attempt writes.
+/// `accumulator` is one float of device scratch. Three operations: memset, atomics, cast.
+template <typename T>
+void launch_full_atomic(const T* in, T* out, std::int64_t n, float* accumulator, cudaStream_t stream);
+
+/// Blocks of the two-stage full reduction: a full wave of the device, fewer for small n.
+int full_two_stage_blocks(std::int64_t n, int sm_count);
+
+/// Stage 1: each of `blocks` blocks reduces a grid-stride share with 16-byte loads into
+/// partials[block]; stage 2: one block reduces the partials and writes out[0].
+template <typename T>
+void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
+
+// ---- inner axis: rows x cols -> rows ------------------------------------------------------------
+
+/// One thread per row, walking the row: uncoalesced, the naive mapping.
+template <typename T>
+void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                       cudaStream_t stream);
+
+/// A warp per row for rows up to kWarpRowLimit elements, a block per row beyond; 16-byte loads
+/// when rows start 16-byte aligned.
+template <typename T>
+void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                          cudaStream_t stream);
+constexpr std::int64_t kWarpRowLimit = 1024;
+
+// ---- outer axes: rows x cols -> cols (sum over every axis but the last) -------------------------
+
+/// One thread per column, walking down it: coalesced, but only `cols` threads of parallelism.
+template <typename T>
+void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// Row chunks for the two-stage column reduction: enough blocks to fill the device.
+int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
+
+/// Stage 1: 2-D blocks of 32 column lanes x 8 row lanes; each thread sums a 16-byte strip of
+/// columns over its rows of one of `chunks` row chunks, the block combines its 8 row lanes and
+/// writes partials[chunk][col]; stage 2 sums the chunks per column. `partials` holds
+/// chunks x cols floats.
+template <typename T>
+void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
+                              cudaStream_t stream);
+
+// ---- vendor baselines ---------------------------------------------------------------------------
+
+/// cub::DeviceReduce::TransformReduce (fp32 accumulation). Call with temp == nullptr to get the
+/// temporary storage size in temp_bytes.
+template <typename T>
+void cub_full_sum(void* temp, std::size_t& temp_bytes, const T* in, T* out, std::int64_t n, cudaStream_t stream);
+
+/// cub::DeviceSegmentedReduce::Reduce over rows described by `offsets` (rows + 1 values),
+/// fp32 accumulation. Call with temp == nullptr to get the temporary storage size.
+template <typename T>
+void cub_segmented(void* temp, std::size_t& temp_bytes, const T* in, T* out, std::int64_t rows,
+                   const std::int64_t* offsets, Reduction reduction, cudaStream_t stream);
+
+}  // namespace kbench::sum

@@ -1,0 +1,103 @@
+// Inner-axis reductions: each row of a rows x cols tensor into one value.
+#include "kernels/sum/reduce_ops.cuh"
+#include "kernels/sum/sum_kernels.hpp"
+
+#include "harness/cuda_check.hpp"
+
+#include <stdexcept>
+
+namespace kbench::sum {
+
+namespace {
+
+constexpr int kNaiveBlock = 256;
+constexpr int kRowsBlock = 256;  ///< threads per block for both the warp-per-row and block-per-row kernels
+constexpr int kWarpsPerBlock = kRowsBlock / 32;
+
+template <typename T, typename Op>
+__global__ void rows_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, std::int64_t cols,
+                                  Op op) {
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  const T* p = in + row * cols;
+  float acc = Op::identity();
+  for (std::int64_t c = 0; c < cols; ++c) acc = op(acc, to_float(p[c]));
+  out[row] = from_float<T>(acc);
+}
+
+/// Folds elements [first, cols) of `row`, starting at `first` and striding by `stride` threads:
+/// 16-byte vectors when the row starts 16-byte aligned, then the scalar tail.
+template <typename T, typename Op>
+__device__ __forceinline__ float fold_row(const T* __restrict__ row, std::int64_t cols, int first, int stride, Op op) {
+  float acc = Op::identity();
+  std::int64_t tail_start = 0;
+  if (aligned16(row)) {
+    const std::int64_t vectors = cols / kVector<T>;
+    const auto* row4 = reinterpret_cast<const uint4*>(row);
+    for (std::int64_t v = first; v < vectors; v += stride) acc = fold_vector<T>(row4[v], acc, op);
+    tail_start = vectors * kVector<T>;
+  }
+  for (std::int64_t c = tail_start + first; c < cols; c += stride) acc = op(acc, to_float(row[c]));
+  return acc;
+}
+
+/// Short rows: each warp of the block owns one row; lanes stride over it, then a warp shuffle.
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kRowsBlock)
+    rows_warp_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, std::int64_t cols, Op op) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+  if (row >= rows) return;  // whole warps leave together: the shuffle below stays full-warp
+  const float acc = warp_reduce(fold_row(in + row * cols, cols, lane, 32, op), op);
+  if (lane == 0) out[row] = from_float<T>(acc);
+}
+
+/// Long rows: one block per row.
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kRowsBlock)
+    rows_block_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t cols, Op op) {
+  __shared__ float scratch[32];
+  const std::int64_t row = blockIdx.x;
+  const float acc = block_reduce(fold_row(in + row * cols, cols, threadIdx.x, kRowsBlock, op), op, scratch);
+  if (threadIdx.x == 0) out[row] = from_float<T>(acc);
+}
+
+template <typename T, typename Op>
+void rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Op op, cudaStream_t stream) {
+  if (cols <= kWarpRowLimit) {
+    const std::int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    rows_warp_kernel<T><<<static_cast<unsigned>(blocks), kRowsBlock, 0, stream>>>(in, out, rows, cols, op);
+  } else {
+    if (rows > 0x7FFFFFFF) throw std::invalid_argument("sum rows: too many rows for one grid");
+    rows_block_kernel<T><<<static_cast<unsigned>(rows), kRowsBlock, 0, stream>>>(in, out, cols, op);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <typename T>
+void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                       cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>((rows + kNaiveBlock - 1) / kNaiveBlock);
+  if (reduction == Reduction::sum) rows_naive_kernel<T><<<blocks, kNaiveBlock, 0, stream>>>(in, out, rows, cols, SumOp{});
+  else rows_naive_kernel<T><<<blocks, kNaiveBlock, 0, stream>>>(in, out, rows, cols, MaxOp{});
+  KBENCH_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                          cudaStream_t stream) {
+  if (reduction == Reduction::sum) rows_parallel(in, out, rows, cols, SumOp{}, stream);
+  else rows_parallel(in, out, rows, cols, MaxOp{}, stream);
+}
+
+#define KBENCH_INSTANTIATE_ROWS(T)                                                                            \
+  template void launch_rows_naive<T>(const T*, T*, std::int64_t, std::int64_t, Reduction, cudaStream_t);      \
+  template void launch_rows_parallel<T>(const T*, T*, std::int64_t, std::int64_t, Reduction, cudaStream_t);
+
+KBENCH_INSTANTIATE_ROWS(float)
+KBENCH_INSTANTIATE_ROWS(__half)
+KBENCH_INSTANTIATE_ROWS(__nv_bfloat16)
+
+}  // namespace kbench::sum

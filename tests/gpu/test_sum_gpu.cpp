@@ -1,0 +1,77 @@
+// Every reduction variant (full, inner, outer, inner max) and dtype against the CPU reference in
+// double, with the output poisoned first, on odd extents (rows of 1, 7 and 1031 elements) and on
+// the size classes.
+#include "harness/cuda_resources.hpp"
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "support/catch.hpp"
+
+#include <random>
+
+using namespace kbench;
+
+namespace {
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry all;
+    register_all_ops(all);
+    return all;
+  }();
+  return r;
+}
+
+std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+
+void check_every_variant(const Op& op, const Shape& shape, CudaStream& stream) {
+  for (DType dtype : op.dtypes()) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, dtype, "test"}, seed);
+    const auto variants = op.variants();
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      INFO(op.name() << " " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
+                     << seed);
+      workload->poison_outputs(stream.get());
+      workload->launch(v, stream.get());
+      const Verification check = workload->check_outputs(stream.get());
+      INFO(check.message);
+      CHECK(check.passed);
+    }
+  }
+}
+
+std::vector<Shape> odd_shapes() {
+  return {{1, 1}, {3, 7}, {5, 1031}, {1031, 7}, {7, 1}, {2, 3, 5}, {4, 512, 896}, {33, 4097}, {1, 70001}, {3000, 13}};
+}
+
+}  // namespace
+
+TEST_CASE("every reduction variant matches the reference on odd extents", "[gpu][sum]") {
+  CudaStream stream;
+  for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
+    const Op* op = registry().find(name);
+    REQUIRE(op != nullptr);
+    for (const Shape& shape : odd_shapes()) check_every_variant(*op, shape, stream);
+  }
+  check_every_variant(*registry().find("sum_full"), {(1 << 20) + 1}, stream);
+  check_every_variant(*registry().find("sum_inner"), {1031}, stream);  // one row
+}
+
+TEST_CASE("every reduction variant matches the reference on the size classes", "[gpu][sum]") {
+  CudaStream stream;
+  for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
+    const Op& op = *registry().find(name);
+    for (const SizeClass& size_class : size_classes())
+      for (const Shape& shape : op.shapes_for(size_class)) check_every_variant(op, shape, stream);
+  }
+}
+
+TEST_CASE("a reduction output no kernel wrote fails verification", "[gpu][sum]") {
+  CudaStream stream;
+  for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
+    auto workload = registry().find(name)->prepare({{9, 33}, DType::f32, "test"}, fresh_seed());
+    workload->poison_outputs(stream.get());
+    CHECK_FALSE(workload->check_outputs(stream.get()).passed);
+    CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
+  }
+}
