@@ -1,5 +1,6 @@
 #include "harness/console_reporter.hpp"
 
+#include "harness/primary_issue.hpp"
 #include "harness/status_bands.hpp"
 
 #include <fmt/format.h>
@@ -114,7 +115,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
 
   const Row header{"Shape", "Size",    "Dtype",      "Variant",   "Kernels", "Baseline", "kbench",
                    "Speed ratio", "GB/s", "TFLOP/s", "Efficiency", "% of roof", "Noise", "Hot",
-                   "Eager (+launch µs)", "Status"};
+                   "Eager (+launch µs)", "Status", "Primary issue"};
   std::vector<std::string> notes;
   for (const std::string& op : op_order) {
     std::vector<Row> rows;
@@ -132,7 +133,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == "compute" ? " of FLOP/s" : "") : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      mode_cell(c, "hot"), eager_cell(c), status_cell(c)});
+                      mode_cell(c, "hot"), eager_cell(c), status_cell(c), primary_issue(c)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {
