@@ -67,6 +67,10 @@ void check_regressions(const RunResults& baseline, const RunResults& results, co
 GateResult evaluate_gate(const RunResults& results, const Thresholds& thresholds, const RunResults* baseline,
                          const GateOptions& options) {
   GateResult out;
+  if (results.run_state != "complete") {
+    out.violations.push_back("the run did not complete (run_state " + results.run_state +
+                             "): rows it never ran cannot pass");
+  }
   check_thresholds(results, thresholds, out);
   if (baseline) check_regressions(*baseline, results, options, out);
   if (out.cases_checked == 0 && out.violations.empty()) {

@@ -92,6 +92,8 @@ void write_environment(std::ostream& out, const ReportInput& input) {
       {"Date", r.utc_time},
       {"kbench", version_text(r.build)},
       {"Command", "`" + r.command_line + "`"},
+      {"Run", r.run_state == "complete" ? std::string("complete")
+                                        : "**" + r.run_state + "**: rows not run are listed as skipped"},
       {"Host", r.host},
       {"Measurement", measurement_text(r)},
       {"Thresholds", "`" + base_name(input.thresholds->file) + "`"},

@@ -66,6 +66,10 @@ class Op {
   /// Empty when `shape` suits this op, otherwise why not.
   virtual std::string reject_shape(const Shape& shape) const = 0;
   virtual Traffic traffic(const Problem& problem) const = 0;
+  /// Device memory prepare() allocates for `problem`, in bytes; by default the traffic's bytes
+  /// (inputs and outputs). Ops with large temporaries say so, so that a case that cannot fit is
+  /// skipped with the numbers rather than failing mid-allocation.
+  virtual double device_bytes(const Problem& problem) const { return traffic(problem).bytes_total(); }
   /// Allocates buffers and uploads fresh random inputs drawn from `seed`. Throws CudaError.
   virtual std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const = 0;
 };

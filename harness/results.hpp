@@ -99,6 +99,9 @@ struct RunResults {
   std::string utc_time;    ///< ISO 8601, e.g. 2026-11-22T03:04:05Z
   std::string host;
   std::uint64_t seed = 0;  ///< base seed of the random inputs
+  /// "complete"; "in_progress" in the copies written after each problem; "interrupted" (SIGINT or
+  /// SIGTERM: unfinished rows are skipped); "context_lost" (a sticky CUDA error ended the run).
+  std::string run_state = "complete";
   std::vector<CaseResult> cases;
 };
 

@@ -321,6 +321,7 @@ json to_json(const RunResults& results) {
           {"utc_time", results.utc_time},
           {"host", results.host},
           {"seed", results.seed},
+          {"run_state", results.run_state},
           {"device", device_to_json(results.device)},
           {"settings", settings_to_json(results.settings)},
           {"cases", cases}};
@@ -341,6 +342,12 @@ RunResults results_from_json(const json& document) {
   const json& seed = root.at("seed");
   if (!seed.is_number_unsigned()) root.fail("seed", "an unsigned integer");
   results.seed = seed.get<std::uint64_t>();
+  results.run_state = root.string("run_state");
+  if (results.run_state != "complete" && results.run_state != "in_progress" && results.run_state != "interrupted" &&
+      results.run_state != "context_lost") {
+    throw std::runtime_error("$.run_state is '" + results.run_state +
+                             "'; expected complete, in_progress, interrupted or context_lost");
+  }
   results.device = device_from_json(root.object("device"));
   results.settings = settings_from_json(root.object("settings"));
   const json& cases = root.array("cases");

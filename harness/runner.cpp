@@ -6,6 +6,9 @@
 #include "harness/l2_flush.hpp"
 #include "harness/measure.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 
 namespace kbench {
@@ -39,6 +42,18 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
 }
 
 namespace {
+
+/// Empty when the device has room for the problem's buffers, else why the rows are skipped.
+std::string lacks_memory(const Op& op, const Problem& problem) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  KBENCH_CUDA_CALL(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // The op's own estimate, or the copy roof's two buffers of half the traffic, whichever is
+  // larger, plus room for the allocator's granularity and library workspaces.
+  const double needed = std::max(op.device_bytes(problem), op.traffic(problem).bytes_total()) + 64.0 * (1 << 20);
+  if (needed <= static_cast<double>(free_bytes)) return {};
+  return fmt::format("needs about {:.0f} MiB of device memory, {:.0f} MiB free", needed / 1048576.0,
+                     static_cast<double>(free_bytes) / 1048576.0);
+}
 
 /// SplitMix-style mixing so that neighbouring problems get unrelated inputs.
 std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
@@ -123,8 +138,12 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
 }  // namespace
 
 RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
-                    const ProblemDoneFn& on_problem_done) {
+                    const ProblemDoneFn& on_problem_done, const std::atomic<bool>* stop_requested) {
   RunOutcome outcome;
+  const auto stopping = [&] {
+    if (stop_requested != nullptr && stop_requested->load()) outcome.interrupted = true;
+    return outcome.interrupted;
+  };
   CudaStream stream;
   const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
   const MeasureContext& context = resources.context();
@@ -132,8 +151,19 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
   for (std::size_t p = 0; p < plan.entries.size(); ++p) {
     const PlanEntry& entry = plan.entries[p];
     std::vector<CaseResult> rows = planned_rows(entry);
-    if (outcome.context_lost) {
-      for (CaseResult& row : rows) row.message = "skipped: the CUDA context was lost in an earlier case";
+    const auto skip_unrun = [&](const std::string& why) {
+      for (CaseResult& row : rows)
+        if (row.status == CaseStatus::skipped) row.message = "skipped: " + why;
+    };
+    if (outcome.context_lost || stopping()) {
+      skip_unrun(outcome.context_lost ? "the CUDA context was lost in an earlier case"
+                                      : "the run was interrupted (SIGINT or SIGTERM) before this case");
+      outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+      continue;
+    }
+    if (const std::string why = lacks_memory(*entry.op, entry.problem); !why.empty()) {
+      skip_unrun(why);
+      if (on_problem_done) on_problem_done(rows);
       outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
       continue;
     }
@@ -147,12 +177,12 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
         } catch (const std::exception& error) {
           for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
         }
-        for (; r < entry.variants.size(); ++r) {
+        for (; r < entry.variants.size() && !stopping(); ++r) {
           if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings);
         }
       }  // the op's buffers are freed before the roof allocates its own
-      if (entry.copy_roof) {
-        CaseResult& row = rows[r];
+      if (entry.copy_roof && !stopping()) {
+        CaseResult& row = rows.back();
         try {
           auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
           verify_and_time(*roof, 0, row, context, settings);
@@ -162,11 +192,10 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
           record_error(row, error);
         }
       }
+      if (outcome.interrupted) skip_unrun("the run was interrupted (SIGINT or SIGTERM) before this row");
     } catch (const ContextLost& lost) {
       outcome.context_lost = true;
-      for (CaseResult& row : rows) {
-        if (row.status == CaseStatus::skipped) row.message = std::string("skipped: CUDA context lost: ") + lost.what();
-      }
+      skip_unrun(std::string("CUDA context lost: ") + lost.what());
     }
     if (on_problem_done) on_problem_done(rows);
     outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());

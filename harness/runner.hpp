@@ -8,6 +8,7 @@
 #include "harness/plan.hpp"
 #include "harness/results.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -21,12 +22,15 @@ using ProblemDoneFn = std::function<void(const std::vector<CaseResult>& rows)>;
 struct RunOutcome {
   std::vector<CaseResult> rows;
   bool context_lost = false;  ///< a sticky CUDA error ended the run early; later rows are skipped
+  bool interrupted = false;   ///< *stop_requested was set; rows not yet run are skipped
 };
 
 /// Runs every entry of `plan`. Inputs of each problem are drawn from `seed` mixed with the
 /// problem's index, so a run is reproducible with the same seed.
+/// `stop_requested` (may be null) is polled before each variant: once set, the rows not yet run
+/// are skipped and the outcome says interrupted.
 RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
-                    const ProblemDoneFn& on_problem_done = {});
+                    const ProblemDoneFn& on_problem_done = {}, const std::atomic<bool>* stop_requested = nullptr);
 
 /// The rows a plan entry produces, with identity and traffic filled and status `skipped`.
 std::vector<CaseResult> planned_rows(const PlanEntry& entry);

@@ -17,7 +17,7 @@ DeviceInfo open_device(int index, const PeakOverrides& peaks, std::string& warni
 }
 
 RunResults run_session(const Plan& plan, const DeviceInfo& device, const SessionOptions& options,
-                       const ProblemDoneFn& on_problem_done, bool& context_lost) {
+                       const ProblemDoneFn& on_problem_done, const PartialResultsFn& on_partial) {
   if (!options.band_policy) throw std::invalid_argument("run_session: no band policy (load the thresholds first)");
   RunResults results;
   results.build = build_info();
@@ -28,8 +28,17 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
   results.host = host_name();
   results.seed = options.seed;
 
-  RunOutcome outcome = run_plan(plan, device, options.settings, options.seed, on_problem_done);
-  context_lost = outcome.context_lost;
+  RunResults so_far = results;
+  so_far.run_state = "in_progress";
+  const ProblemDoneFn each_problem = [&](const std::vector<CaseResult>& rows) {
+    if (on_problem_done) on_problem_done(rows);
+    if (!on_partial) return;
+    so_far.cases.insert(so_far.cases.end(), rows.begin(), rows.end());
+    derive_metrics(so_far, options.band_policy);
+    on_partial(so_far);
+  };
+  RunOutcome outcome = run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested);
+  results.run_state = outcome.context_lost ? "context_lost" : outcome.interrupted ? "interrupted" : "complete";
   results.cases = std::move(outcome.rows);
   for (const SkippedEntry& skipped : plan.skipped) {
     for (CaseResult& row : planned_rows(skipped.entry)) {

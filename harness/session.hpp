@@ -9,7 +9,9 @@
 #include "harness/results.hpp"
 #include "harness/runner.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace kbench {
@@ -21,16 +23,22 @@ struct SessionOptions {
   std::uint64_t seed = 0;
   std::string command_line;
   BandPolicy band_policy;  ///< the status band of each row (from the thresholds); required
+  const std::atomic<bool>* stop_requested = nullptr;  ///< set by a signal handler to end the run early
 };
+
+/// Receives the results so far (run_state "in_progress", figures derived) after each problem.
+using PartialResultsFn = std::function<void(const RunResults& so_far)>;
 
 /// Selects the device (throws NoDeviceError / UnsupportedArchitectureError) and describes it.
 /// `warning` receives a non-fatal note about the binary's code for this device.
 DeviceInfo open_device(int index, const PeakOverrides& peaks, std::string& warning);
 
 /// Runs `plan` on `device` (already opened); the plan's skipped rows are appended with status
-/// skipped and their reason. `context_lost` is set when a sticky CUDA error cut the run short.
+/// skipped and their reason. The returned run_state says whether the run completed, was
+/// interrupted or lost its CUDA context. `on_partial` (may be empty) sees the results after
+/// every problem, so a caller can keep them on disk as the run goes.
 /// Throws std::invalid_argument when options.band_policy is empty.
 RunResults run_session(const Plan& plan, const DeviceInfo& device, const SessionOptions& options,
-                       const ProblemDoneFn& on_problem_done, bool& context_lost);
+                       const ProblemDoneFn& on_problem_done, const PartialResultsFn& on_partial = {});
 
 }  // namespace kbench

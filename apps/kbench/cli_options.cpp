@@ -73,7 +73,10 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   }
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
       ->group("Measurement");
-  app.add_option("--json", options.json_path, "write the results document (schema: results/SCHEMA.md) to this file")
+  app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
+  app.add_option("--json", options.json_path,
+                 "write the results document (schema: results/SCHEMA.md) to this file, rewritten after every "
+                 "problem so that an interrupted run keeps what it finished; refuses an existing file without --force")
       ->group("Output");
   app.add_option("--thresholds", options.thresholds_path,
                  "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")

@@ -32,6 +32,7 @@ struct Options {
   MeasureSettings settings;
   std::optional<std::uint64_t> seed;
   std::string json_path;
+  bool force = false;
   std::string thresholds_path;  ///< --thresholds; empty: the source tree's configs/thresholds.json
 };
 

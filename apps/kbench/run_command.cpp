@@ -1,5 +1,6 @@
 #include "run_command.hpp"
 
+#include "interrupt_guard.hpp"
 #include "output_paths.hpp"
 #include "source_paths.hpp"
 
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -75,19 +77,30 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
     std::cerr << fmt::format("[{}/{}] {} {} {} done\n", done, plan.entries.size(), first.op, first.dtype,
                              format_shape(first.shape));
   };
-  bool context_lost = false;
-  const RunResults results = run_session(plan, device, session, progress, context_lost);
+  // Keep every finished problem on disk as the run goes (temporary file, then rename).
+  PartialResultsFn keep_on_disk;
+  if (!options.json_path.empty()) {
+    keep_on_disk = [&](const RunResults& so_far) { write_results_file(so_far, options.json_path); };
+  }
+  const InterruptGuard interrupts;
+  session.stop_requested = &interrupts.requested();
+  const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
   print_results_table(std::cout, results);
   std::cout << "Status bands from " << thresholds.file << '\n';
   if (!options.json_path.empty()) {
     write_results_file(results, options.json_path);
-    std::cout << "\nResults written to " << options.json_path << '\n';
+    std::cout << "\nResults written to " << options.json_path << " (" << results.run_state << ")\n";
   }
-  if (context_lost) std::cerr << "kbench: error: the CUDA context was lost; later cases were skipped\n";
+  if (results.run_state == "interrupted") {
+    std::cerr << "kbench: interrupted: finished rows are kept" << (options.json_path.empty() ? "" : " in " + options.json_path)
+              << "; the rest are SKIPPED\n";
+    return exit_code::interrupted;
+  }
+  if (results.run_state == "context_lost") std::cerr << "kbench: error: the CUDA context was lost; later cases were skipped\n";
   for (const CaseResult& row : results.cases) {
     if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) return exit_code::case_failed;
   }
-  return context_lost ? exit_code::case_failed : exit_code::ok;
+  return results.run_state == "context_lost" ? exit_code::case_failed : exit_code::ok;
 }
 
 }  // namespace
@@ -136,6 +149,9 @@ int run_main_command(const CLI::App& app, const Options& options, const Registry
       refuse_overwrite(options.json_path, {options.config_path, thresholds.file});
     } catch (const std::invalid_argument& e) {
       return fail(exit_code::usage, std::string("--json: ") + e.what());
+    }
+    if (!options.force && std::ifstream(options.json_path).good()) {
+      return fail(exit_code::usage, "--json: '" + options.json_path + "' exists; give --force to replace it");
     }
   }
   return run_plan_on_device(plan, options, settings, thresholds, command_line);

@@ -139,3 +139,57 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
   }
   CHECK_FALSE(outcome.context_lost);
 }
+
+namespace {
+/// A stand-in op that claims more device memory than any GPU has (never prepared).
+class HugeOp final : public Op {
+ public:
+  std::string name() const override { return "huge"; }
+  std::string summary() const override { return "test stand-in"; }
+  std::vector<VariantInfo> variants() const override { return {{"only", VariantRole::own, ""}}; }
+  std::vector<DType> dtypes() const override { return {DType::f32}; }
+  std::string reject_shape(const Shape&) const override { return {}; }
+  Traffic traffic(const Problem&) const override { return {8, 4, 0}; }
+  double device_bytes(const Problem&) const override { return 1e15; }
+  std::unique_ptr<Workload> prepare(const Problem&, std::uint64_t) const override {
+    throw std::logic_error("HugeOp must never be prepared");
+  }
+};
+}  // namespace
+
+TEST_CASE("a case that cannot fit in device memory is skipped with the numbers; the sweep goes on", "[gpu][runner]") {
+  Registry registry;
+  registry.add(std::make_unique<HugeOp>());
+  register_all_ops(registry);
+  Selection selection;
+  selection.ops = {"huge", "add"};
+  selection.shapes = {{1024}};
+  const Plan plan = make_plan(registry, selection);
+  MeasureSettings settings;
+  settings.min_samples = 2;
+  settings.min_time_s = 0;
+  settings.modes = "cold";
+  const RunOutcome outcome = run_plan(plan, query_device_info(0), settings, 3);
+  REQUIRE(outcome.rows.size() == plan.row_count());
+  CHECK(outcome.rows[0].status == CaseStatus::skipped);
+  CHECK(contains(outcome.rows[0].message, "needs about"));
+  CHECK(contains(outcome.rows[0].message, "MiB free"));
+  CHECK(outcome.rows.back().status == CaseStatus::passed);  // add's copy roof still ran
+}
+
+TEST_CASE("a stop request skips every row not yet run and says interrupted", "[gpu][runner]") {
+  Registry registry;
+  register_all_ops(registry);
+  Selection selection;
+  selection.ops = {"add"};
+  selection.shapes = {{4096}, {8192}};
+  const Plan plan = make_plan(registry, selection);
+  std::atomic<bool> stop{true};
+  const RunOutcome outcome = run_plan(plan, query_device_info(0), MeasureSettings{}, 3, {}, &stop);
+  CHECK(outcome.interrupted);
+  REQUIRE(outcome.rows.size() == plan.row_count());
+  for (const CaseResult& row : outcome.rows) {
+    CHECK(row.status == CaseStatus::skipped);
+    CHECK(contains(row.message, "interrupted"));
+  }
+}

@@ -100,3 +100,11 @@ TEST_CASE("gate: a minimum speed ratio with no timed baseline is a violation", "
   const GateResult result = evaluate_gate(run, fixture_thresholds(), nullptr, {});
   CHECK(contains(joined(result.violations), "add vectorized fp32 4096x4096 (large): no speed ratio (the baseline was not timed)"));
 }
+
+TEST_CASE("gate: an interrupted run fails, whatever its finished rows say", "[gate]") {
+  RunResults interrupted = fixture("run-pass.json");
+  interrupted.run_state = "interrupted";
+  const GateResult result = evaluate_gate(interrupted, fixture_thresholds(), nullptr, {});
+  CHECK_FALSE(result.passed());
+  CHECK(contains(joined(result.violations), "the run did not complete (run_state interrupted)"));
+}

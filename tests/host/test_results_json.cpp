@@ -90,6 +90,7 @@ TEST_CASE("results survive a JSON round trip", "[results]") {
   CHECK(document["device"]["peak_bandwidth_gbps"].get<double>() == Approx(3352.32));
   const RunResults back = results_from_json(json::parse(document.dump()));
   CHECK(back.seed == original.seed);
+  CHECK(back.run_state == "complete");
   CHECK(back.build.git_commit == "abc123");
   CHECK(back.device.name == original.device.name);
   CHECK(back.device.cc_major == 9);
@@ -129,6 +130,9 @@ TEST_CASE("bad results documents name the field", "[results]") {
   d = good;
   d["cases"][0]["timings"][0]["mode"] = "lukewarm";
   CHECK(contains(parse_error(d), "$.cases[0].timings[0].mode is 'lukewarm'; expected cold, hot or eager"));
+  d = good;
+  d["run_state"] = "paused";
+  CHECK(contains(parse_error(d), "$.run_state is 'paused'; expected complete, in_progress, interrupted or context_lost"));
   d = good;
   d["cases"][0]["status"] = "great";
   CHECK(contains(parse_error(d), "$.cases[0].status is 'great'"));
