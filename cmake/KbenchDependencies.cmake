@@ -9,6 +9,20 @@ foreach(target IN ITEMS CUDA::cudart CUDA::cublas CUDA::cupti CUDA::nvtx3)
   endif()
 endforeach()
 
+# cuDNN is optional: with it the softmax op's baseline is cuDNN's softmax (variant "cudnn"),
+# without it the fused kernel stands in (variant "fused_reference"). CUDA 13 installs put it
+# beside the toolkit; pass -DCUDNN_LIBRARY=CUDNN_LIBRARY-NOTFOUND to build without it.
+find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+find_library(CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR})
+if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
+  set(KBENCH_HAVE_CUDNN ON)
+  message(STATUS "cuDNN found (${CUDNN_LIBRARY}): the softmax baseline is cuDNN's softmax")
+else()
+  set(KBENCH_HAVE_CUDNN OFF)
+  message(STATUS "cuDNN not found (cudnn.h: ${CUDNN_INCLUDE_DIR}, libcudnn: ${CUDNN_LIBRARY}): "
+                 "the softmax baseline is the fused reference kernel")
+endif()
+
 macro(kbench_require_package name debian_package)
   find_package(${name} ${ARGN} QUIET)
   if(NOT ${name}_FOUND)

@@ -1,0 +1,207 @@
+// The online softmax: one read pass that builds the row's (max, sum of exponentials) pair with
+// the online combine rule (see MaxSum in softmax_device.cuh), then one write pass. Rows of up to
+// kWarpPerRowMaxCols elements get one warp each (several rows per block, no shared memory, no
+// barrier); longer rows get one block each.
+#include "kernels/softmax/softmax_kernels.hpp"
+
+#include "harness/cuda_check.hpp"
+#include "kernels/softmax/softmax_device.cuh"
+
+#include <stdexcept>
+
+namespace kbench::softmax {
+
+namespace {
+
+/// Threads per block of the warp-per-row kernel: 8 warps, 8 rows.
+constexpr int kWarpKernelBlock = 256;
+constexpr int kRowsPerWarpBlock = kWarpKernelBlock / 32;
+/// Loads each thread issues before folding them: 4 x 16 bytes in flight per thread on the vector
+/// path, which with full occupancy covers DRAM latency on Hopper.
+constexpr int kUnroll = 4;
+
+/// Folds a group of K values into the running state with one rescale: the group's maximum is
+/// taken first, the running sum is moved to it once (d * e^(m_old - m_new), skipped when the
+/// maximum did not change), then the group's K exponentials are added. Per element this costs
+/// (K + 1) / K exponentials instead of the 2 of the textbook element-by-element update.
+template <int K>
+__device__ __forceinline__ MaxSum fold(MaxSum state, const float (&v)[K]) {
+  float group_max = state.m;
+#pragma unroll
+  for (int k = 0; k < K; ++k) group_max = fmaxf(group_max, v[k]);
+  // state.m == -inf (nothing folded yet) gives e^-inf = 0: the empty sum stays 0, no NaN, because
+  // group_max is finite once one finite value is in the group.
+  float d = state.m == group_max ? state.d : state.d * exp_via_exp2(state.m - group_max);
+#pragma unroll
+  for (int k = 0; k < K; ++k) d += exp_via_exp2(v[k] - group_max);
+  return {group_max, d};
+}
+
+/// Folds K 16-byte vectors (K * kVector<T> elements) with one rescale.
+template <typename T, int K>
+__device__ __forceinline__ MaxSum fold_vectors(MaxSum state, const uint4 (&v)[K]) {
+  float values[K * kVector<T>];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    float part[kVector<T>];
+    unpack<T>(v[k], part);
+#pragma unroll
+    for (int i = 0; i < kVector<T>; ++i) values[k * kVector<T> + i] = part[i];
+  }
+  return fold(state, values);
+}
+
+/// y = e^(x - m) / d for one 16-byte vector.
+template <typename T>
+__device__ __forceinline__ uint4 normalize_vector(uint4 v, float row_max, float inverse_sum) {
+  float values[kVector<T>];
+  unpack<T>(v, values);
+#pragma unroll
+  for (int i = 0; i < kVector<T>; ++i) values[i] = exp_via_exp2(values[i] - row_max) * inverse_sum;
+  return pack<T>(values);
+}
+
+/// The read pass of `threads` cooperating threads (a warp or a block), this one at index `t`:
+/// the thread folds units t, t + threads, t + 2 * threads, ... of the row, kUnroll at a time with
+/// all kUnroll loads issued before the first is used, then the remainder one by one. A unit is a
+/// 16-byte vector (kVectorized) or one element. Returns this thread's partial state.
+template <typename T, bool kVectorized>
+__device__ __forceinline__ MaxSum read_pass(const T* __restrict__ row, std::int64_t cols, int t, int threads) {
+  MaxSum state = empty_max_sum();
+  if constexpr (kVectorized) {
+    const auto* in = reinterpret_cast<const uint4*>(row);
+    const std::int64_t units = cols / kVector<T>;
+    std::int64_t u = t;
+    for (; u + (kUnroll - 1) * threads < units; u += kUnroll * threads) {
+      uint4 group[kUnroll];
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) group[k] = in[u + k * threads];
+      state = fold_vectors<T, kUnroll>(state, group);
+    }
+    for (; u < units; u += threads) {
+      const uint4 one[1] = {in[u]};
+      state = fold_vectors<T, 1>(state, one);
+    }
+  } else {
+    std::int64_t u = t;
+    for (; u + (kUnroll - 1) * threads < cols; u += kUnroll * threads) {
+      float group[kUnroll];
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k) group[k] = to_float(row[u + k * threads]);
+      state = fold(state, group);
+    }
+    for (; u < cols; u += threads) {
+      const float one[1] = {to_float(row[u])};
+      state = fold(state, one);
+    }
+  }
+  return state;
+}
+
+/// The write pass: the row read again (from L1/L2: this warp or block just read it) and written
+/// as y = e^(x - m) * (1 / d).
+template <typename T, bool kVectorized>
+__device__ __forceinline__ void write_pass(const T* __restrict__ row, T* __restrict__ out, std::int64_t cols, int t,
+                                           int threads, MaxSum total) {
+  const float inverse_sum = 1.0f / total.d;
+  if constexpr (kVectorized) {
+    const auto* in = reinterpret_cast<const uint4*>(row);
+    auto* out4 = reinterpret_cast<uint4*>(out);
+    const std::int64_t units = cols / kVector<T>;
+#pragma unroll 4
+    for (std::int64_t u = t; u < units; u += threads) out4[u] = normalize_vector<T>(in[u], total.m, inverse_sum);
+  } else {
+#pragma unroll 4
+    for (std::int64_t u = t; u < cols; u += threads) {
+      out[u] = from_float<T>(exp_via_exp2(to_float(row[u]) - total.m) * inverse_sum);
+    }
+  }
+}
+
+/// A warp per row, kRowsPerWarpBlock rows per block. The whole warp shares one row, so a warp
+/// past the last row leaves as a unit and the full-mask shuffles of warp_combine stay valid;
+/// lanes with no element of a short row hold the empty state (-inf, 0), which combines as zero.
+template <typename T, bool kVectorized>
+__global__ void __launch_bounds__(kWarpKernelBlock)
+    softmax_online_warp_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kRowsPerWarpBlock + threadIdx.x / 32;
+  if (row >= rows) return;
+  const int lane = threadIdx.x % 32;
+  const std::int64_t offset = row * cols;
+  const MaxSum total = warp_combine(read_pass<T, kVectorized>(x + offset, cols, lane, 32));
+  write_pass<T, kVectorized>(x + offset, y + offset, cols, lane, 32, total);
+}
+
+/// A block per row: each warp combines its lanes with shuffles, lane 0 of each warp leaves the
+/// warp's state in shared memory, and after one barrier every warp combines the (at most 32)
+/// warp states itself, so all threads hold the row's total without a second barrier.
+template <typename T, bool kVectorized, int kBlock>
+__global__ void __launch_bounds__(kBlock)
+    softmax_online_block_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
+  __shared__ float warp_max[32];
+  __shared__ float warp_sum[32];
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  constexpr int kWarps = kBlock / 32;
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
+
+  MaxSum state = warp_combine(read_pass<T, kVectorized>(x + offset, cols, threadIdx.x, kBlock));
+  if (lane == 0) {
+    warp_max[warp] = state.m;
+    warp_sum[warp] = state.d;
+  }
+  __syncthreads();
+  state = lane < kWarps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum();
+  const MaxSum total = warp_combine(state);
+  write_pass<T, kVectorized>(x + offset, y + offset, cols, threadIdx.x, kBlock, total);
+}
+
+template <typename T, bool kVectorized, int kBlock>
+void launch_block_kernel(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  softmax_online_block_kernel<T, kVectorized, kBlock><<<static_cast<unsigned>(rows), kBlock, 0, stream>>>(x, y, cols);
+  KBENCH_CHECK_LAUNCH();
+}
+
+/// Threads per row for the block kernel: about 8 units (vectors or elements) per thread, so each
+/// thread runs at least one full group of kUnroll loads, within 128..1024 threads.
+template <typename T, bool kVectorized>
+void launch_block_per_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  const std::int64_t units = kVectorized ? cols / kVector<T> : cols;
+  if (units <= 8 * 128) launch_block_kernel<T, kVectorized, 128>(x, y, rows, cols, stream);
+  else if (units <= 8 * 256) launch_block_kernel<T, kVectorized, 256>(x, y, rows, cols, stream);
+  else if (units <= 8 * 512) launch_block_kernel<T, kVectorized, 512>(x, y, rows, cols, stream);
+  else launch_block_kernel<T, kVectorized, 1024>(x, y, rows, cols, stream);
+}
+
+template <typename T, bool kVectorized>
+void launch_path(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  if (cols <= kWarpPerRowMaxCols) {
+    const std::int64_t blocks = (rows + kRowsPerWarpBlock - 1) / kRowsPerWarpBlock;
+    softmax_online_warp_kernel<T, kVectorized>
+        <<<static_cast<unsigned>(blocks), kWarpKernelBlock, 0, stream>>>(x, y, rows, cols);
+    KBENCH_CHECK_LAUNCH();
+  } else {
+    launch_block_per_row<T, kVectorized>(x, y, rows, cols, stream);
+  }
+}
+
+bool aligned16_host(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+template <typename T>
+void launch_online(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax online: more than 2^31 - 1 rows for a 1-D grid");
+  // Every row starts on a 16-byte boundary exactly when the tensor does and a row is a whole
+  // number of vectors; otherwise the scalar path (odd widths such as 1, 7 or 1031).
+  const bool vectorized = aligned16_host(x) && aligned16_host(y) && cols % kVector<T> == 0;
+  if (vectorized) launch_path<T, true>(x, y, rows, cols, stream);
+  else launch_path<T, false>(x, y, rows, cols, stream);
+}
+
+template void launch_online<float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_online<__half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_online<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
+                                           cudaStream_t);
+
+}  // namespace kbench::softmax

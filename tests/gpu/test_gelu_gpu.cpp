@@ -1,0 +1,88 @@
+// Every variant of both GELU ops and every dtype against the CPU reference, on fresh random inputs
+// with the output poisoned first, at sizes that are not multiples of the block or vector widths
+// (the vectorized kernel's scalar tail) and at one shape of each size class. Runs only where a
+// CUDA device is present (see support/catch_main.cpp).
+#include "harness/cuda_resources.hpp"
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "support/catch.hpp"
+
+#include <random>
+
+using namespace kbench;
+
+namespace {
+
+const Registry& registry() {
+  static Registry r = [] {
+    Registry all;
+    register_all_ops(all);
+    return all;
+  }();
+  return r;
+}
+
+std::vector<const Op*> gelu_ops() { return registry().select("gelu"); }
+
+std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+
+std::vector<Shape> shapes_to_check(const Op& op) {
+  std::vector<Shape> shapes{{1}, {3}, {1023}, {4097}, {(1 << 20) + 1}, {7, 1031}};
+  for (const SizeClass& size_class : size_classes()) shapes.push_back(op.shapes_for(size_class).front());
+  return shapes;
+}
+
+}  // namespace
+
+TEST_CASE("the gelu family holds gelu_tanh and gelu_erf", "[gpu][gelu]") {
+  const auto ops = gelu_ops();
+  REQUIRE(ops.size() == 2);
+  CHECK(ops[0]->name() == "gelu_tanh");
+  CHECK(ops[1]->name() == "gelu_erf");
+}
+
+TEST_CASE("every gelu variant matches the reference for every dtype and size", "[gpu][gelu]") {
+  CudaStream stream;
+  for (const Op* op : gelu_ops()) {
+    const auto variants = op->variants();
+    for (const Shape& shape : shapes_to_check(*op)) {
+      for (DType dtype : op->dtypes()) {
+        const std::uint64_t seed = fresh_seed();
+        auto workload = op->prepare({shape, dtype, "test"}, seed);
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+          if (!variants[v].supports(dtype)) continue;
+          INFO(op->name() << " " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape)
+                          << " seed " << seed);
+          workload->poison_outputs(stream.get());
+          workload->launch(v, stream.get());
+          const Verification check = workload->check_outputs(stream.get());
+          INFO(check.message);
+          CHECK(check.passed);
+          CHECK(check.checked == element_count(shape));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a poisoned gelu output that no kernel wrote fails verification", "[gpu][gelu]") {
+  // Proves the check can fail: without a launch every element is still NaN.
+  CudaStream stream;
+  for (const Op* op : gelu_ops()) {
+    for (DType dtype : op->dtypes()) {
+      auto workload = op->prepare({{4097}, dtype, "test"}, fresh_seed());
+      workload->poison_outputs(stream.get());
+      const Verification check = workload->check_outputs(stream.get());
+      CHECK_FALSE(check.passed);
+      CHECK(check.mismatches == 4097);
+    }
+  }
+}
+
+TEST_CASE("a gelu variant index that does not exist is an error, not a silent no-op", "[gpu][gelu]") {
+  CudaStream stream;
+  for (const Op* op : gelu_ops()) {
+    auto workload = op->prepare({{16}, DType::f32, "test"}, 1);
+    CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
+  }
+}

@@ -1,0 +1,84 @@
+// Every softmax variant and dtype against the CPU reference, on fresh random inputs with the
+// output poisoned first: odd row widths that take the scalar path (1, 7, 1031, 4097, 65537),
+// widths on both sides of the warp-per-row limit (1024, 1025), rows that are whole 16-byte vectors
+// (vector path), tensors of rank 1 and 3, and one shape of each size class. Runs only where a
+// CUDA device is present (see support/catch_main.cpp).
+#include "harness/cuda_resources.hpp"
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "support/catch.hpp"
+
+#include <random>
+
+using namespace kbench;
+
+namespace {
+
+const Op& softmax_op() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    return r;
+  }();
+  return *registry.find("softmax");
+}
+
+std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+
+std::vector<Shape> shapes_to_check() {
+  std::vector<Shape> shapes{{1, 1},    {3, 7},    {5, 1031}, {2, 4097},   {33, 1024}, {1, 32768}, {7, 65537},
+                            {6, 24},   {3, 1025}, {4, 2056}, {9, 4096},   {1031},     {2, 3, 515}};
+  for (const SizeClass& size_class : size_classes()) shapes.push_back(softmax_op().shapes_for(size_class).front());
+  return shapes;
+}
+
+}  // namespace
+
+TEST_CASE("every softmax variant matches the reference for every dtype and shape", "[gpu][softmax]") {
+  const Op& op = softmax_op();
+  CudaStream stream;
+  const auto variants = op.variants();
+  for (const Shape& shape : shapes_to_check()) {
+    for (DType dtype : op.dtypes()) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        if (!variants[v].supports(dtype)) continue;
+        INFO("softmax " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
+                        << seed);
+        workload->poison_outputs(stream.get());
+        workload->launch(v, stream.get());
+        const Verification check = workload->check_outputs(stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+        CHECK(check.checked == element_count(shape));
+      }
+    }
+  }
+}
+
+TEST_CASE("the softmax baseline is cuDNN's or the fused reference, by name", "[gpu][softmax]") {
+  const auto variants = softmax_op().variants();
+  REQUIRE(variants.size() == 4);
+  CHECK(variants[3].role == VariantRole::baseline);
+  CHECK((variants[3].name == "cudnn" || variants[3].name == "fused_reference"));
+  CHECK(variants[0].kernels_per_call == 5);
+}
+
+TEST_CASE("a poisoned softmax output that no kernel wrote fails verification", "[gpu][softmax]") {
+  // Proves the check can fail: without a launch every element is still NaN.
+  CudaStream stream;
+  for (DType dtype : softmax_op().dtypes()) {
+    auto workload = softmax_op().prepare({{3, 1031}, dtype, "test"}, fresh_seed());
+    workload->poison_outputs(stream.get());
+    const Verification check = workload->check_outputs(stream.get());
+    CHECK_FALSE(check.passed);
+    CHECK(check.mismatches == 3 * 1031);
+  }
+}
+
+TEST_CASE("a softmax variant index that does not exist is an error, not a silent no-op", "[gpu][softmax]") {
+  CudaStream stream;
+  auto workload = softmax_op().prepare({{4, 16}, DType::f32, "test"}, 1);
+  CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
+}

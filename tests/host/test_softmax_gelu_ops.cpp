@@ -1,0 +1,137 @@
+// The softmax and GELU ops' declarations (shapes, traffic, variants), their CPU references on
+// known values, and that their tolerances, the widened manual ones included, still reject wrong
+// results. No GPU needed.
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "kernels/gelu/gelu_reference.hpp"
+#include "kernels/softmax/softmax_reference.hpp"
+#include "support/catch.hpp"
+
+#include <cmath>
+
+using namespace kbench;
+
+namespace {
+
+const Registry& registry() {
+  static Registry r = [] {
+    Registry all;
+    register_all_ops(all);
+    return all;
+  }();
+  return r;
+}
+
+const SizeClass& size_class(const std::string& name) { return *find_size_class(name); }
+
+}  // namespace
+
+TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax]") {
+  const Op* op = registry().find("softmax");
+  REQUIRE(op != nullptr);
+  CHECK(op->family() == "softmax");
+  CHECK(op->shapes_for(size_class("small")) == std::vector<Shape>{{256, 256}, {512, 512}});
+  CHECK(op->shapes_for(size_class("xlarge")) == std::vector<Shape>{{8192, 8192}});
+  CHECK(op->shapes_for(size_class("batch")) == std::vector<Shape>{{32768, 512}, {1024, 32768}});
+
+  const double n = 8192.0 * 8192.0;
+  for (DType dtype : op->dtypes()) {
+    const Traffic t = op->traffic({{8192, 8192}, dtype, "xlarge"});
+    CHECK(t.bytes_read == n * static_cast<double>(dtype_size(dtype)));
+    CHECK(t.bytes_written == t.bytes_read);
+    CHECK(t.flops == 4 * n);
+    CHECK(t.math == "fp32");
+    // x, y, two intermediates of the manual chain, and its per-row max and sum.
+    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4);
+  }
+
+  const auto variants = op->variants();
+  REQUIRE(variants.size() == 4);
+  CHECK(variants[0].name == "manual");
+  CHECK(variants[0].kernels_per_call == 5);
+  CHECK(variants[1].name == "fused");
+  CHECK(variants[2].name == "online");
+  CHECK(variants[3].role == VariantRole::baseline);
+  CHECK((variants[3].name == "cudnn" || variants[3].name == "fused_reference"));
+  CHECK(op->reject_shape({}) != "");
+  CHECK(op->reject_shape({7}) == "");
+}
+
+TEST_CASE("the gelu family declares two ops with the fusion lesson in kernels per call", "[gelu]") {
+  const auto ops = registry().select("gelu");
+  REQUIRE(ops.size() == 2);
+  CHECK(ops[0]->name() == "gelu_tanh");
+  CHECK(ops[1]->name() == "gelu_erf");
+  const int manual_kernels[] = {8, 5};
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const Op& op = *ops[i];
+    CHECK(op.family() == "gelu");
+    CHECK(op.shapes_for(size_class("large")) == size_class("large").shapes);
+    const auto variants = op.variants();
+    REQUIRE(variants.size() == 4);
+    CHECK(variants[0].name == "manual");
+    CHECK(variants[0].kernels_per_call == manual_kernels[i]);
+    CHECK(variants[1].kernels_per_call == 1);
+    CHECK(variants[2].name == "vectorized");
+    CHECK(variants[3].name == "cub_transform");
+    CHECK(variants[3].role == VariantRole::baseline);
+    const Traffic t = op.traffic({{1000}, DType::f16, "custom"});
+    CHECK(t.bytes_read == 2000);
+    CHECK(t.bytes_written == 2000);
+    CHECK(t.flops == 8000);
+    CHECK(op.device_bytes({{1000}, DType::f16, "custom"}) == 8000);  // x, y and two temporaries
+  }
+}
+
+TEST_CASE("the softmax reference normalises each row and subtracts its maximum", "[softmax]") {
+  // Rows {0, ln 2} and {1000, 1000 + ln 2}: both 1/3, 2/3 (the second overflows without the max).
+  const float ln2 = 0.69314718f;
+  const std::vector<double> y = softmax::reference_softmax({0.0f, ln2, 1000.0f, 1000.0f + ln2}, 2, 2);
+  REQUIRE(y.size() == 4);
+  CHECK(y[0] == Approx(1.0 / 3).epsilon(1e-6));
+  CHECK(y[1] == Approx(2.0 / 3).epsilon(1e-6));
+  CHECK(y[2] == Approx(1.0 / 3).epsilon(1e-4));  // 1000 + ln 2 rounds to fp32
+  CHECK(y[0] + y[1] == Approx(1.0).epsilon(1e-15));
+}
+
+TEST_CASE("the softmax tolerances, the manual chain's too, reject a dropped element", "[softmax]") {
+  // A 7-wide row of equal inputs: 1/7 each. Dropping one element from the sum gives 1/6.
+  const std::vector<double> reference(7, 1.0 / 7);
+  const std::vector<float> wrong(7, static_cast<float>(1.0 / 6));
+  for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+    CHECK_FALSE(compare_with_reference(wrong, reference, softmax::softmax_tolerance(dtype)).passed);
+    CHECK_FALSE(compare_with_reference(wrong, reference, softmax::manual_softmax_tolerance(dtype)).passed);
+  }
+}
+
+TEST_CASE("the gelu references match known values", "[gelu]") {
+  const std::vector<double> tanh_form = gelu::reference_gelu(gelu::Form::tanh, {-5.0f, 0.0f, 1.0f, 3.0f});
+  const std::vector<double> erf_form = gelu::reference_gelu(gelu::Form::erf, {-5.0f, 0.0f, 1.0f, 3.0f});
+  CHECK(tanh_form[1] == 0.0);
+  CHECK(erf_form[1] == 0.0);
+  CHECK(erf_form[2] == Approx(0.8413447460685429).epsilon(1e-12));   // Phi(1)
+  CHECK(erf_form[3] == Approx(2.99595030590511).epsilon(1e-12));     // 3 Phi(3)
+  CHECK(erf_form[0] == Approx(-1.4332578593959731e-06).epsilon(1e-9));  // -5 Phi(-5)
+  CHECK(tanh_form[2] == Approx(0.8411919906082768).epsilon(1e-12));
+  CHECK(tanh_form[0] < 0.0);
+  CHECK(tanh_form[0] > -1e-6);
+}
+
+TEST_CASE("the gelu tolerances reject a missing factor, and fp32 tells the two forms apart", "[gelu]") {
+  const std::vector<float> x{-3.0f, -1.0f, 0.5f, 2.0f};
+  const std::vector<double> reference = gelu::reference_gelu(gelu::Form::tanh, x);
+  std::vector<double> scale;
+  for (float v : x) scale.push_back(std::fabs(v));
+  // Without the 0.5: twice the value.
+  std::vector<float> doubled;
+  for (double r : reference) doubled.push_back(static_cast<float>(2 * r));
+  for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+    CHECK_FALSE(compare_with_reference(doubled, reference, gelu::gelu_tolerance(dtype)).passed);
+    CHECK_FALSE(compare_with_reference(doubled, reference, gelu::manual_gelu_tolerance(dtype), scale).passed);
+  }
+  // The erf form where the tanh form was asked for: up to 4.7e-4 apart, caught in fp32.
+  std::vector<float> other_form;
+  for (double r : gelu::reference_gelu(gelu::Form::erf, x)) other_form.push_back(static_cast<float>(r));
+  CHECK_FALSE(compare_with_reference(other_form, reference, gelu::gelu_tolerance(DType::f32)).passed);
+  CHECK_FALSE(compare_with_reference(other_form, reference, gelu::manual_gelu_tolerance(DType::f32), scale).passed);
+}
