@@ -1,6 +1,7 @@
 // The one place that lists every op family kbench ships (explicit registration).
 #include "harness/registry.hpp"
 #include "kernels/add/add_op.hpp"
+#include "kernels/matmul/matmul_op.hpp"
 #include "kernels/gelu/gelu_op.hpp"
 #include "kernels/softmax/softmax_op.hpp"
 #include "kernels/sum/sum_ops.hpp"
@@ -10,6 +11,7 @@ namespace kbench {
 void register_all_ops(Registry& registry) {
   register_add(registry);
   register_sum(registry);
+  register_matmul(registry);
   register_softmax(registry);
   register_gelu(registry);
 }

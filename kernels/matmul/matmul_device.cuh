@@ -1,0 +1,43 @@
+#pragma once
+/// Device helpers the matmul kernels share: element conversions (every kernel accumulates in fp32
+/// and rounds once, on the store, to the output dtype) and the order in which blocks walk C.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace kbench::matmul {
+
+__device__ __forceinline__ float to_float(float x) { return x; }
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <typename T>
+__device__ __forceinline__ T from_float(float x);
+template <>
+__device__ __forceinline__ float from_float<float>(float x) { return x; }
+template <>
+__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+
+inline __host__ __device__ int ceil_div(int x, int y) { return (x + y - 1) / y; }
+
+struct TileCoord {
+  int row;  ///< tile index along M
+  int col;  ///< tile index along N
+};
+
+/// Maps a 1-D block index to a tile of C (a 2-D grid would cap M at 65535 tile rows). Blocks
+/// run roughly in index order, so plain row-major order would have one wave of blocks read a few
+/// rows of A but all of B. Grouped order walks `group` tile rows column by column instead: a
+/// wave then touches `group` row panels of A and a matching run of B's column panels, and both
+/// stay in L2 while the wave reuses them.
+__device__ __forceinline__ TileCoord grouped_tile(int block, int tiles_m, int tiles_n, int group) {
+  const int per_group = group * tiles_n;
+  const int first_row = (block / per_group) * group;
+  const int rows_here = min(group, tiles_m - first_row);  // the last group may be shorter
+  const int in_group = block - (block / per_group) * per_group;
+  return {first_row + in_group % rows_here, in_group / rows_here};
+}
+
+}  // namespace kbench::matmul

@@ -1,0 +1,39 @@
+#pragma once
+/// Launchers for C = A·B (row-major; A is M×K, B is K×N, C is M×N). Each enqueues one kernel on
+/// `stream` and checks the launch. The dims must have passed reject_matmul_shape; pointers come
+/// from cudaMalloc (256-byte aligned) unless a launcher says otherwise. Every kernel accumulates
+/// in fp32 and writes C in the input's type.
+
+#include "kernels/matmul/matmul_problem.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+namespace kbench::matmul {
+
+/// One thread per element of C, a K-long dot product straight from global memory.
+/// T = float, __half, __nv_bfloat16 (matmul_naive.cu).
+template <typename T>
+void launch_naive(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
+
+/// 32×32 tiles of A and B staged in shared memory, one element of C per thread
+/// (matmul_tiled.cu).
+template <typename T>
+void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
+
+/// fp32 SIMT kernel: 128×128 tile of C per 256-thread block, 8×8 per thread held in registers,
+/// double-buffered shared memory; 16-byte global loads when K and N are multiples of 4
+/// (matmul_register_blocked.cu).
+void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
+
+/// Tensor cores through WMMA: fp16 or bf16 inputs (m16n16k16), fp32 accumulators, output in the
+/// input's type; cp.async multi-stage pipeline (matmul_tensor_core.cu).
+void launch_tensor_core(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream);
+void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims,
+                        cudaStream_t stream);
+/// The same kernel for fp32 data multiplied as TF32 (m16n16k8): each input rounded to TF32 in
+/// the fragment, products accumulated in fp32, C written in fp32.
+void launch_tensor_core_tf32(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
+
+}  // namespace kbench::matmul

@@ -1,0 +1,43 @@
+#pragma once
+/// The matmul problem: C = A·B, row-major, A is M×K, B is K×N, C is M×N; a kbench shape
+/// {M, N, K}. Host-only.
+
+#include "harness/problem.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace kbench::matmul {
+
+/// Extents of one product. Every kernel indexes with 32-bit ints: reject_matmul_shape keeps
+/// M·K, K·N and M·N below 2^31.
+struct Dims {
+  int m = 0;
+  int n = 0;
+  int k = 0;
+};
+
+/// Empty when `shape` is a valid {M, N, K}, otherwise why not.
+inline std::string reject_matmul_shape(const Shape& shape) {
+  if (shape.size() != 3) {
+    return "matmul needs a rank-3 shape MxNxK (C is MxN, the inner dimension is K), e.g. 4096x4096x4096; got rank " +
+           std::to_string(shape.size());
+  }
+  for (std::int64_t extent : shape) {
+    if (extent < 1) return "extents must be >= 1";
+  }
+  constexpr std::int64_t kMax = std::numeric_limits<int>::max();
+  const std::int64_t m = shape[0], n = shape[1], k = shape[2];
+  if (m > kMax / k || k > kMax / n || m > kMax / n) {
+    return "each of A (MxK), B (KxN) and C (MxN) must have fewer than 2^31 elements (the kernels index in 32 bits)";
+  }
+  return "";
+}
+
+/// The extents of a shape that reject_matmul_shape accepted.
+inline Dims dims_of(const Shape& shape) {
+  return {static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2])};
+}
+
+}  // namespace kbench::matmul

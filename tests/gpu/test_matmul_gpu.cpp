@@ -1,0 +1,120 @@
+// Every matmul variant and every dtype it runs against the CPU reference, on fresh random inputs
+// with the output poisoned first: on shapes that are not multiples of any tile (1, 7, 13, 127,
+// 4099, odd K) and on one shape per size class up to 2048³ (bigger ones only run through the
+// benchmark). Runs only where a CUDA device is present (see support/catch_main.cpp).
+#include "harness/cuda_resources.hpp"
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <random>
+
+using namespace kbench;
+
+namespace {
+
+const Op& matmul_op() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
+std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+
+double volume(const Shape& s) { return static_cast<double>(s[0]) * static_cast<double>(s[1]) * static_cast<double>(s[2]); }
+
+std::vector<Shape> shapes_to_check() {
+  std::vector<Shape> shapes{{1, 1, 1}, {7, 13, 5}, {127, 4099, 65}, {129, 257, 31}, {1000, 1000, 1000},
+                            // K a multiple of 8 but not N, and the reverse: the element-wise
+                            // fallbacks with one extent on a 16-byte boundary.
+                            {130, 250, 64}, {64, 136, 36}};
+  // The largest shape of each size class up to 2048³.
+  for (const SizeClass& size_class : size_classes()) {
+    const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
+    const Shape* largest = nullptr;
+    for (const Shape& shape : class_shapes) {
+      if (volume(shape) <= 2048.0 * 2048 * 2048 && (!largest || volume(shape) > volume(*largest))) largest = &shape;
+    }
+    if (largest && std::find(shapes.begin(), shapes.end(), *largest) == shapes.end()) shapes.push_back(*largest);
+  }
+  return shapes;
+}
+
+std::size_t variant_index(const std::string& name) {
+  const auto variants = matmul_op().variants();
+  for (std::size_t v = 0; v < variants.size(); ++v)
+    if (variants[v].name == name) return v;
+  throw std::logic_error("matmul has no variant " + name);
+}
+
+}  // namespace
+
+TEST_CASE("every matmul variant matches the reference for every dtype it runs", "[gpu][matmul]") {
+  const Op& op = matmul_op();
+  CudaStream stream;
+  const auto variants = op.variants();
+  for (const Shape& shape : shapes_to_check()) {
+    for (DType dtype : op.dtypes()) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      const std::int64_t outputs = shape[0] * shape[1];
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        if (!variants[v].supports(dtype)) continue;
+        INFO("matmul " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
+                       << seed);
+        workload->poison_outputs(stream.get());
+        workload->launch(v, stream.get());
+        const Verification check = workload->check_outputs(stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+        if (outputs <= 65536) {
+          CHECK(check.checked == outputs);
+        } else {
+          CHECK(check.checked >= 4096);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("every matmul dtype has a kbench variant beside the naive ones and the baseline", "[gpu][matmul]") {
+  // Guards the only_dtypes lists: fp32 runs register_blocked, the tensor dtypes tensor_core.
+  const auto variants = matmul_op().variants();
+  for (DType dtype : matmul_op().dtypes()) {
+    int fast = 0;
+    for (const VariantInfo& v : variants)
+      if (v.supports(dtype) && (v.name == "register_blocked" || v.name == "tensor_core")) ++fast;
+    INFO(dtype_name(dtype));
+    CHECK(fast == 1);
+  }
+}
+
+TEST_CASE("a poisoned matmul output that no kernel wrote fails verification", "[gpu][matmul]") {
+  // Proves the check can fail: without a launch every element is still NaN. Both a fully
+  // checked output and a sampled one.
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{300, 400, 8}}) {
+    for (DType dtype : matmul_op().dtypes()) {
+      auto workload = matmul_op().prepare({shape, dtype, "test"}, fresh_seed());
+      workload->poison_outputs(stream.get());
+      const Verification check = workload->check_outputs(stream.get());
+      INFO(dtype_name(dtype) << " " << format_shape(shape) << ": " << check.message);
+      CHECK_FALSE(check.passed);
+      CHECK(check.mismatches == shape[0] * shape[1]);
+      CHECK(contains(check.message, "row 0, col 0"));
+    }
+  }
+}
+
+TEST_CASE("a matmul variant index that does not exist is an error, not a silent no-op", "[gpu][matmul]") {
+  CudaStream stream;
+  auto workload = matmul_op().prepare({{16, 16, 16}, DType::f32, "test"}, 1);
+  CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
+  CHECK_THROWS_AS(workload->launch(matmul_op().variants().size(), stream.get()), std::out_of_range);
+  // A variant that exists but not for this dtype refuses too.
+  CHECK_THROWS_AS(workload->launch(variant_index("tensor_core"), stream.get()), std::invalid_argument);
+}

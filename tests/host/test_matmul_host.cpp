@@ -1,0 +1,173 @@
+// The matmul op's host side: shapes, traffic, variants per dtype, the verification sample and the
+// double-precision reference. No GPU.
+#include "harness/plan.hpp"
+#include "harness/registry.hpp"
+#include "harness/size_classes.hpp"
+#include "kernels/matmul/matmul_reference.hpp"
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <random>
+
+using namespace kbench;
+
+namespace {
+
+const Op& matmul_op() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
+bool has(const std::vector<std::int64_t>& sorted, std::int64_t value) {
+  return std::binary_search(sorted.begin(), sorted.end(), value);
+}
+
+std::vector<float> random_values(std::size_t count, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(rng);
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("matmul maps each size class to its MxNxK shapes", "[matmul]") {
+  const Op& op = matmul_op();
+  CHECK(op.shapes_for(*find_size_class("small")) == std::vector<Shape>{{512, 512, 512}});
+  CHECK(op.shapes_for(*find_size_class("medium")) == std::vector<Shape>{{1024, 1024, 1024}, {2048, 2048, 2048}});
+  CHECK(op.shapes_for(*find_size_class("large")) == std::vector<Shape>{{4096, 4096, 4096}});
+  CHECK(op.shapes_for(*find_size_class("xlarge")) == std::vector<Shape>{{8192, 8192, 8192}});
+  CHECK(op.shapes_for(*find_size_class("batch")) ==
+        std::vector<Shape>{{1000, 1000, 1000}, {4096, 1024, 8192}, {127, 4099, 65}});
+  for (const SizeClass& size_class : size_classes())
+    for (const Shape& shape : op.shapes_for(size_class)) CHECK(op.reject_shape(shape).empty());
+}
+
+TEST_CASE("matmul rejects shapes that are not MxNxK or too large for 32-bit indexing", "[matmul]") {
+  const Op& op = matmul_op();
+  CHECK(contains(op.reject_shape({4096, 4096}), "rank-3"));
+  CHECK(contains(op.reject_shape({4096, 4096}), "got rank 2"));
+  CHECK_FALSE(op.reject_shape({2, 3, 4, 5}).empty());
+  CHECK_FALSE(op.reject_shape({0, 3, 4}).empty());
+  CHECK_FALSE(op.reject_shape({65536, 65536, 2}).empty());  // C has 2^32 elements
+  CHECK_FALSE(op.reject_shape({2, 65536, 32768}).empty());  // B has 2^31
+  CHECK(op.reject_shape({1, 1, 1}).empty());
+  CHECK(op.reject_shape({46340, 46340, 46340}).empty());  // 46340² < 2^31
+}
+
+TEST_CASE("matmul traffic: inputs once, output once, 2MNK FLOPs on the dtype's unit", "[matmul][traffic]") {
+  const Op& op = matmul_op();
+  const Traffic fp32 = op.traffic({{4096, 1024, 8192}, DType::f32, "batch"});
+  CHECK(fp32.bytes_read == (4096.0 * 8192 + 8192.0 * 1024) * 4);
+  CHECK(fp32.bytes_written == 4096.0 * 1024 * 4);
+  CHECK(fp32.flops == 2.0 * 4096 * 1024 * 8192);
+  CHECK(fp32.math == "fp32");
+  const Traffic tf32 = op.traffic({{4096, 1024, 8192}, DType::tf32, "batch"});
+  CHECK(tf32.bytes_total() == fp32.bytes_total());
+  CHECK(tf32.math == "tf32_tensor");
+  const Traffic fp16 = op.traffic({{4096, 4096, 4096}, DType::f16, "large"});
+  CHECK(fp16.bytes_total() == 3.0 * 4096 * 4096 * 2);
+  CHECK(fp16.math == "fp16_tensor");
+  CHECK(op.traffic({{4096, 4096, 4096}, DType::bf16, "large"}).math == "fp16_tensor");
+}
+
+TEST_CASE("matmul plans register_blocked for fp32 only and tensor_core for the tensor dtypes", "[matmul][plan]") {
+  Registry registry;
+  register_all_ops(registry);
+  Selection selection;
+  selection.ops = {"matmul"};
+  selection.size_classes = {"large"};
+  selection.dtypes = {"all"};
+  const Plan plan = make_plan(registry, selection);
+  REQUIRE(plan.entries.size() == 4);
+  for (const PlanEntry& entry : plan.entries) {
+    std::vector<std::string> names;
+    for (std::size_t v : entry.variants) names.push_back(entry.op->variants()[v].name);
+    INFO(dtype_name(entry.problem.dtype));
+    const bool fp32 = entry.problem.dtype == DType::f32;
+    CHECK(names == std::vector<std::string>{"naive", "tiled", fp32 ? "register_blocked" : "tensor_core", "cublas"});
+  }
+  selection.dtypes = {"fp16"};
+  selection.variants = {"register_blocked"};
+  CHECK_THROWS_AS(make_plan(registry, selection), std::invalid_argument);
+}
+
+TEST_CASE("small outputs are checked in full", "[matmul][verification]") {
+  const auto all = matmul::sample_positions(129, 257, 1);
+  REQUIRE(all.size() == 129u * 257u);
+  CHECK(all.front() == 0);
+  CHECK(all.back() == 129 * 257 - 1);
+  CHECK(matmul::sample_positions(256, 256, 1).size() == 65536u);
+}
+
+TEST_CASE("large outputs are sampled: corners, last row, last column, at least 4096 elements", "[matmul][verification]") {
+  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {4096, 4096}, {8192, 8192}, {127, 4099}, {1000, 1000}, {100000, 10}, {3, 30000}, {257, 256}}) {
+    INFO(m << "x" << n);
+    const auto sample = matmul::sample_positions(m, n, 42);
+    CHECK(sample.size() >= 4096u);
+    CHECK(std::is_sorted(sample.begin(), sample.end()));
+    CHECK(std::adjacent_find(sample.begin(), sample.end()) == sample.end());
+    CHECK(sample.front() >= 0);
+    CHECK(sample.back() < m * n);
+    for (std::int64_t corner : {std::int64_t{0}, n - 1, (m - 1) * n, m * n - 1}) CHECK(has(sample, corner));
+    bool last_row = true, last_col = true;
+    for (std::int64_t j = 0; j < n; ++j) last_row = last_row && has(sample, (m - 1) * n + j);
+    for (std::int64_t i = 0; i < m; ++i) last_col = last_col && has(sample, i * n + n - 1);
+    CHECK(last_row);
+    CHECK(last_col);
+    CHECK(sample == matmul::sample_positions(m, n, 42));  // deterministic for a seed
+  }
+  // Every 128-row and 128-column tile of an 8192² output holds a sampled element.
+  const auto sample = matmul::sample_positions(8192, 8192, 7);
+  std::vector<bool> tile_rows(64), tile_cols(64);
+  for (std::int64_t p : sample) {
+    tile_rows[static_cast<std::size_t>(p / 8192 / 128)] = true;
+    tile_cols[static_cast<std::size_t>(p % 8192 / 128)] = true;
+  }
+  CHECK(std::count(tile_rows.begin(), tile_rows.end(), true) == 64);
+  CHECK(std::count(tile_cols.begin(), tile_cols.end(), true) == 64);
+}
+
+TEST_CASE("the matmul reference matches a plain triple loop, dense and sampled rows alike", "[matmul][verification]") {
+  for (const auto& [m, n, k] : std::vector<std::array<std::int64_t, 3>>{{7, 13, 5}, {300, 4000, 37}, {1, 70000, 3}}) {
+    INFO(m << "x" << n << "x" << k);
+    const std::vector<float> a = random_values(static_cast<std::size_t>(m * k), 1);
+    const std::vector<float> b = random_values(static_cast<std::size_t>(k * n), 2);
+    const auto positions = matmul::sample_positions(m, n, 3);
+    const matmul::ReferenceValues ref = matmul::reference_at(a, b, m, n, k, positions);
+    REQUIRE(ref.value.size() == positions.size());
+    REQUIRE(ref.scale.size() == positions.size());
+    for (std::size_t s = 0; s < positions.size(); ++s) {
+      const std::int64_t i = positions[s] / n, j = positions[s] % n;
+      double value = 0, scale = 0;
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        const double p = static_cast<double>(a[static_cast<std::size_t>(i * k + kk)]) * b[static_cast<std::size_t>(kk * n + j)];
+        value += p;
+        scale += std::fabs(p);
+      }
+      CHECK(ref.value[s] == Approx(value).margin(1e-12));
+      CHECK(ref.scale[s] == Approx(scale).margin(1e-12));
+      CHECK(ref.scale[s] >= std::fabs(ref.value[s]));
+    }
+  }
+}
+
+TEST_CASE("matmul tolerances: scaled by the sum of |a·b|, loose only where the dtype rounds", "[matmul][verification]") {
+  const Tolerance fp32 = matmul::matmul_tolerance(DType::f32);
+  CHECK(fp32.rel == 1e-6);
+  CHECK(fp32.scaled == 2e-6);
+  CHECK(matmul::matmul_tolerance(DType::tf32).scaled == 4e-3);
+  CHECK(matmul::matmul_tolerance(DType::f16).rel == 2e-3);
+  CHECK(matmul::matmul_tolerance(DType::bf16).rel == 1.6e-2);
+  // A wrong value fails: the reference 1.0 with scale 2.0 admits 1 ± 5e-6 in fp32.
+  CHECK(compare_with_reference({1.0f}, {1.0}, fp32, {2.0}).passed);
+  CHECK_FALSE(compare_with_reference({1.0001f}, {1.0}, fp32, {2.0}).passed);
+}
