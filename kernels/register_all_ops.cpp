@@ -1,8 +1,8 @@
 // The one place that lists every op family kbench ships (explicit registration).
 #include "harness/registry.hpp"
 #include "kernels/add/add_op.hpp"
-#include "kernels/matmul/matmul_op.hpp"
 #include "kernels/gelu/gelu_op.hpp"
+#include "kernels/matmul/matmul_op.hpp"
 #include "kernels/softmax/softmax_op.hpp"
 #include "kernels/sum/sum_ops.hpp"
 
