@@ -7,23 +7,35 @@ mkdir -p "$out"
 kbench=build/kbench
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
 
-echo "== Nsight Compute gpu__time_duration vs kbench (add, vectorized and cub_transform, fp32)"
-for n in 65536 4194304 67108864; do
-  $kbench --op add --shape "$n" --variant vectorized --json "$out/add-$n.json" > "$out/add-$n.txt" 2>&1
-  for kernel in add_vectorized_kernel "regex:.*transform.*"; do
-    variant=$([ "$kernel" = add_vectorized_kernel ] && echo vectorized || echo cub_transform)
-    for cache in all none; do
-      # ncu flushes caches before each profiled kernel with --cache-control all (cold), not with none (hot).
-      "$ncu" --clock-control none --cache-control $cache --kernel-name "$kernel" --launch-skip 20 --launch-count 20 \
-        --metrics gpu__time_duration.sum --csv $kbench --op add --shape "$n" --variant "$variant" --no-references \
-        --modes eager --min-samples 40 --max-samples 40 > "$out/ncu-$n-$variant-$cache.csv" 2>/dev/null
-    done
-    python3 - "$out" "$n" "$variant" <<'PY'
+echo "== Nsight Compute gpu__time_duration vs kbench (fp32): add and softmax at 64K, 4M and 64M elements"
+# op, shape, variant, ncu kernel filter
+cases=(
+  "add 65536 vectorized add_vectorized_kernel"
+  "add 65536 cub_transform regex:.*transform.*"
+  "add 4194304 vectorized add_vectorized_kernel"
+  "add 4194304 cub_transform regex:.*transform.*"
+  "add 67108864 vectorized add_vectorized_kernel"
+  "add 67108864 cub_transform regex:.*transform.*"
+  "softmax 256x256 online regex:softmax_online"
+  "softmax 2048x2048 online regex:softmax_online"
+  "softmax 8192x8192 online regex:softmax_online"
+)
+for entry in "${cases[@]}"; do
+  read -r op shape variant kernel <<<"$entry"
+  tag="$op-$shape-$variant"
+  $kbench --op "$op" --shape "$shape" --variant "$variant" --no-references --json "$out/$tag.json" --force > "$out/$tag.txt" 2>&1
+  for cache in all none; do
+    # ncu flushes caches before each profiled kernel with --cache-control all (cold), not with none (warm).
+    "$ncu" --clock-control none --cache-control $cache --kernel-name "$kernel" --launch-skip 20 --launch-count 20 \
+      --metrics gpu__time_duration.sum --csv $kbench --op "$op" --shape "$shape" --variant "$variant" --no-references \
+      --modes eager --min-samples 40 --max-samples 40 > "$out/ncu-$tag-$cache.csv" 2>/dev/null
+  done
+  python3 - "$out" "$tag" "$variant" <<'PY'
 import csv, json, statistics, sys
-out, n, variant = sys.argv[1:]
+out, tag, variant = sys.argv[1:]
 def ncu_median_us(cache):
     values = []
-    with open(f"{out}/ncu-{n}-{variant}-{cache}.csv") as f:
+    with open(f"{out}/ncu-{tag}-{cache}.csv") as f:
         rows = [line for line in f if line.startswith('"')]
     for row in csv.DictReader(rows):
         if row.get("Metric Name") == "gpu__time_duration.sum":
@@ -31,21 +43,20 @@ def ncu_median_us(cache):
                 row["Metric Unit"], float("nan"))
             values.append(float(row["Metric Value"].replace(",", "")) * scale)
     return statistics.median(values) if values else float("nan"), len(values)
-doc = json.load(open(f"{out}/add-{n}.json"))
+doc = json.load(open(f"{out}/{tag}.json"))
 case = next(c for c in doc["cases"] if c["variant"] == variant)
 modes = {t["mode"]: t["stats"]["median_ms"] * 1e3 for t in case["timings"]}
 cold_ncu, k1 = ncu_median_us("all")
 hot_ncu, k2 = ncu_median_us("none")
-print(f"add fp32 n={n:>9} {variant:<14} ncu cold {cold_ncu:9.2f} us (x{k1})  kbench cold {modes['cold']:9.2f} us "
+print(f"{tag:<36} ncu cold {cold_ncu:9.2f} us (x{k1})  kbench cold {modes['cold']:9.2f} us "
       f"({100 * (modes['cold'] / cold_ncu - 1):+6.1f}%) | ncu warm {hot_ncu:9.2f} us (x{k2})  kbench hot {modes['hot']:9.2f} us "
       f"({100 * (modes['hot'] / hot_ncu - 1):+6.1f}%)  eager {modes['eager']:8.2f} us")
 PY
-  done
 done
 
 echo "== Repeatability: five processes of kbench --op add --size all"
 for i in 1 2 3 4 5; do
-  $kbench --op add --size all --json "$out/repeat-$i.json" > "$out/repeat-$i.txt" 2>&1
+  $kbench --op add --size all --json "$out/repeat-$i.json" --force > "$out/repeat-$i.txt" 2>&1
 done
 python3 scripts/repeatability.py "$out"/repeat-*.json > "$out/repeatability.txt"
 grep -E "4096x4096|8192x8192|16x1024x1024|worst" "$out/repeatability.txt"
