@@ -27,13 +27,14 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 /// (matmul_register_blocked.cu).
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
-/// Tensor cores through WMMA: fp16 or bf16 inputs (m16n16k16), fp32 accumulators, output in the
-/// input's type; cp.async multi-stage pipeline (matmul_tensor_core.cu).
+/// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
+/// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
+/// per warp (matmul_tensor_core.cu).
 void launch_tensor_core(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream);
 void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims,
                         cudaStream_t stream);
-/// The same kernel for fp32 data multiplied as TF32 (m16n16k8): each input rounded to TF32 in
-/// the fragment, products accumulated in fp32, C written in fp32.
+/// The same kernel for fp32 data multiplied as TF32 (m16n8k8): each input rounded to TF32
+/// (cvt.rna), products accumulated in fp32, C written in fp32.
 void launch_tensor_core_tf32(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 }  // namespace kbench::matmul

@@ -194,7 +194,8 @@ class MatmulOp final : public Op {
          1,
          {DType::f32}},
         {"tensor_core", VariantRole::own,
-         "WMMA tensor cores (fp16/bf16 m16n16k16, tf32 m16n16k8), 128x128 block tile, 3-stage cp.async pipeline",
+         "mma.sync tensor cores (fp16/bf16 m16n8k16, tf32 m16n8k8), ldmatrix, 64x64 per warp, cp.async "
+         "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages)",
          1,
          {DType::f16, DType::bf16, DType::tf32}},
         {"cublas", VariantRole::baseline,

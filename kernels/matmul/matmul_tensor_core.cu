@@ -1,22 +1,34 @@
-// Tensor-core matmul through WMMA (nvcuda::wmma): fp16 and bf16 inputs as m16n16k16 fragments,
-// fp32 data as TF32 m16n16k8 fragments, always with fp32 accumulators. Builds for sm_80 and
-// sm_90 alike (HMMA; Hopper's wgmma is out of scope).
+// Tensor-core matmul with warp-level mma.sync (HMMA): fp16 and bf16 inputs as m16n8k16 MMAs,
+// fp32 data as TF32 m16n8k8 MMAs, always with fp32 accumulators. Builds for sm_80 and sm_90
+// alike (Hopper's wgmma is out of scope).
 //
 // Block and warp tiles. A block owns a kBM×kBN tile of C (Config below) and walks K in steps of
-// kBK: 32 for 16-bit types, 16 for fp32 (64 bytes of K either way, so one stage has the same
-// size for every dtype). Its warps form a kWarpsM×kWarpsN grid; each warp owns a
-// (kBM/kWarpsM)×(kBN/kWarpsN) part of the tile as a grid of 16×16 accumulator fragments that
-// stay in registers for the whole K loop. Per 16-wide (8 for TF32) slice of K, a warp loads one
-// A fragment per fragment row and one B fragment per fragment column and multiplies every pair,
-// so each fragment loaded from shared memory feeds several tensor-core MMAs.
+// kBK (KBytes of K per stage row: 64 or 128 bytes, i.e. 32 or 64 halves, 16 or 32 floats). Its
+// warps form a grid; each warp owns a 64×64 part of the tile as 4×8 accumulator tiles of 16×8
+// (128 fp32 registers per thread) that stay in registers for the whole K loop. Per 16-deep (8 for
+// TF32) slice of K a warp loads 4 A fragments (16×16) and 8 B fragments (16×8) and issues all
+// 4×8 = 32 MMAs: each fragment loaded from shared memory feeds 8 or 4 MMAs. A bigger warp tile
+// means fewer shared-memory bytes per FLOP; 64×64 is what fits in 255 registers. (64×32 warp
+// tiles ran 25-30 % slower on an H200.)
 //
-// Fragment layout. Which thread holds which element of a WMMA fragment is unspecified, so the
-// kernel never indexes fragments by position: it loads them from shared memory with
-// load_matrix_sync (A row-major with leading dimension kALd, B row-major with kBLd), and in the
-// epilogue stores each accumulator fragment to a per-warp 16×16 fp32 scratch in shared memory,
-// from where the warp's lanes convert and write C with ordinary, bounds-checked stores. The one
-// per-element operation allowed on an opaque fragment, a uniform map, is how TF32 inputs are
-// rounded: wmma::__float_to_tf32 on every element after the load.
+// Fragment layout. mma.sync fixes which thread holds which element (PTX ISA, "Matrix fragments
+// for mma.m16n8k16"); with g = lane / 4 and t = lane % 4, for 16-bit types:
+//   A 16×16 (row-major): a0 = A[g][2t, 2t+1], a1 = A[g+8][2t..], a2 = A[g][2t+8..], a3 = A[g+8][2t+8..]
+//   B 16×8  ("col"):     b0 = B[2t, 2t+1][g], b1 = B[2t+8, 2t+9][g]
+//   C 16×8  (fp32):      c0, c1 = C[g][2t, 2t+1], c2, c3 = C[g+8][2t, 2t+1]
+// ldmatrix.x4 loads four 8×8 matrices of 16-bit elements and hands lane l the two elements of row
+// l / 4 at columns 2(l % 4), 2(l % 4) + 1 of each: exactly a0..a3 when the four matrices are A's
+// quadrants in the order (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
+// (rows 8-15, k 8-15), so lanes 0-15 point at rows 0-15 of k 0 and lanes 16-31 at rows 0-15 of k 8.
+// B is stored k-major (B[k][n], as in global memory); ldmatrix.trans transposes each 8×8 on the
+// way, which turns rows of k into the "col" layout b0, b1 above: one x4 load gives b0, b1 for two
+// neighbouring 8-wide n tiles.
+// TF32 (m16n8k8) has the same A layout with 32-bit elements (a0 = A[g][t], a1 = A[g+8][t],
+// a2 = A[g][t+4], a3 = A[g+8][t+4]); ldmatrix still works on it, since an 8×8 matrix of 16-bit
+// elements is an 8×4 matrix of 32-bit ones. Its B fragment (b0 = B[t][g], b1 = B[t+4][g]) needs a
+// transpose of 32-bit elements, which ldmatrix cannot do, so it is read with plain 32-bit loads;
+// B rows are padded to kBN + 8 floats so those loads hit 32 different banks. Every TF32 operand is
+// rounded to nearest with cvt.rna.tf32.f32 before the MMA.
 //
 // The pipeline. kStages shared-memory stages form a ring. cp.async copies 16 bytes from global
 // to shared memory without passing through registers and without blocking the thread; each
@@ -25,7 +37,11 @@
 // synchronises (everyone's copies are visible and everyone has finished step t-1), starts the
 // copies of step t+kStages-1 into the stage step t-1 used, and computes step t: the copies of
 // the next kStages-1 steps overlap the MMAs. Steps past the end commit empty groups so the count
-// stays uniform.
+// stays uniform. With kOverlap the fragments are also double-buffered in registers: the loads of
+// slice s+1 are issued before the MMAs of slice s, and the wait and barrier for stage t+1 move
+// into the last slice of step t, so even the first fragment loads of a step overlap MMAs. That
+// gained about 5 % for fp16/bf16 with 64-deep steps (nothing with 32-deep ones) and lost about
+// 6 % for TF32, whose B fragments are already many scalar loads (NOTES.md).
 //
 // Bounds. cp.async's source-size operand is 16 for a chunk inside the matrix and 0 outside it,
 // which makes the hardware write 16 zero bytes: partial tiles are zero-filled, so the MMAs need
@@ -34,15 +50,14 @@
 // kAligned = false, which copies element by element through registers with a guard per element
 // (slower, only for odd shapes). Stores of C are guarded in both.
 //
-// Banks. Each stage row is padded by 16 bytes (kBK + 8 halves = 80 bytes for A, kBN + 8 halves
-// for B). The eight 16-byte rows that one phase of a fragment load touches then start in eight
-// different 16-byte bank groups, so the loads are conflict-free.
+// Banks. A stage rows are padded by 16 bytes (kBK + kChunk elements: 80 or 144 bytes for the
+// shipped shapes), B rows by 8 elements (16 or 32 bytes). The eight 16-byte rows that each phase
+// of an ldmatrix reads then start in eight different 16-byte bank groups, so the fragment loads
+// are conflict-free, and the TF32 B loads B[t][g] of a warp fall in banks 8t + g, all different.
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
-
-#include <mma.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -51,64 +66,57 @@ namespace kbench::matmul {
 
 namespace {
 
-namespace wmma = nvcuda::wmma;
-
-/// What a storage type multiplies as on the tensor cores.
-template <typename T>
-struct FragmentOf;
-template <>
-struct FragmentOf<__half> {
-  using type = __half;
-  static constexpr int kK = 16;
-};
-template <>
-struct FragmentOf<__nv_bfloat16> {
-  using type = __nv_bfloat16;
-  static constexpr int kK = 16;
-};
-template <>
-struct FragmentOf<float> {  // fp32 storage, TF32 multiplication
-  using type = wmma::precision::tf32;
-  static constexpr int kK = 8;
-};
-
-template <typename T, int BM, int BN, int WarpsM, int WarpsN, int Stages>
+/// A kBM×kBN block tile, WarpsM×WarpsN warps, Stages shared-memory stages of KBytes bytes of K
+/// per row, and the blocks per SM the register budget is sized for.
+template <typename T, int BM, int BN, int WarpsM, int WarpsN, int Stages, int MinBlocks, int KBytes, bool Overlap>
 struct Config {
-  static constexpr int kBM = BM, kBN = BN, kWarpsN = WarpsN, kStages = Stages;
+  static constexpr int kBM = BM, kBN = BN, kWarpsN = WarpsN, kStages = Stages, kMinBlocks = MinBlocks;
+  static constexpr bool kOverlap = Overlap;  // fragment loads of slice s + 1 overlap the MMAs of slice s
+  static constexpr bool kTf32 = std::is_same_v<T, float>;
   static constexpr int kThreads = 32 * WarpsM * WarpsN;
   static constexpr int kChunk = 16 / static_cast<int>(sizeof(T));  // elements per 16-byte copy
-  static constexpr int kBK = 64 / static_cast<int>(sizeof(T));     // K per step
-  static constexpr int kFragK = FragmentOf<T>::kK;
+  static constexpr int kBK = KBytes / static_cast<int>(sizeof(T));  // K per step
+  static constexpr int kMmaK = kTf32 ? 8 : 16;                      // K per MMA
   static constexpr int kALd = kBK + kChunk;  // A stage row, elements (16 bytes of padding)
-  static constexpr int kBLd = kBN + kChunk;  // B stage row
+  static constexpr int kBLd = kBN + 8;       // B stage row, elements (see Banks)
   static constexpr int kAStage = kBM * kALd;  // elements
   static constexpr int kBStage = kBK * kBLd;
   static constexpr int kWarpRows = kBM / WarpsM;
   static constexpr int kWarpCols = kBN / WarpsN;
-  static constexpr int kFragsM = kWarpRows / 16;
-  static constexpr int kFragsN = kWarpCols / 16;
+  static constexpr int kTilesM = kWarpRows / 16;  // 16×8 accumulator tiles per warp
+  static constexpr int kTilesN = kWarpCols / 8;
   static constexpr int kAChunksPerRow = kBK / kChunk;
   static constexpr int kBChunksPerRow = kBN / kChunk;
   static constexpr int kALoads = kBM * kAChunksPerRow / kThreads;  // 16-byte chunks per thread and step
   static constexpr int kBLoads = kBK * kBChunksPerRow / kThreads;
-  static constexpr std::size_t kPipelineBytes = static_cast<std::size_t>(kStages) * (kAStage + kBStage) * sizeof(T);
-  static constexpr std::size_t kEpilogueBytes = static_cast<std::size_t>(WarpsM * WarpsN) * 16 * 16 * sizeof(float);
-  static constexpr std::size_t kSmemBytes = kPipelineBytes > kEpilogueBytes ? kPipelineBytes : kEpilogueBytes;
+  static constexpr std::size_t kSmemBytes = static_cast<std::size_t>(kStages) * (kAStage + kBStage) * sizeof(T);
 
-  static_assert(kWarpRows % 16 == 0 && kWarpCols % 16 == 0, "warp tiles are whole fragments");
+  static_assert(kWarpRows % 16 == 0 && kWarpCols % 16 == 0, "warp tiles are whole 16x16 blocks");
   static_assert(kALoads * kThreads == kBM * kAChunksPerRow && kBLoads * kThreads == kBK * kBChunksPerRow,
                 "every thread copies the same number of chunks");
   static_assert(kThreads % kAChunksPerRow == 0 && kThreads % kBChunksPerRow == 0,
                 "a thread copies the same chunk column in every row it copies");
   static_assert((kAStage * sizeof(T)) % 128 == 0 && (kBStage * sizeof(T)) % 128 == 0,
-                "stage bases stay 128-byte aligned (WMMA needs 32)");
-  static_assert(kBK % kFragK == 0, "a step is whole fragments deep");
+                "stage bases stay 128-byte aligned");
+  static_assert(kBK % kMmaK == 0, "a step is whole MMAs deep");
 };
 
-/// The configuration shipped: 128×128 tiles, 8 warps as 2×4 with 64×32 each (4×2 fragments),
-/// 3 stages (about 56 KB of shared memory, two blocks per SM on A100 and H100).
+/// The configurations shipped, from timing several on an H200 (NOTES.md). fp16/bf16 on 16-byte
+/// aligned shapes: 128×256 tiles, 8 warps as 2×4 with 64×64 each, 3 stages of 64 K deep
+/// (153 KB of shared memory, one block per SM) with register double-buffered fragments. TF32:
+/// 128×128 tiles, 4 warps as 2×2, 4 stages of 16 K deep (74 KB, two blocks per SM). The
+/// element-wise fallback for odd shapes takes the latter for every type: its per-element copies
+/// need registers the 128×256 kernel does not have to spare.
 template <typename T>
-using Shipped = Config<T, 128, 128, 2, 4, 3>;
+struct Shipped {
+  using Aligned = Config<T, 128, 256, 2, 4, 3, 1, 128, true>;
+  using Fallback = Config<T, 128, 128, 2, 2, 4, 2, 64, false>;
+};
+template <>
+struct Shipped<float> {
+  using Aligned = Config<float, 128, 128, 2, 2, 4, 2, 64, false>;
+  using Fallback = Aligned;
+};
 
 // --- cp.async (sm_80+) -------------------------------------------------------------------------
 
@@ -129,7 +137,55 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 
-/// The bits of one element, widened to 32 bits (packing helpers below build 16-byte vectors in
+// --- fragments and MMAs --------------------------------------------------------------------------
+
+/// Four 8×8 matrices of 16-bit elements; lanes 8i .. 8i+7 give the row addresses of matrix i.
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const void* row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+/// The same, each 8×8 matrix transposed on the way.
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const void* row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+/// fp32 bits rounded to TF32 (round to nearest, ties away), still in a 32-bit register.
+__device__ __forceinline__ unsigned to_tf32(unsigned x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(x)));
+  return r;
+}
+
+/// acc += A·B for one 16×8 tile: m16n8k16 for fp16/bf16, m16n8k8 for TF32.
+template <typename T>
+__device__ __forceinline__ void mma(float (&acc)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  if constexpr (std::is_same_v<T, __half>) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  } else {
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+}
+
+// --- global -> shared ----------------------------------------------------------------------------
+
+/// The bits of one element, widened to 32 bits (the packing helpers build 16-byte vectors in
 /// registers: a local array reinterpreted as uint4 would go to the stack).
 __device__ __forceinline__ unsigned bits_of(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ unsigned bits_of(__half x) { return __half_as_ushort(x); }
@@ -148,18 +204,6 @@ __device__ __forceinline__ uint4 pack_chunk(Value&& value) {
     }
   }
   return make_uint4(word[0], word[1], word[2], word[3]);
-}
-
-/// Two floats rounded to a 16-bit type and packed in one word (one paired conversion instruction).
-template <typename T>
-__device__ __forceinline__ unsigned pack_pair(float lo, float hi) {
-  if constexpr (std::is_same_v<T, __half>) {
-    const __half2 pair = __floats2half2_rn(lo, hi);
-    return *reinterpret_cast<const unsigned*>(&pair);
-  } else {
-    const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<const unsigned*>(&pair);
-  }
 }
 
 /// The unaligned path's copy of one chunk: element by element, zeros outside [0, limit).
@@ -206,26 +250,45 @@ __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __re
   }
 }
 
-/// Rounds every element of a TF32 fragment loaded from fp32 data; nothing for 16-bit types.
-template <typename T, typename Fragment>
-__device__ __forceinline__ void to_tensor_precision(Fragment& fragment) {
-  if constexpr (std::is_same_v<T, float>) {
+// --- the kernel ----------------------------------------------------------------------------------
+
+/// Loads the A and B fragments of one kMmaK-deep slice of a stage (see Fragment layout).
+template <typename T, typename Cfg>
+__device__ __forceinline__ void load_fragments(unsigned (&a_frag)[Cfg::kTilesM][4], unsigned (&b_frag)[Cfg::kTilesN][2],
+                                               const T* a_tile, const T* b_tile, int kk, int lane) {
 #pragma unroll
-    for (int e = 0; e < fragment.num_elements; ++e) fragment.x[e] = wmma::__float_to_tf32(fragment.x[e]);
+  for (int i = 0; i < Cfg::kTilesM; ++i) {
+    ldmatrix_x4(a_frag[i], a_tile + (i * 16 + lane % 16) * Cfg::kALd + kk + (lane / 16) * Cfg::kChunk);
+    if constexpr (Cfg::kTf32) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) a_frag[i][q] = to_tf32(a_frag[i][q]);
+    }
+  }
+  if constexpr (Cfg::kTf32) {
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int j = 0; j < Cfg::kTilesN; ++j) {
+      const float* column = reinterpret_cast<const float*>(b_tile) + j * 8 + g;
+      b_frag[j][0] = to_tf32(__float_as_uint(column[(kk + t) * Cfg::kBLd]));
+      b_frag[j][1] = to_tf32(__float_as_uint(column[(kk + t + 4) * Cfg::kBLd]));
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Cfg::kTilesN; j += 2) {
+      unsigned r[4];
+      ldmatrix_x4_trans(r, b_tile + (kk + lane % 8 + ((lane / 8) % 2) * 8) * Cfg::kBLd + j * 8 + (lane / 16) * 8);
+      b_frag[j][0] = r[0];
+      b_frag[j][1] = r[1];
+      b_frag[j + 1][0] = r[2];
+      b_frag[j + 1][1] = r[3];
+    }
   }
 }
 
-// Aligned shapes: two blocks per SM (128 registers a thread, which the aligned kernels fit without
-// spilling). The element-wise fallback needs more registers for its addressing, so it gets one.
 template <typename T, typename Cfg, bool kAligned>
-__global__ void __launch_bounds__(Cfg::kThreads, kAligned ? 2 : 1)
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     matmul_tensor_core_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int m, int n,
                               int k) {
-  using FragType = typename FragmentOf<T>::type;
-  using FragA = wmma::fragment<wmma::matrix_a, 16, 16, Cfg::kFragK, FragType, wmma::row_major>;
-  using FragB = wmma::fragment<wmma::matrix_b, 16, 16, Cfg::kFragK, FragType, wmma::row_major>;
-  using FragC = wmma::fragment<wmma::accumulator, 16, 16, Cfg::kFragK, float>;
-
   extern __shared__ __align__(128) unsigned char smem[];
   T* const stages = reinterpret_cast<T*>(smem);
   auto a_stage = [&](int s) { return stages + s * (Cfg::kAStage + Cfg::kBStage); };
@@ -236,14 +299,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, kAligned ? 2 : 1)
   const int block_row = tile.row * Cfg::kBM;
   const int block_col = tile.col * Cfg::kBN;
   const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp_row = (warp / Cfg::kWarpsN) * Cfg::kWarpRows;  // within the block tile
   const int warp_col = (warp % Cfg::kWarpsN) * Cfg::kWarpCols;
 
-  FragC acc[Cfg::kFragsM][Cfg::kFragsN];
+  float acc[Cfg::kTilesM][Cfg::kTilesN][4];
 #pragma unroll
-  for (int i = 0; i < Cfg::kFragsM; ++i)
+  for (int i = 0; i < Cfg::kTilesM; ++i)
 #pragma unroll
-    for (int j = 0; j < Cfg::kFragsN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    for (int j = 0; j < Cfg::kTilesN; ++j)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.0f;
 
   const int steps = ceil_div(k, Cfg::kBK);
 #pragma unroll
@@ -252,75 +318,102 @@ __global__ void __launch_bounds__(Cfg::kThreads, kAligned ? 2 : 1)
     cp_async_commit();
   }
 
-  for (int step = 0; step < steps; ++step) {
-    cp_async_wait<Cfg::kStages - 2>();  // this thread's copies of `step` have landed
-    __syncthreads();                    // everyone's have, and everyone is done with step - 1
-    const int ahead = step + Cfg::kStages - 1;
-    if (ahead < steps) {
-      const int s = ahead % Cfg::kStages;  // the stage step - 1 used
-      load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, ahead * Cfg::kBK);
-    }
-    cp_async_commit();
-
-    const T* a_tile = a_stage(step % Cfg::kStages) + warp_row * Cfg::kALd;
-    const T* b_tile = b_stage(step % Cfg::kStages) + warp_col;
-    // Not unrolled: unrolling lets the compiler hoist the next slice's fragment loads, which
-    // pushes the 16-bit kernels past 128 registers and into spills.
-#pragma unroll 1
-    for (int kk = 0; kk < Cfg::kBK; kk += Cfg::kFragK) {
-      FragB b_frag[Cfg::kFragsN];
-#pragma unroll
-      for (int j = 0; j < Cfg::kFragsN; ++j) {
-        wmma::load_matrix_sync(b_frag[j], b_tile + kk * Cfg::kBLd + j * 16, Cfg::kBLd);
-        to_tensor_precision<T>(b_frag[j]);
+  if constexpr (!Cfg::kOverlap) {
+    for (int step = 0; step < steps; ++step) {
+      cp_async_wait<Cfg::kStages - 2>();  // this thread's copies of `step` have landed
+      __syncthreads();                    // everyone's have, and everyone is done with step - 1
+      const int ahead = step + Cfg::kStages - 1;
+      if (ahead < steps) {
+        const int s = ahead % Cfg::kStages;  // the stage step - 1 used
+        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, ahead * Cfg::kBK);
       }
+      cp_async_commit();
+
+      const T* a_tile = a_stage(step % Cfg::kStages) + warp_row * Cfg::kALd;
+      const T* b_tile = b_stage(step % Cfg::kStages) + warp_col;
 #pragma unroll
-      for (int i = 0; i < Cfg::kFragsM; ++i) {
-        FragA a_frag;
-        wmma::load_matrix_sync(a_frag, a_tile + i * 16 * Cfg::kALd + kk, Cfg::kALd);
-        to_tensor_precision<T>(a_frag);
+      for (int kk = 0; kk < Cfg::kBK; kk += Cfg::kMmaK) {
+        unsigned a_frag[Cfg::kTilesM][4];
+        unsigned b_frag[Cfg::kTilesN][2];
+        load_fragments<T, Cfg>(a_frag, b_frag, a_tile, b_tile, kk, lane);
 #pragma unroll
-        for (int j = 0; j < Cfg::kFragsN; ++j) wmma::mma_sync(acc[i][j], a_frag, b_frag[j], acc[i][j]);
+        for (int i = 0; i < Cfg::kTilesM; ++i)
+#pragma unroll
+          for (int j = 0; j < Cfg::kTilesN; ++j) mma<T>(acc[i][j], a_frag[i], b_frag[j][0], b_frag[j][1]);
+      }
+    }
+  } else {
+    // Fragments double-buffered in registers: while the MMAs of slice s run, the fragments of
+    // slice s + 1 are already being loaded, from the next stage when s is a step's last slice.
+    // So the block's barrier moves from the top of a step into its last slice, before the
+    // fragment loads of the next stage.
+    constexpr int kSlices = Cfg::kBK / Cfg::kMmaK;
+    static_assert(kSlices % 2 == 0, "slice s uses fragment buffer s % 2 in every step");
+    unsigned a_frag[2][Cfg::kTilesM][4];
+    unsigned b_frag[2][Cfg::kTilesN][2];
+    cp_async_wait<Cfg::kStages - 2>();  // stage 0 has landed
+    __syncthreads();
+    load_fragments<T, Cfg>(a_frag[0], b_frag[0], a_stage(0) + warp_row * Cfg::kALd, b_stage(0) + warp_col, 0, lane);
+    for (int step = 0; step < steps; ++step) {
+      const int stage = step % Cfg::kStages;
+      // Every thread passed the barrier in the last slice of step - 1 after its last read of
+      // stage step - 1, so that stage takes the copies of step + kStages - 1 now.
+      const int ahead = step + Cfg::kStages - 1;
+      if (ahead < steps) {
+        const int s = ahead % Cfg::kStages;
+        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, ahead * Cfg::kBK);
+      }
+      cp_async_commit();
+#pragma unroll
+      for (int slice = 0; slice < kSlices; ++slice) {
+        const int cur = slice % 2, next = (slice + 1) % 2;
+        if (slice + 1 < kSlices) {
+          load_fragments<T, Cfg>(a_frag[next], b_frag[next], a_stage(stage) + warp_row * Cfg::kALd,
+                                 b_stage(stage) + warp_col, (slice + 1) * Cfg::kMmaK, lane);
+        } else if (step + 1 < steps) {
+          cp_async_wait<Cfg::kStages - 2>();  // this thread's copies of step + 1 have landed
+          __syncthreads();                    // everyone's have
+          const int following = (step + 1) % Cfg::kStages;
+          load_fragments<T, Cfg>(a_frag[next], b_frag[next], a_stage(following) + warp_row * Cfg::kALd,
+                                 b_stage(following) + warp_col, 0, lane);
+        }
+#pragma unroll
+        for (int i = 0; i < Cfg::kTilesM; ++i)
+#pragma unroll
+          for (int j = 0; j < Cfg::kTilesN; ++j) mma<T>(acc[i][j], a_frag[cur][i], b_frag[cur][j][0], b_frag[cur][j][1]);
       }
     }
   }
+  cp_async_wait<0>();  // nothing may be in flight when the block exits (only empty groups are)
 
-  // Epilogue: the pipeline's shared memory becomes one 16×16 fp32 scratch per warp.
-  cp_async_wait<0>();
-  __syncthreads();
-  float* scratch = reinterpret_cast<float*>(smem) + warp * 16 * 16;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int r = lane / 2;        // each lane writes 8 consecutive elements of one fragment row
-  const int c0 = (lane % 2) * 8;
+  // Epilogue: each thread holds C[g][2t, 2t+1] and C[g+8][2t, 2t+1] of every 16×8 tile, written
+  // as pairs (one 4- or 8-byte store) when N is even, element by element otherwise.
+  const int g = lane / 4, t = lane % 4;
+  const bool pairs = n % 2 == 0;
 #pragma unroll
-  for (int i = 0; i < Cfg::kFragsM; ++i) {
+  for (int i = 0; i < Cfg::kTilesM; ++i) {
 #pragma unroll
-    for (int j = 0; j < Cfg::kFragsN; ++j) {
-      wmma::store_matrix_sync(scratch, acc[i][j], 16, wmma::mem_row_major);
-      __syncwarp();
-      const int row = block_row + warp_row + i * 16 + r;
-      const int col = block_col + warp_col + j * 16 + c0;
-      const float* v = scratch + r * 16 + c0;
-      if (row < m) {
-        if (kAligned && col + 8 <= n) {
-          // N is a multiple of the 16-byte chunk and col of 8: the 8 elements are in bounds and aligned.
-          const float4 lo = *reinterpret_cast<const float4*>(v);
-          const float4 hi = *reinterpret_cast<const float4*>(v + 4);
-          auto* out = reinterpret_cast<uint4*>(c + row * n + col);
+    for (int j = 0; j < Cfg::kTilesN; ++j) {
+      const int col = block_col + warp_col + j * 8 + 2 * t;
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = block_row + warp_row + i * 16 + g + half * 8;
+        if (row >= m || col >= n) continue;
+        const float x = acc[i][j][2 * half], y = acc[i][j][2 * half + 1];
+        T* out = c + row * n + col;
+        if (pairs) {  // col is even, so col < n means col + 1 < n too, and the pair is aligned
           if constexpr (std::is_same_v<T, float>) {
-            out[0] = make_uint4(__float_as_uint(lo.x), __float_as_uint(lo.y), __float_as_uint(lo.z), __float_as_uint(lo.w));
-            out[1] = make_uint4(__float_as_uint(hi.x), __float_as_uint(hi.y), __float_as_uint(hi.z), __float_as_uint(hi.w));
+            *reinterpret_cast<float2*>(out) = make_float2(x, y);
+          } else if constexpr (std::is_same_v<T, __half>) {
+            *reinterpret_cast<__half2*>(out) = __floats2half2_rn(x, y);
           } else {
-            out[0] = make_uint4(pack_pair<T>(lo.x, lo.y), pack_pair<T>(lo.z, lo.w), pack_pair<T>(hi.x, hi.y),
-                                pack_pair<T>(hi.z, hi.w));
+            *reinterpret_cast<__nv_bfloat162*>(out) = __floats2bfloat162_rn(x, y);
           }
         } else {
-#pragma unroll
-          for (int e = 0; e < 8; ++e)
-            if (col + e < n) c[row * n + col + e] = from_float<T>(v[e]);
+          out[0] = from_float<T>(x);
+          if (col + 1 < n) out[1] = from_float<T>(y);
         }
       }
-      __syncwarp();  // the scratch is rewritten by the next fragment
     }
   }
 }
@@ -343,30 +436,47 @@ void launch_config(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream)
   KBENCH_CHECK_LAUNCH();
 }
 
-template <typename T, typename Cfg>
+/// The most dynamic shared memory a block of the current device may opt in to (kbench uses one
+/// device per process): 227 KB on H100/H200, 163 KB on A100, 99 KB on most other GPUs.
+int shared_memory_optin() {
+  static const int bytes = [] {
+    int device = 0, value = 0;
+    KBENCH_CUDA_CALL(cudaGetDevice(&device));
+    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return value;
+  }();
+  return bytes;
+}
+
+template <typename T>
 void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
-  const bool aligned = dims.k % Cfg::kChunk == 0 && dims.n % Cfg::kChunk == 0 && aligned16(a) && aligned16(b) &&
-                       aligned16(c);
-  if (aligned) {
-    launch_config<T, Cfg, true>(a, b, c, dims, stream);
+  using Aligned = typename Shipped<T>::Aligned;
+  using Fallback = typename Shipped<T>::Fallback;
+  constexpr int kChunk = 16 / static_cast<int>(sizeof(T));
+  const bool aligned =
+      dims.k % kChunk == 0 && dims.n % kChunk == 0 && aligned16(a) && aligned16(b) && aligned16(c);
+  // A GPU with less shared memory than the fast configuration needs runs the fallback (correct
+  // for any shape, slower) rather than failing the launch.
+  if (aligned && Aligned::kSmemBytes <= static_cast<std::size_t>(shared_memory_optin())) {
+    launch_config<T, Aligned, true>(a, b, c, dims, stream);
   } else {
-    launch_config<T, Cfg, false>(a, b, c, dims, stream);
+    launch_config<T, Fallback, false>(a, b, c, dims, stream);
   }
 }
 
 }  // namespace
 
 void launch_tensor_core(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream) {
-  launch<__half, Shipped<__half>>(a, b, c, dims, stream);
+  launch<__half>(a, b, c, dims, stream);
 }
 
 void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims,
                         cudaStream_t stream) {
-  launch<__nv_bfloat16, Shipped<__nv_bfloat16>>(a, b, c, dims, stream);
+  launch<__nv_bfloat16>(a, b, c, dims, stream);
 }
 
 void launch_tensor_core_tf32(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  launch<float, Shipped<float>>(a, b, c, dims, stream);
+  launch<float>(a, b, c, dims, stream);
 }
 
 }  // namespace kbench::matmul
