@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace kbench {
@@ -103,6 +104,15 @@ std::string eager_cell(const CaseResult& c) {
   return fmt::format("{} (+{:.2f})", eager, *c.launch_overhead_ms * 1e3);
 }
 
+/// Kernels one call launches: CUPTI's count when traced, marked when it differs from the op's
+/// declaration; the declaration otherwise.
+std::string kernels_cell(const CaseResult& c) {
+  if (!c.breakdown) return std::to_string(c.kernels_per_call);
+  const double traced = c.breakdown->kernels_per_call;
+  if (std::abs(traced - c.kernels_per_call) < 1e-9) return std::to_string(c.kernels_per_call);
+  return fmt::format("{:g} (declared {})", traced, c.kernels_per_call);
+}
+
 /// Noise above this relative IQR gets a warning mark.
 constexpr double kNoisy = 0.10;
 
@@ -125,7 +135,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
       const bool timed = headline != nullptr;
       const double noise = timed ? headline->stats.relative_iqr() : 0;
       rows.push_back({format_shape(c.shape), format_count(static_cast<double>(c.elements)), c.dtype, variant_cell(c),
-                      std::to_string(c.kernels_per_call), c.baseline_ms ? format_duration_ms(*c.baseline_ms) : "-",
+                      kernels_cell(c), c.baseline_ms ? format_duration_ms(*c.baseline_ms) : "-",
                       timed ? format_duration_ms(headline->stats.median) : "-",
                       c.speed_ratio ? fmt::format("{:.2f}x", *c.speed_ratio) : "-",
                       timed ? fmt::format("{:.0f}", c.bandwidth_gbps) : "-",
@@ -133,7 +143,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == "compute" ? " of FLOP/s" : "") : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      mode_cell(c, "hot"), eager_cell(c), status_cell(c), primary_issue(c)});
+                      mode_cell(c, "hot"), eager_cell(c), status_cell(c), primary_issue(c, results.device.sm_count)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {

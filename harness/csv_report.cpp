@@ -91,7 +91,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     f.push_back(number(t.min_speed_ratio));
     f.push_back(band ? std::string(band_name(*band)) : "");
     f.push_back(std::find(best.begin(), best.end(), &row) != best.end() ? "true" : "false");
-    f.push_back(primary_issue(row));
+    f.push_back(primary_issue(row, r.device.sm_count));
     if (input.against) {
       const CaseResult* other = h ? against_row(*input.against, row) : nullptr;
       f.push_back(other ? other->variant : "");

@@ -1,5 +1,7 @@
 #include "harness/markdown_report.hpp"
 
+#include "harness/breakdown_report.hpp"
+
 #include "harness/measure_settings.hpp"
 #include "harness/primary_issue.hpp"
 #include "harness/report_format.hpp"
@@ -208,7 +210,7 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
                    row.speed_ratio ? format_ratio(*row.speed_ratio) : "-",
                    timed ? format_percent(row.efficiency) : "-",
                    status_label(row, *input.thresholds),
-                   primary_issue(row)};
+                   primary_issue(row, r.device.sm_count)};
     if (input.against) {
       const CaseResult* other = against_row(*input.against, row);
       const auto ratio = against_ratio(input, row);
@@ -246,7 +248,7 @@ void write_not_timed(std::ostream& out, const RunResults& r) {
 }
 
 void write_notes(std::ostream& out, const RunResults& r) {
-  std::vector<std::string> notes;
+  std::vector<std::string> notes = r.notes;
   for (const CaseResult& row : r.cases) {
     for (const ModeTiming& t : row.timings)
       for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", row_label(row), t.mode, warning));
@@ -276,6 +278,9 @@ void write_markdown_report(std::ostream& out, const ReportInput& input) {
   write_summary(out, input);
   write_categories(out, input);
   for (const std::string& op : op_order(r)) write_op(out, input, op);
+  print_kernel_breakdowns(out, r,
+                         "\n## Kernel breakdown\n\nWhat one call launches, traced with CUPTI after the timed samples; "
+                         "Gap = hot-mode event time - GPU time of the launches.\n");
   write_not_timed(out, r);
   write_notes(out, r);
 }

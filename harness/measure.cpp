@@ -2,6 +2,7 @@
 
 #include "harness/cuda_check.hpp"
 #include "harness/cuda_resources.hpp"
+#include "harness/nvtx_range.hpp"
 #include "harness/stopping_rule.hpp"
 
 #include <fmt/format.h>
@@ -137,7 +138,11 @@ Measurement measure(const std::string& mode, const LaunchFn& launch, const Measu
   Measurement result;
   result.mode = mode;
   const auto start = Clock::now();
-  result.warmup_calls = warm_up(launch, stream, settings);
+  {
+    const NvtxRange range("warmup " + mode);
+    result.warmup_calls = warm_up(launch, stream, settings);
+  }
+  const NvtxRange range("measure " + mode);
 
   if (mode == "cold") {
     const bool flush = settings.flush_l2 != 0;

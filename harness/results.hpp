@@ -4,6 +4,7 @@
 
 #include "harness/build_info.hpp"
 #include "harness/device_info.hpp"
+#include "harness/kernel_breakdown.hpp"
 #include "harness/measure_settings.hpp"
 #include "harness/problem.hpp"
 #include "harness/stats.hpp"
@@ -88,6 +89,9 @@ struct CaseResult {
   std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)
   std::optional<double> launch_overhead_ms;  ///< eager median - hot median, when both were measured
   std::string band;                       ///< "critical", "poor", "good"; empty when not timed
+
+  /// What one call ran on the GPU, from CUPTI (harness/kernel_tracer.hpp); empty when not traced.
+  std::optional<KernelBreakdown> breakdown;
 };
 
 struct RunResults {
@@ -103,6 +107,8 @@ struct RunResults {
   /// SIGTERM: unfinished rows are skipped); "context_lost" (a sticky CUDA error ended the run).
   std::string run_state = "complete";
   std::vector<CaseResult> cases;
+  /// Run-level notes a reader must see, e.g. why no kernel breakdown could be traced.
+  std::vector<std::string> notes;
 };
 
 }  // namespace kbench

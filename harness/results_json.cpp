@@ -1,5 +1,7 @@
 #include "harness/results_json.hpp"
 
+#include "harness/kernel_breakdown_json.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -68,6 +70,7 @@ json case_to_json(const CaseResult& c) {
         {"launch_overhead_ms", optional_number(c.launch_overhead_ms)},
         {"headline_mode", c.headline_mode},
         {"band", c.band}}},
+      {"kernel_breakdown", breakdown_to_json(c.breakdown)},
   };
 }
 
@@ -158,6 +161,7 @@ class Reader {
     return v;
   }
   std::string path(const std::string& key) const { return path_ + "." + key; }
+  const json& node() const { return node_; }
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
     const std::string where = key.empty() ? path_ : path_ + "." + key;
     const json& found = key.empty() ? node_ : node_.at(key);
@@ -257,6 +261,9 @@ CaseResult case_from_json(const Reader& r) {
   c.launch_overhead_ms = derived.optional_number("launch_overhead_ms");
   c.headline_mode = derived.string("headline_mode");
   c.band = derived.string("band");
+  if (const json& node = r.node(); node.contains("kernel_breakdown")) {
+    c.breakdown = breakdown_from_json(node.at("kernel_breakdown"), r.path("kernel_breakdown"));
+  }
   return c;
 }
 
@@ -324,6 +331,7 @@ json to_json(const RunResults& results) {
           {"run_state", results.run_state},
           {"device", device_to_json(results.device)},
           {"settings", settings_to_json(results.settings)},
+          {"notes", results.notes},
           {"cases", cases}};
 }
 
@@ -350,6 +358,13 @@ RunResults results_from_json(const json& document) {
   }
   results.device = device_from_json(root.object("device"));
   results.settings = settings_from_json(root.object("settings"));
+  if (document.contains("notes")) {
+    const json& notes = root.array("notes");
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      if (!notes[i].is_string()) throw std::runtime_error("$.notes[" + std::to_string(i) + "] must be a string");
+      results.notes.push_back(notes[i].get<std::string>());
+    }
+  }
   const json& cases = root.array("cases");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     results.cases.push_back(case_from_json(Reader(cases[i], "$.cases[" + std::to_string(i) + "]")));

@@ -3,8 +3,10 @@
 #include "harness/copy_roof.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/cuda_resources.hpp"
+#include "harness/kernel_tracer.hpp"
 #include "harness/l2_flush.hpp"
 #include "harness/measure.hpp"
+#include "harness/nvtx_range.hpp"
 
 #include <fmt/format.h>
 
@@ -93,11 +95,43 @@ ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {
   return t;
 }
 
+/// "add vectorized fp32 4096x4096": the row's NVTX range name.
+std::string row_label(const CaseResult& row) {
+  return fmt::format("{} {} {} {}", row.op, row.variant, row.dtype, format_shape(row.shape));
+}
+
+/// Launches the row once inside an NVTX "profile" range, for a profiler attached to kbench.
+void launch_for_profiler(const LaunchFn& launch, CaseResult& row, cudaStream_t stream) {
+  {
+    const NvtxRange range("profile");
+    launch(stream);
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  }
+  row.status = CaseStatus::skipped;
+  row.message = "verified (" + row.message + "), then launched once for a profiler (--profile): not timed";
+}
+
+/// Traces a few calls with CUPTI after the timed samples; once CUPTI proves unusable, the run
+/// notes why (once) and goes on without breakdowns.
+void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream, const RunExtras& extras,
+                   std::vector<std::string>& notes) {
+  KernelTracer& tracer = KernelTracer::instance();
+  if (tracer.unavailable_reason().empty()) {
+    const NvtxRange range("kernel breakdown");
+    row.breakdown = tracer.trace(launch, stream, extras.breakdown_calls);
+  }
+  if (!row.breakdown && !tracer.unavailable_reason().empty() && notes.empty()) {
+    notes.push_back("no kernel breakdown: " + tracer.unavailable_reason());
+  }
+}
+
 /// Verifies one variant, then times it in every requested mode if it is correct. A mode that
 /// fails (a call that cannot be captured in a graph, say) is noted; the other modes still count.
 void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, const MeasureContext& context,
-                     const MeasureSettings& settings) {
+                     const MeasureSettings& settings, const RunExtras& extras, std::vector<std::string>& notes) {
+  const NvtxRange case_range(row_label(row));
   try {
+    const NvtxRange verify_range("verify");
     workload.poison_outputs(context.stream);
     workload.launch(variant, context.stream);
     const Verification check = workload.check_outputs(context.stream);
@@ -114,6 +148,14 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     return;
   }
   const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
+  if (extras.profile) {
+    try {
+      launch_for_profiler(launch, row, context.stream);
+    } catch (const std::exception& error) {
+      record_error(row, error);
+    }
+    return;
+  }
   std::string failures;
   for (const std::string& mode : parse_modes(settings.modes)) {
     try {
@@ -132,13 +174,22 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     row.message = "no mode could be measured" + failures;
   } else {
     row.status = CaseStatus::passed;
+    if (extras.kernel_breakdown) {
+      try {
+        trace_kernels(launch, row, context.stream, extras, notes);
+      } catch (const CudaError& error) {
+        if (is_sticky_cuda_error(error.code())) record_error(row, error);
+        row.message += std::string("; kernel breakdown failed: ") + error.what();
+      }
+    }
   }
 }
 
 }  // namespace
 
 RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
-                    const ProblemDoneFn& on_problem_done, const std::atomic<bool>* stop_requested) {
+                    const ProblemDoneFn& on_problem_done, const std::atomic<bool>* stop_requested,
+                    const RunExtras& extras) {
   RunOutcome outcome;
   const auto stopping = [&] {
     if (stop_requested != nullptr && stop_requested->load()) outcome.interrupted = true;
@@ -178,14 +229,14 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
           for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
         }
         for (; r < entry.variants.size() && !stopping(); ++r) {
-          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings);
+          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings, extras, outcome.notes);
         }
       }  // the op's buffers are freed before the roof allocates its own
       if (entry.copy_roof && !stopping()) {
         CaseResult& row = rows.back();
         try {
           auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
-          verify_and_time(*roof, 0, row, context, settings);
+          verify_and_time(*roof, 0, row, context, settings, extras, outcome.notes);
         } catch (const ContextLost&) {
           throw;
         } catch (const std::exception& error) {

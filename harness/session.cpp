@@ -37,7 +37,9 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
     derive_metrics(so_far, options.band_policy);
     on_partial(so_far);
   };
-  RunOutcome outcome = run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested);
+  RunOutcome outcome =
+      run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested, options.extras);
+  results.notes = std::move(outcome.notes);
   results.run_state = outcome.context_lost ? "context_lost" : outcome.interrupted ? "interrupted" : "complete";
   results.cases = std::move(outcome.rows);
   for (const SkippedEntry& skipped : plan.skipped) {

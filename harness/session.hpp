@@ -24,6 +24,7 @@ struct SessionOptions {
   std::string command_line;
   BandPolicy band_policy;  ///< the status band of each row (from the thresholds); required
   const std::atomic<bool>* stop_requested = nullptr;  ///< set by a signal handler to end the run early
+  RunExtras extras;  ///< kernel breakdown, profile launches
 };
 
 /// Receives the results so far (run_state "in_progress", figures derived) after each problem.

@@ -82,6 +82,18 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")
       ->group("Output");
 
+  app.add_flag("--kernels", options.show_kernels,
+               "print what one call of each row launches (CUPTI: kernel names, grid x block, GPU time per call) "
+               "under the table")
+      ->group("Profiling");
+  app.add_flag("--no-kernel-breakdown", options.no_kernel_breakdown,
+               "skip the short CUPTI pass that follows each row's timed samples (default: traced; 3 calls)")
+      ->group("Profiling");
+  app.add_flag("--profile", options.profile,
+               "for running under ncu or nsys: verify each row, then launch it once inside an NVTX range "
+               "'profile' (no warm-up, L2 flush or repetition); nothing is timed, rows show as skipped; "
+               "cannot be combined with --json")
+      ->group("Profiling");
   device_command = app.add_subcommand("device", "print the GPU's attributes and the peaks kbench derives from them");
   list_command = app.add_subcommand("list", "list ops, variants, dtypes, size classes and configs (no GPU needed)");
   app.require_subcommand(0, 1);

@@ -34,6 +34,10 @@ struct Options {
   std::string json_path;
   bool force = false;
   std::string thresholds_path;  ///< --thresholds; empty: the source tree's configs/thresholds.json
+  // Profilers.
+  bool no_kernel_breakdown = false;  ///< --no-kernel-breakdown: skip the CUPTI pass after each row's samples
+  bool show_kernels = false;         ///< --kernels: print each row's kernel breakdown under the table
+  bool profile = false;              ///< --profile: verify, then launch each row once; no timing
 };
 
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.

@@ -4,6 +4,7 @@
 #include "output_paths.hpp"
 #include "source_paths.hpp"
 
+#include "harness/breakdown_report.hpp"
 #include "harness/build_info.hpp"
 #include "harness/console_reporter.hpp"
 #include "harness/copy_roof.hpp"
@@ -69,6 +70,8 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   session.seed = options.seed ? *options.seed : std::random_device{}() * 0x100000001ull + std::random_device{}();
   session.command_line = command_line;
   session.band_policy = thresholds.policy();
+  session.extras.kernel_breakdown = !options.no_kernel_breakdown && !options.profile;
+  session.extras.profile = options.profile;
 
   std::size_t done = 0;
   const auto progress = [&](const std::vector<CaseResult>& rows) {
@@ -86,7 +89,9 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   session.stop_requested = &interrupts.requested();
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
   print_results_table(std::cout, results);
+  if (options.show_kernels) print_kernel_breakdowns(std::cout, results);
   std::cout << "Status bands from " << thresholds.file << '\n';
+  for (const std::string& note : results.notes) std::cout << "NOTE: " << note << '\n';
   if (!options.json_path.empty()) {
     write_results_file(results, options.json_path);
     std::cout << "\nResults written to " << options.json_path << " (" << results.run_state << ")\n";
@@ -137,6 +142,9 @@ int run_main_command(const CLI::App& app, const Options& options, const Registry
   }
   if (const std::string problem = validate(settings); !problem.empty()) return fail(exit_code::usage, problem);
   if (options.dry_run) return dry_run(plan);
+  if (options.profile && !options.json_path.empty()) {
+    return fail(exit_code::usage, "--profile cannot be combined with --json: a profile run times nothing");
+  }
 
   Thresholds thresholds;
   try {
