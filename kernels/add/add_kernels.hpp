@@ -17,7 +17,12 @@ void launch_naive(const T* a, const T* b, T* c, std::int64_t n, cudaStream_t str
 template <typename T>
 void launch_vectorized(const T* a, const T* b, T* c, std::int64_t n, int grid, cudaStream_t stream);
 
-/// Threads per block of the vectorized kernel.
+/// The same 16-byte vectors in one grid that covers the tensor (no grid-stride loop): each block
+/// adds one contiguous tile of kVectorizedBlock x 4 vectors. Pointers must be 16-byte aligned.
+template <typename T>
+void launch_blocked(const T* a, const T* b, T* c, std::int64_t n, cudaStream_t stream);
+
+/// Threads per block of the vectorized and blocked kernels.
 constexpr int kVectorizedBlock = 256;
 
 /// Blocks for the vectorized kernel: enough to fill every SM at full occupancy, fewer when n is small.

@@ -10,7 +10,7 @@ namespace kbench {
 
 namespace {
 
-enum AddVariant : std::size_t { kNaive, kVectorized, kCubTransform };
+enum AddVariant : std::size_t { kNaive, kVectorized, kBlocked, kCubTransform };
 
 class AddWorkload final : public Workload {
  public:
@@ -47,6 +47,7 @@ class AddWorkload final : public Workload {
       switch (variant) {
         case kNaive: add::launch_naive(a, b, c, n_, stream); break;
         case kVectorized: add::launch_vectorized(a, b, c, n_, vectorized_grid_, stream); break;
+        case kBlocked: add::launch_blocked(a, b, c, n_, stream); break;
         case kCubTransform: add::launch_cub_transform(a, b, c, n_, stream); break;
         default: throw std::out_of_range("add: no variant " + std::to_string(variant));
       }
@@ -82,6 +83,7 @@ class AddOp final : public Op {
     return {
         {"naive", VariantRole::own, "one element per thread, 256-thread blocks"},
         {"vectorized", VariantRole::own, "grid-stride over 16-byte vectors, 4 in flight per input, scalar tail"},
+        {"blocked", VariantRole::own, "16-byte vectors, one tile of 256 x 4 per block, a grid covering the tensor"},
         {"cub_transform", VariantRole::baseline, "cub::DeviceTransform::Transform (CCCL)"},
     };
   }

@@ -53,10 +53,10 @@ TEST_CASE("a config plans its sweeps in order, shapes outermost, dtypes inside",
   CHECK(plan.entries[1].problem.dtype == DType::f16);
   CHECK(plan.entries[2].problem.shape == Shape{512, 512});
   CHECK(plan.entries[4].problem.size_class == "large");
-  CHECK(variant_names(plan.entries[0]) == std::vector<std::string>{"naive", "vectorized", "cub_transform"});
+  CHECK(variant_names(plan.entries[0]) == std::vector<std::string>{"naive", "vectorized", "blocked", "cub_transform"});
   CHECK(variant_names(plan.entries[4]) == std::vector<std::string>{"vectorized", "cub_transform"});  // + baseline
   CHECK(plan.entries[4].copy_roof);
-  CHECK(plan.row_count() == 4 * 4 + 2 * 3);
+  CHECK(plan.row_count() == 4 * 5 + 2 * 3);
   CHECK(plan.skipped.empty());
 }
 
@@ -108,7 +108,7 @@ TEST_CASE("unknown ops and variants are named with their JSON path", "[config_pl
   CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "ad", "size_class": "s", "shape": [4]}]})")),
                  "found \"ad\" (did you mean 'add'?)"));
   CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "add", "size_class": "s", "shape": [4], "variants": ["naive", "fast"]}]})")),
-                 "test.json: $.sweeps[0].variants[1]: found \"fast\"; expected a variant of add: naive, vectorized, cub_transform, d2d_copy"));
+                 "test.json: $.sweeps[0].variants[1]: found \"fast\"; expected a variant of add: naive, vectorized, blocked, cub_transform, d2d_copy"));
 }
 
 TEST_CASE("a case planned twice is an error naming both sweeps", "[config_plan]") {
@@ -131,7 +131,7 @@ TEST_CASE("skips move whole cases or single rows to plan.skipped", "[config_plan
   const Plan plan = make_config_plan(registry, config, {});
   REQUIRE(plan.entries.size() == 3);
   CHECK_FALSE(plan.entries[0].copy_roof);                                   // 64 fp32: roof skipped
-  CHECK(variant_names(plan.entries[1]) == std::vector<std::string>{"vectorized", "cub_transform"});  // 64 fp16
+  CHECK(variant_names(plan.entries[1]) == std::vector<std::string>{"vectorized", "blocked", "cub_transform"});  // 64 fp16
   REQUIRE(plan.skipped.size() == 3);
   CHECK(plan.skipped[0].reason == "no roof");
   CHECK(plan.skipped[0].entry.copy_roof);
@@ -140,15 +140,15 @@ TEST_CASE("skips move whole cases or single rows to plan.skipped", "[config_plan
   CHECK(variant_names(plan.skipped[1].entry) == std::vector<std::string>{"naive"});
   CHECK(plan.skipped[2].reason == "whole case");
   CHECK(plan.skipped[2].entry.problem.shape == Shape{128});
-  CHECK(plan.skipped_row_count() == 1 + 1 + 4);
-  CHECK(plan.row_count() == 3 + 3 + 4);
+  CHECK(plan.skipped_row_count() == 1 + 1 + 5);
+  CHECK(plan.row_count() == 4 + 4 + 5);
 }
 
 TEST_CASE("the shipped configs plan without errors; all.json covers every registered op", "[config_plan]") {
   const Registry registry = all_ops();
   const Plan add = make_config_plan(registry, load_sweep_config(test::source_path("configs/add.json")), {});
   CHECK(add.entries.size() == 21);
-  CHECK(add.row_count() == 84);
+  CHECK(add.row_count() == 105);
   const Plan all = make_config_plan(registry, load_sweep_config(test::source_path("configs/all.json")), {});
   for (const auto& op : registry.ops()) {
     const bool covered = std::any_of(all.entries.begin(), all.entries.end(),
