@@ -17,8 +17,14 @@ if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
     endif()
   endif()
 endif()
-# A copy of the tree without its history (a lent GPU machine, say) can name its commit.
-if(KBENCH_GIT_COMMIT STREQUAL "unknown" AND "$ENV{KBENCH_GIT_COMMIT}" MATCHES "^[0-9a-f]+$")
+# A copy of the tree whose .git is missing or is not the source's (a lent GPU machine, say) names
+# its commit, and whether the tracked files differ from it, through the environment; these win
+# over what git says there.
+if("$ENV{KBENCH_GIT_COMMIT}" MATCHES "^[0-9a-f]+$")
   set(KBENCH_GIT_COMMIT "$ENV{KBENCH_GIT_COMMIT}")
+  set(KBENCH_GIT_DIRTY "unknown")
+  if("$ENV{KBENCH_GIT_DIRTY}" MATCHES "^(true|false)$")
+    set(KBENCH_GIT_DIRTY "$ENV{KBENCH_GIT_DIRTY}")
+  endif()
 endif()
 configure_file("${SOURCE_DIR}/harness/build_info.cpp.in" "${OUTPUT}" @ONLY)

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# One call on a lent GPU machine, in stages, writing logs and results under $OUT (or ./device-out).
+# One call on a lent GPU machine, in stages. Logs and results are written under a work folder,
+# then packed into $OUT/device-check.tgz (or ./device-out/...), one file whatever their number.
 # usage: scripts/device_check.sh STAGE...   stages, in the order given:
 #   build     install what is missing, build Release for sm_90 into ./build
 #   tests     every CTest test (GPU tests included)
 #   main      the README's main job (add, large) and the add sweep over every size class
-#   tables    kbench --op OP --size all for every op family
+#   tables    kbench --op OP --size all for every op family (TABLE_OPS: which, default all four)
 #   sanitize  compute-sanitizer memcheck and racecheck over the GPU tests
 #   validate  timings against Nsight Compute, and repeatability over five processes
 #   profilers kernel breakdowns (CUPTI) of manual vs fused GELU and softmax; ncu selecting one
 #             case's kernels by its NVTX range
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-device-out}
-mkdir -p "$out"
+pack_dir=${OUT:-device-out}
+out=$(mktemp -d)
+mkdir -p "$pack_dir"
+trap 'tar czf "$pack_dir/device-check.tgz" -C "$out" . && rm -rf "$out"' EXIT
 kbench=build/kbench
 
 stage_build() {
@@ -40,7 +43,7 @@ stage_main() {
 }
 
 stage_tables() {
-  for op in sum softmax gelu matmul; do
+  for op in ${TABLE_OPS:-sum softmax gelu matmul}; do
     local dtypes=fp32
     [ "$op" = matmul ] && dtypes=all
     /usr/bin/time -f "$op --size all --dtype $dtypes: %e s" $kbench --op "$op" --size all --dtype "$dtypes" \
