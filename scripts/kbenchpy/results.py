@@ -82,13 +82,17 @@ def empty_derived():
             "launch_overhead_ms": None, "headline_mode": "", "band": ""}
 
 
+def empty_verification():
+    """The `verification` block of a row that was not verified."""
+    return {"mismatches": 0, "max_abs_error": 0.0, "rel_l2_error": 0.0}
+
+
 def new_row(op, variant, role, kernels_per_call, dtype, size_class, shape, elements, traffic):
     """A row as planned: status skipped ("not run") until it is verified and timed."""
     return {"op": op, "variant": variant, "role": role, "kernels_per_call": kernels_per_call, "dtype": dtype,
             "size_class": size_class, "shape": list(shape), "elements": elements, "traffic": dict(traffic),
             "status": "skipped", "message": "not run",
-            "verification": {"mismatches": 0, "max_abs_error": 0.0, "rel_l2_error": 0.0},
-            "timings": [], "derived": empty_derived()}
+            "verification": empty_verification(), "timings": [], "derived": empty_derived()}
 
 
 def headline(row):
