@@ -184,6 +184,9 @@ def same_file(a, b):
 def check_output_path(args):
     if not args.json:
         return
+    folder = os.path.dirname(args.json)
+    if folder and not os.path.isdir(folder):
+        raise UsageError(f"--json: folder '{folder}' does not exist")
     for name in (args.config, args.thresholds):
         if same_file(args.json, name):
             raise UsageError(f"--json: refusing to write '{args.json}': it is the input file '{name}'")
@@ -224,12 +227,10 @@ def device_block(torch, index, peak_bw_override):
     props = torch.cuda.get_device_properties(index)
     driver = driver_attributes(index)
 
-    def attribute(key, *names):
-        for name in names:  # PyTorch's property names, where a version exposes them
-            value = getattr(props, name, None)
-            if isinstance(value, int) and value > 0:
-                return value
-        return int(driver.get(key, 0))
+    def attribute(key, name):
+        """The driver's attribute (what kbench reads), else PyTorch's property of that name, else 0."""
+        value = driver.get(key) or getattr(props, name, 0)
+        return value if isinstance(value, int) and value > 0 else 0
 
     pci = driver.get("pci_bus_id")
     if not pci and hasattr(props, "pci_bus_id"):
@@ -269,7 +270,9 @@ def build_block(torch):
     """The results file's `kbench` object, describing this script and the PyTorch it ran."""
     commit, dirty = git_state()
     debug = bool(getattr(torch.version, "debug", False))
-    arches = [arch.split("_")[-1] for arch in torch.cuda.get_arch_list()]
+    # "sm_90" -> "90-real", "compute_90" -> "90-virtual", as CMAKE_CUDA_ARCHITECTURES spells them
+    arches = [arch.split("_")[-1] + ("-virtual" if arch.startswith("compute") else "-real")
+              for arch in torch.cuda.get_arch_list()]
     return {"version": f"torch_baseline.py, PyTorch {torch.__version__}", "git_commit": commit, "git_dirty": dirty,
             "build_type": "Debug" if debug else "Release", "optimized": not debug, "device_debug": False,
             "cuda_architectures": ",".join(arches),
@@ -720,7 +723,6 @@ class Run:
                     row["kernels_per_call"] = count_kernels(self.torch, lambda: fn(*inputs))
                 except Exception as error:
                     row["message"] += f"; kernels per call not counted: {type(error).__name__}: {error}"
-            del inputs
 
     def execute(self, planned):
         """Runs every case; returns the exit code. The --json file is rewritten after every problem."""
@@ -832,7 +834,11 @@ def main(argv=None):
         print(f"torch_baseline.py: error: {error}", file=sys.stderr)
         return EXIT_NO_DEVICE
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops like Ctrl-C
-    return Run(torch, args, config, settings, thresholds).execute(planned)
+    try:
+        return Run(torch, args, config, settings, thresholds).execute(planned)
+    except KeyboardInterrupt:  # before the first case: nothing to keep
+        print("torch_baseline.py: interrupted before the first case", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":
