@@ -412,6 +412,13 @@ def make_callable(torch, variant, op):
 
 # ---- measurement ---------------------------------------------------------------------------------
 
+def new_timing(mode, warmup_calls):
+    """A timing object of the results schema before sampling fills it (stats and the rest)."""
+    return {"mode": mode, "warmup_calls": warmup_calls, "calls_per_sample": 1, "timed_out": False,
+            "stop_reason": "", "l2_resident": False, "sm_clock_mhz": 0.0, "min_sm_clock_mhz": 0.0,
+            "low_clock_samples": 0, "warnings": [], "stats": stats.summarize([]), "samples_ms": []}
+
+
 class Sampler:
     """Events, the L2 flush, the spinning kernel that hides host time, and the clock reader."""
 
@@ -529,9 +536,7 @@ class Sampler:
 
     def measure(self, mode, call, working_set_bytes):
         """One mode's timing object for `call`."""
-        timing = {"mode": mode, "warmup_calls": self.warm_up(call), "calls_per_sample": 1, "timed_out": False,
-                  "stop_reason": "", "l2_resident": False, "sm_clock_mhz": 0.0, "min_sm_clock_mhz": 0.0,
-                  "low_clock_samples": 0, "warnings": [], "stats": {}, "samples_ms": []}
+        timing = new_timing(mode, self.warm_up(call))
         if mode == "cold":
             flush = self.settings["flush_l2"] != 0
 
@@ -629,10 +634,8 @@ class Run:
         self.context_lost = False
 
     def document(self, cases, run_state):
-        results.derive_metrics(cases, self.device, self.thresholds)
-        return {"schema_version": results.SCHEMA_VERSION, "kbench": self.build, "command_line": self.command_line,
-                "utc_time": self.utc_time, "host": socket.gethostname(), "seed": self.seed, "run_state": run_state,
-                "device": self.device, "settings": self.settings, "cases": cases}
+        return results.make_document(self.build, self.command_line, self.utc_time, socket.gethostname(), self.seed,
+                                      run_state, self.device, self.settings, cases, self.thresholds)
 
     def save(self, cases, run_state):
         if self.args.json:

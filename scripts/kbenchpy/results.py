@@ -166,6 +166,14 @@ def derive_metrics(cases, device, thresholds):
 
 # ---- documents ----------------------------------------------------------------------------------
 
+def make_document(build, command_line, utc_time, host, seed, run_state, device, settings, cases, thresholds):
+    """A whole results document, its rows' derived figures computed (in place) first."""
+    derive_metrics(cases, device, thresholds)
+    return {"schema_version": SCHEMA_VERSION, "kbench": build, "command_line": command_line, "utc_time": utc_time,
+            "host": host, "seed": seed, "run_state": run_state, "device": device, "settings": settings,
+            "cases": cases}
+
+
 def write_results(document, path):
     """Writes `document` to PATH.tmp, then renames it over `path`: a reader never sees half a file."""
     temporary = path + ".tmp"
