@@ -623,13 +623,13 @@ def plan_rows(config, plan, variants):
 class Run:
     """One run of a plan: the device, settings and rows, and the document they make."""
 
-    def __init__(self, torch, args, config, settings, thresholds):
-        self.torch, self.args, self.config, self.settings, self.thresholds = torch, args, config, settings, thresholds
+    def __init__(self, torch, args, command_line, settings, thresholds):
+        self.torch, self.args, self.settings, self.thresholds = torch, args, settings, thresholds
         self.device = device_block(torch, args.device, args.peak_bw)
         self.build = build_block(torch)
         self.seed = args.seed if args.seed is not None else secrets.randbits(64)
         self.utc_time = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self.command_line = shlex.join(["python3"] + sys.argv)
+        self.command_line = command_line
         self.sampler = None
         self.context_lost = False
 
@@ -638,8 +638,11 @@ class Run:
                                       run_state, self.device, self.settings, cases, self.thresholds)
 
     def save(self, cases, run_state):
+        """The document so far, also written to --json when given."""
+        document = self.document(cases, run_state)
         if self.args.json:
-            results.write_results(self.document(cases, run_state), self.args.json)
+            results.write_results(document, self.args.json)
+        return document
 
     def context_alive(self):
         try:
@@ -650,7 +653,9 @@ class Run:
             return False
 
     def fail(self, row, error):
-        row["status"], row["message"] = "error", f"{type(error).__name__}: {str(error).strip().splitlines()[0]}"
+        """Marks `row` as an error with the exception's first line; notes a lost CUDA context."""
+        lines = str(error).strip().splitlines()
+        row["status"], row["message"] = "error", f"{type(error).__name__}: {lines[0] if lines else 'no message'}"
         if isinstance(error, self.torch.cuda.OutOfMemoryError):
             self.torch.cuda.empty_cache()
         elif not self.context_alive():
@@ -761,8 +766,7 @@ class Run:
             except KeyboardInterrupt:
                 interrupted = True
         run_state = "interrupted" if interrupted else "context_lost" if self.context_lost else "complete"
-        document = self.document(cases, run_state)
-        self.save(cases, run_state)
+        document = self.save(cases, run_state)
         if self.args.json:
             print(f"Results written to {self.args.json} ({run_state})")
         if interrupted:
@@ -816,7 +820,8 @@ def import_torch(device_index):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
     try:
         config = sweep.load_config(args.config)
         filters = sweep.Filters(split_list(args.op), split_list(args.size), split_list(args.dtype))
@@ -838,7 +843,8 @@ def main(argv=None):
         return EXIT_NO_DEVICE
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops like Ctrl-C
     try:
-        return Run(torch, args, config, settings, thresholds).execute(planned)
+        command_line = shlex.join(["python3", sys.argv[0]] + argv)
+        return Run(torch, args, command_line, settings, thresholds).execute(planned)
     except KeyboardInterrupt:  # before the first case: nothing to keep
         print("torch_baseline.py: interrupted before the first case", file=sys.stderr)
         return EXIT_INTERRUPTED
