@@ -281,48 +281,40 @@ def build_block(torch):
 
 # ---- the ops in PyTorch -------------------------------------------------------------------------
 
-def _add(a, b):
-    return a + b
+def torch_ops(torch):
+    """Op name -> the PyTorch function a user writes for it. Built once PyTorch is imported; the
+    functions use no import statement, so torch.compile traces them plainly."""
+    functional = torch.nn.functional
 
+    def add(a, b):
+        return a + b
 
-def _sum_full(x):
-    return x.sum()
+    def sum_full(x):
+        return x.sum()
 
+    def sum_inner(x):
+        return x.sum(dim=-1)
 
-def _sum_inner(x):
-    return x.sum(dim=-1)
+    def sum_outer(x):
+        return x.sum(dim=tuple(range(x.dim() - 1)))
 
+    def max_inner(x):
+        return x.amax(dim=-1)
 
-def _sum_outer(x):
-    return x.sum(dim=tuple(range(x.dim() - 1)))
+    def softmax(x):
+        return torch.softmax(x, dim=-1)
 
+    def gelu_tanh(x):
+        return functional.gelu(x, approximate="tanh")
 
-def _max_inner(x):
-    return x.amax(dim=-1)
+    def gelu_erf(x):
+        return functional.gelu(x)
 
+    def matmul(a, b):
+        return a @ b
 
-def _softmax(x):
-    import torch
-    return torch.softmax(x, dim=-1)
-
-
-def _gelu_tanh(x):
-    import torch.nn.functional as F
-    return F.gelu(x, approximate="tanh")
-
-
-def _gelu_erf(x):
-    import torch.nn.functional as F
-    return F.gelu(x)
-
-
-def _matmul(a, b):
-    return a @ b
-
-
-TORCH_OPS = {"add": _add, "sum_full": _sum_full, "sum_inner": _sum_inner, "sum_outer": _sum_outer,
-             "max_inner": _max_inner, "softmax": _softmax, "gelu_tanh": _gelu_tanh, "gelu_erf": _gelu_erf,
-             "matmul": _matmul}
+    return {"add": add, "sum_full": sum_full, "sum_inner": sum_inner, "sum_outer": sum_outer, "max_inner": max_inner,
+            "softmax": softmax, "gelu_tanh": gelu_tanh, "gelu_erf": gelu_erf, "matmul": matmul}
 
 
 def make_inputs(torch, case, seed, device):
@@ -352,7 +344,8 @@ def reference(torch, op, inputs):
     if op == "matmul":
         return x[0] @ x[1], x[0].abs() @ x[1].abs()
     if op in ("sum_full", "sum_inner", "sum_outer"):
-        return TORCH_OPS[op](x[0]), TORCH_OPS[op](x[0].abs())
+        fn = torch_ops(torch)[op]
+        return fn(x[0]), fn(x[0].abs())
     if op == "max_inner":
         return x[0].amax(dim=-1), None
     if op == "softmax":
@@ -401,9 +394,10 @@ def set_tf32(torch, enabled):
         matmul.allow_tf32 = enabled
 
 
-def make_callable(torch, variant, op):
-    """The function a variant calls: the op itself, or torch.compile of it compiled afresh."""
-    fn = TORCH_OPS[op]
+def make_callable(torch, ops, variant, op):
+    """The function a variant calls: the op itself (from torch_ops), or torch.compile of it,
+    compiled afresh."""
+    fn = ops[op]
     if variant == "torch_eager":
         return fn
     torch._dynamo.reset()  # a fresh compile per case: no recompile limit, no guards of other cases
@@ -625,6 +619,7 @@ class Run:
 
     def __init__(self, torch, args, command_line, settings, thresholds):
         self.torch, self.args, self.settings, self.thresholds = torch, args, settings, thresholds
+        self.ops = torch_ops(torch)
         self.device = device_block(torch, args.device, args.peak_bw)
         self.build = build_block(torch)
         self.seed = args.seed if args.seed is not None else secrets.randbits(64)
@@ -688,7 +683,7 @@ class Run:
         calls = {}
         for row in todo:
             try:
-                fn = make_callable(torch, row["variant"], case.op)
+                fn = make_callable(torch, self.ops, row["variant"], case.op)
                 passed, row["verification"], row["message"] = verify(torch, fn(*inputs), ref, scale, tolerance)
                 if passed:
                     calls[row["variant"]] = fn
@@ -726,7 +721,7 @@ class Run:
                 set_tf32(self.torch, case.dtype == "tf32")
             inputs = make_inputs(self.torch, case, mix_seed(self.seed, p), "cuda")
             for row in passed:
-                fn = make_callable(self.torch, row["variant"], case.op)
+                fn = make_callable(self.torch, self.ops, row["variant"], case.op)
                 try:
                     row["kernels_per_call"] = count_kernels(self.torch, lambda: fn(*inputs))
                 except Exception as error:
