@@ -47,9 +47,9 @@ settled; `max_samples` and `timeout_s` end it regardless. The median is the head
   cold   (the headline, and the only mode `--against` compares): each sample is
          [L2 flush] [start event] [one call] [stop event]. The flush sums a zeroed buffer of twice
          the L2 size: it reads, as kbench's does. Each batch is queued behind
-         torch.cuda._sleep, a kernel that spins for longer than the host takes to queue the
-         batch, so that host dispatch time never falls inside an event window (a warning says
-         when the spin was too short).
+         torch.cuda._sleep, a kernel that spins for twice as long as the host took to queue the
+         previous batch (5 ms for the first), so that host dispatch time stays outside the event
+         windows (a warning in the timing says when the spin was too short).
   hot    N back-to-back calls captured in a CUDA graph (a replay lasts about 1 ms); each sample
          is one replay divided by N.
   eager  one event pair around each call, nothing hiding the host's dispatch: what a program
@@ -61,8 +61,9 @@ row's message where the profiler is unavailable, and with --no-kernel-count).
 
 Derived figures (bandwidth, FLOP/s, efficiency, bound, band, speed ratio) are computed as
 harness/metrics.cpp computes them, from the traffic the op declares in kbench (kbenchpy/ops.py)
-and the thresholds file. The device block comes from torch.cuda.get_device_properties and,
-for what those do not expose, from the CUDA driver API (libcuda, cuDeviceGetAttribute): peak
+and the thresholds file. The device block takes the attributes kbench reads (clocks, bus width,
+ECC, driver version, PCI address) from the CUDA driver (libcuda's cuDeviceGetAttribute), and the
+rest, or all where libcuda cannot be loaded, from torch.cuda.get_device_properties. Peak
 bandwidth is 2 x memory clock x bus width / 8 as kbench computes it; where neither source gives
 the memory clock and bus width it is 0 and `peak_bandwidth_source` says why. The `kbench` block
 describes this script: its git commit, PyTorch's version and build, Python's version.
