@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs kbench's build dependencies as system packages (Debian 12, Ubuntu 24.04), only those
 # missing, and checks that the CUDA Toolkit is there. Nothing is downloaded from anywhere else.
+# matplotlib (Debian's python3-matplotlib, unless python3 has one) is for scripts/plot_results.py.
 set -euo pipefail
 
 # package  test-for-presence
@@ -12,6 +13,7 @@ requirements=(
   "nlohmann-json3-dev:test -f /usr/include/nlohmann/json.hpp -o -f /usr/local/include/nlohmann/json.hpp"
   "libfmt-dev:test -f /usr/include/fmt/format.h -o -f /usr/local/include/fmt/format.h"
   "catch2:test -f /usr/include/catch2/catch.hpp -o -f /usr/include/catch2/catch_test_macros.hpp -o -f /usr/local/include/catch2/catch_test_macros.hpp"
+  "python3-matplotlib:test -d /usr/lib/python3/dist-packages/matplotlib || python3 -c 'import matplotlib'"
 )
 
 missing=()
