@@ -54,36 +54,6 @@ print(f"{tag:<36} ncu cold {cold_ncu:9.2f} us (x{k1})  kbench cold {modes['cold'
 PY
 done
 
-echo "== Hot mode against ncu timing the whole CUDA graph (--graph-profiling graph): per call = graph / calls in it"
-# An isolated kernel under ncu includes its own launch ramp; hot mode measures back-to-back calls
-# replayed from a graph. Profiling the graph itself compares like with like.
-for shape in 65536 67108864; do
-  tag="graph-add-$shape"
-  "$ncu" --graph-profiling graph --clock-control none --cache-control none --metrics gpu__time_duration.sum --csv \
-    $kbench --op add --shape "$shape" --variant vectorized --no-references --no-kernel-breakdown --modes hot --warmup-calls 2 --warmup-time-s 0 \
-    --min-samples 40 --max-samples 40 --json "$out/$tag.json" --force > "$out/ncu-$tag.csv" 2>/dev/null
-  python3 - "$out" "$tag" <<'PY'
-import csv, json, statistics, sys
-out, tag = sys.argv[1:]
-rows = [line for line in open(f"{out}/ncu-{tag}.csv") if line.startswith('"')]
-scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}
-by_name = {}
-for row in csv.DictReader(rows):
-    if row.get("Metric Name") == "gpu__time_duration.sum":
-        value = float(row["Metric Value"].replace(",", "")) * scale.get(row["Metric Unit"], float("nan"))
-        by_name.setdefault(row.get("Kernel Name", "?"), []).append(value)
-doc = json.load(open(f"{out}/{tag}.json"))
-hot = next(t for t in doc["cases"][0]["timings"] if t["mode"] == "hot")
-calls = hot["calls_per_sample"]
-for name, values in by_name.items():
-    print(f"  ncu workload {name[:50]!r}: {len(values)} profiled, median {statistics.median(values):.2f} us")
-graph_us = max(statistics.median(v) for v in by_name.values()) if by_name else float("nan")
-kbench_us = hot["stats"]["median_ms"] * 1e3
-print(f"{tag:<28} ncu graph {graph_us:9.2f} us / {calls} calls = {graph_us / calls:8.3f} us per call; "
-      f"kbench hot {kbench_us:8.3f} us ({100 * (kbench_us / (graph_us / calls) - 1):+5.1f}%)")
-PY
-done
-
 echo "== Repeatability: five processes of kbench --op add --size all"
 for i in 1 2 3 4 5; do
   $kbench --op add --size all --json "$out/repeat-$i.json" --force > "$out/repeat-$i.txt" 2>&1
