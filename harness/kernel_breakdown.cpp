@@ -17,6 +17,7 @@ KernelBreakdown summarize_activities(const std::vector<TracedActivity>& records,
   breakdown.calls_traced = calls;
   if (calls <= 0) return breakdown;
   std::vector<int> launches;
+  int kernel_launches = 0;
   for (const TracedActivity& record : records) {
     auto same = std::find_if(breakdown.activities.begin(), breakdown.activities.end(), [&](const KernelActivity& a) {
       return a.name == record.name && a.grid == record.grid && a.block == record.block;
@@ -30,8 +31,9 @@ KernelBreakdown summarize_activities(const std::vector<TracedActivity>& records,
     ++launches[i];
     same->mean_ms += record.duration_ms;  // summed here, divided below
     breakdown.gpu_ms_per_call += record.duration_ms / calls;
-    if (same->is_kernel()) breakdown.kernels_per_call += 1.0 / calls;
+    if (same->is_kernel()) ++kernel_launches;
   }
+  breakdown.kernels_per_call = static_cast<double>(kernel_launches) / calls;
   for (std::size_t i = 0; i < breakdown.activities.size(); ++i) {
     breakdown.activities[i].mean_ms /= launches[i];
     breakdown.activities[i].launches_per_call = static_cast<double>(launches[i]) / calls;

@@ -191,7 +191,7 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
   const std::vector<const CaseResult*> best = best_own_rows(r);
   TableRow header{"Shape", "Size", "Dtype", "Variant",
                   baseline.empty() ? "Baseline" : "Baseline (" + baseline + ")",
-                  "kbench", "Speed ratio", "Efficiency", "Status", "Primary issue"};
+                  "kbench", "Speed ratio", "Efficiency", "% of roof", "Status", "Primary issue"};
   if (input.against) {
     header.push_back(input.against_label);
     header.push_back("vs " + input.against_label);
@@ -209,6 +209,7 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
                    format_ms(headline_ms(row)),
                    row.speed_ratio ? format_ratio(*row.speed_ratio) : "-",
                    timed ? format_percent(row.efficiency) : "-",
+                   row.roof_fraction ? format_percent(*row.roof_fraction) : "-",
                    status_label(row, *input.thresholds),
                    primary_issue(row, r.device.sm_count)};
     if (input.against) {
