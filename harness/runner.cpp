@@ -39,6 +39,7 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
     row.variant = kCopyRoofVariant;
     row.role = std::string(role_name(VariantRole::roof));
     row.kernels_per_call = 0;  // a cudaMemcpyAsync, which CUPTI records as a memcpy, not a kernel
+    row.traffic.flops = 0;     // the same bytes, no arithmetic: a roof row is always memory bound
     rows.push_back(row);
   }
   return rows;

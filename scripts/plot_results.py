@@ -21,8 +21,8 @@ Writes into DIR (default plots/, created if missing), each figure as NAME.png an
                     ceilings are the device block's peak_fp32_tflops, peak_tf32_tensor_tflops and
                     peak_fp16_tensor_tflops (those it knows), each with its ridge point marked
                     (the intensity where it meets the memory roof). Every timed row with FLOPs
-                    is a point, coloured by op, shaped by dtype; rows without FLOPs (the d2d_copy
-                    roof) have no intensity and are left out.
+                    is a point, coloured by op, shaped by dtype; d2d_copy roof rows are left
+                    out (a copy does no arithmetic; older kbench files gave them the op's FLOPs).
 
 With several files, variants are labelled "FILE: variant" (FILE without .json), so that a
 kbench run and a PyTorch run (scripts/torch_baseline.py), or two kbench runs, share the plots.
@@ -146,7 +146,7 @@ def plot_roofline(plt, rows, device, folder, name, written):
     for row in rows:
         traffic = row["traffic"]
         total = traffic["bytes_read"] + traffic["bytes_written"]
-        if traffic["flops"] > 0 and total > 0 and row["derived"]["tflops"] > 0:
+        if row["role"] != "roof" and traffic["flops"] > 0 and total > 0 and row["derived"]["tflops"] > 0:
             points.append((traffic["flops"] / total, row["derived"]["tflops"], row))
     if not points:
         return 0

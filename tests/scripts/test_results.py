@@ -88,7 +88,8 @@ class Derived(unittest.TestCase):
     def test_band_lookup_order(self):
         bands = thresholds.load_thresholds(os.path.join(ROOT, "configs", "thresholds.json"))
         self.assertEqual(thresholds.lookup(bands, "add", "large"), (0.70, 0.85))  # ops.add.large
-        self.assertEqual(thresholds.lookup(bands, "matmul", "large"), (0.10, 0.30))  # size_classes.large
+        self.assertEqual(thresholds.lookup(bands, "matmul", "large"), (0.20, 0.50))  # ops.matmul.large
+        self.assertEqual(thresholds.lookup(bands, "no_such_op", "large"), (0.10, 0.30))  # size_classes.large
         self.assertEqual(thresholds.lookup(bands, "add", "custom"), (0.25, 0.50))  # default
         self.assertEqual(thresholds.band(bands, "add", "large", 0.69), "critical")
         self.assertEqual(thresholds.band(bands, "add", "large", 0.70), "poor")
