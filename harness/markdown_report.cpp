@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include <algorithm>
 
 namespace kbench {
@@ -233,6 +235,15 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
       << bands << ".\n";
 }
 
+void write_plots(std::ostream& out, const ReportInput& input) {
+  if (input.plots.empty()) return;
+  out << "\n## Plots\n\nMade by `scripts/plot_results.py` from the same results files.\n\n";
+  for (const std::string& plot : input.plots) {
+    const std::string name = std::filesystem::path(plot).stem().string();
+    out << (name.rfind("roofline", 0) == 0 ? "![" + name + "](" + plot + ")\n\n" : "- [" + name + "](" + plot + ")\n");
+  }
+}
+
 void write_not_timed(std::ostream& out, const RunResults& r) {
   std::vector<TableRow> rows;
   for (const CaseResult& row : r.cases) {
@@ -278,6 +289,7 @@ void write_markdown_report(std::ostream& out, const ReportInput& input) {
   write_environment(out, input);
   write_summary(out, input);
   write_categories(out, input);
+  write_plots(out, input);
   for (const std::string& op : op_order(r)) write_op(out, input, op);
   print_kernel_breakdowns(out, r,
                          "\n## Kernel breakdown\n\nWhat one call launches, traced with CUPTI after the timed samples; "

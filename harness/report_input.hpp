@@ -7,6 +7,7 @@
 #include "harness/thresholds.hpp"
 
 #include <string>
+#include <vector>
 
 namespace kbench {
 
@@ -16,6 +17,8 @@ struct ReportInput {
   std::string results_name;              ///< shown as the source (a file name)
   const RunResults* against = nullptr;   ///< --against: another run compared column by column, or null
   std::string against_label;             ///< its column heading, e.g. "torch"
+  /// Plot images to link (paths relative to the report), roofline first; empty: no Plots section.
+  std::vector<std::string> plots;
 };
 
 }  // namespace kbench

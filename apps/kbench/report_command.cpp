@@ -9,6 +9,7 @@
 #include "harness/report_format.hpp"
 #include "harness/results_json.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -28,6 +29,28 @@ void add_report_command(CLI::App& parent, ReportCommand& command) {
                           "thresholds file (default: " + default_thresholds_path() + ")");
 }
 
+namespace {
+
+/// PNG plots in a `plots` folder beside the Markdown report (where scripts/plot_results.py
+/// writes them in the results folders), as links relative to the report: roofline first.
+std::vector<std::string> plots_beside(const std::string& markdown_path) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::path(markdown_path).parent_path() / "plots";
+  std::vector<std::string> plots;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return plots;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+    if (entry.path().extension() == ".png") plots.push_back("plots/" + entry.path().filename().string());
+  }
+  std::sort(plots.begin(), plots.end(), [](const std::string& a, const std::string& b) {
+    const bool a_roof = a.find("/roofline") != std::string::npos, b_roof = b.find("/roofline") != std::string::npos;
+    return a_roof != b_roof ? a_roof : a < b;
+  });
+  return plots;
+}
+
+}  // namespace
+
 int run_report_command(const ReportCommand& command) {
   try {
     const std::vector<std::string> inputs{command.results, command.against, command.thresholds};
@@ -46,6 +69,7 @@ int run_report_command(const ReportCommand& command) {
       input.against_label = command.against_label.empty() ? std::filesystem::path(command.against).stem().string()
                                                           : command.against_label;
     }
+    if (!command.markdown_path.empty()) input.plots = plots_beside(command.markdown_path);
     if (!command.markdown_path.empty() || command.csv_path.empty()) {
       std::ostringstream markdown;
       write_markdown_report(markdown, input);

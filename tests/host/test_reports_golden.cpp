@@ -101,3 +101,17 @@ TEST_CASE("CSV fields are quoted only when they must be", "[report]") {
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
   CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
+
+TEST_CASE("the Markdown report links the plots it is given, roofline as an image", "[report]") {
+  const Inputs in;
+  ReportInput input{&in.pass, &in.thresholds, "run-pass.json", nullptr, {}};
+  std::ostringstream without;
+  write_markdown_report(without, input);
+  CHECK(without.str().find("## Plots") == std::string::npos);
+  input.plots = {"plots/roofline.png", "plots/efficiency_add.png"};
+  std::ostringstream with;
+  write_markdown_report(with, input);
+  CHECK(with.str().find("## Plots") != std::string::npos);
+  CHECK(with.str().find("![roofline](plots/roofline.png)") != std::string::npos);
+  CHECK(with.str().find("- [efficiency_add](plots/efficiency_add.png)") != std::string::npos);
+}
