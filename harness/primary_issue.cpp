@@ -9,13 +9,25 @@
 
 namespace kbench {
 
+namespace {
+
+/// True when the trace shows one activity taking nearly all of a call's GPU time: the other
+/// kernels (a two-stage reduction's final pass, say) are not what limits the row.
+bool dominated_by_one_activity(const CaseResult& row) {
+  if (!row.breakdown || !(row.breakdown->gpu_ms_per_call > 0)) return false;
+  const KernelActivity* main = row.breakdown->dominant();
+  return main != nullptr && main->mean_ms * main->launches_per_call >= kDominantShare * row.breakdown->gpu_ms_per_call;
+}
+
+}  // namespace
+
 std::string primary_issue(const CaseResult& row, int sm_count) {
   if (row.status != CaseStatus::passed) return std::string(status_name(row.status));
   const double median = headline_ms(row);
   if (median <= 0) return "not timed";
 
   const long kernels = row.breakdown ? std::lround(row.breakdown->kernels_per_call) : row.kernels_per_call;
-  if (kernels > 1) return fmt::format("unfused: {} kernels per call", kernels);
+  if (kernels > 1 && !dominated_by_one_activity(row)) return fmt::format("unfused: {} kernels per call", kernels);
 
   const ModeTiming* hot = row.timing("hot");
   const ModeTiming* eager = row.timing("eager");

@@ -13,13 +13,16 @@ namespace kbench {
 constexpr double kLaunchOverheadRatio = 2.0;
 /// Without eager and hot timings: headline medians below this are launch-latency bound.
 constexpr double kLaunchLatencyMs = 0.010;
+/// A traced activity with at least this share of a call's GPU time dominates it.
+constexpr double kDominantShare = 0.9;
 /// Rows at or above this fraction of the copy roof are at the memory roof.
 constexpr double kAtRoofFraction = 0.95;
 
 /// The first rule that holds:
 ///  1. the status, for rows not timed ("incorrect", "error", "skipped");
-///  2. "unfused: N kernels per call" when one call launches more than one kernel (measured by
-///     CUPTI when traced, else as the op declares);
+///  2. "unfused: N kernels per call" when one call launches more than one kernel (counted by
+///     CUPTI when traced, else as the op declares), unless the trace shows one kernel taking
+///     >= 90 % of the call's GPU time (a two-stage reduction's short final pass is no fusion issue);
 ///  3. "launch overhead: eager X vs hot Y" when the eager median is >= 2x the hot median
 ///     ("launch latency" when those modes were not both measured and the median is < 10 µs);
 ///  4. "under-filled grid: B blocks for S SMs" when the kernel taking most of the GPU time has

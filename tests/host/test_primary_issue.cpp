@@ -58,6 +58,15 @@ TEST_CASE("primary issue: several kernels per call is unfused, traced count firs
   CHECK(primary_issue(manual) == "unfused: 5 kernels per call");
   manual.breakdown->kernels_per_call = 1;  // the trace saw one kernel: the declaration is not used
   CHECK(primary_issue(manual) == "memory bound: 10% of roof");
+
+  // A two-stage reduction: the final one-block pass takes 3% of the GPU time.
+  CaseResult two_stage = timed(0.1, 0.94);
+  two_stage.breakdown = summarize_activities(
+      {{"partial_sums", {1056, 1, 1}, {256, 1, 1}, 0.097}, {"final_sum", {1, 1, 1}, {256, 1, 1}, 0.003}}, 1);
+  CHECK(primary_issue(two_stage) == "memory bound: 94% of roof");
+  two_stage.breakdown = summarize_activities(
+      {{"step_a", {1056, 1, 1}, {256, 1, 1}, 0.05}, {"step_b", {1056, 1, 1}, {256, 1, 1}, 0.05}}, 1);
+  CHECK(primary_issue(two_stage) == "unfused: 2 kernels per call");
 }
 
 TEST_CASE("primary issue: launch overhead from eager against hot, latency without them", "[primary_issue]") {
