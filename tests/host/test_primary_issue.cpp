@@ -53,9 +53,11 @@ TEST_CASE("primary issue: several kernels per call is unfused, traced count firs
   CaseResult manual = timed(0.5, 0.10);
   manual.kernels_per_call = 8;
   CHECK(primary_issue(manual) == "unfused: 8 kernels per call");
-  manual.breakdown = one_kernel(4096, 0.4);
-  manual.breakdown->kernels_per_call = 5;
+  std::vector<TracedActivity> chain;
+  for (const char* step : {"max", "subtract", "exp", "sum", "divide"}) chain.push_back({step, {4096, 1, 1}, {256, 1, 1}, 0.08});
+  manual.breakdown = summarize_activities(chain, 1);
   CHECK(primary_issue(manual) == "unfused: 5 kernels per call");
+  manual.breakdown = one_kernel(4096, 0.4);
   manual.breakdown->kernels_per_call = 1;  // the trace saw one kernel: the declaration is not used
   CHECK(primary_issue(manual) == "memory bound: 10% of roof");
 
