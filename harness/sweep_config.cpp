@@ -36,10 +36,11 @@ namespace {
 
 constexpr int kMaxIncludeDepth = 8;
 
-/// The dtype names for messages, from the harness's list of dtypes.
+/// The dtype names for messages, from the harness's list of dtypes, and matmul's tf32.
 std::vector<std::string> dtype_names() {
   std::vector<std::string> names;
   for (DType dtype : all_dtypes()) names.emplace_back(dtype_name(dtype));
+  names.emplace_back(dtype_name(DType::tf32));
   return names;
 }
 
