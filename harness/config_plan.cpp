@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -60,15 +62,14 @@ std::vector<const Op*> resolve_ops(const Registry& registry, const SweepConfig& 
 /// holds: with a typo in it, a skip would silently skip nothing.
 void check_skips(const SweepConfig& config, const std::vector<const Op*>& ops) {
   std::vector<std::string> held_ops, held_sizes, held_dtypes, held_variants;
-  std::vector<Shape> held_shapes;
+  std::set<Shape> held_shapes;  // a set: sweeps may expand to many thousands of shapes
   for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
     const Sweep& sweep = config.sweeps[i];
     add_unique(held_ops, sweep.op);
     add_unique(held_sizes, sweep.size_class);
     for (const std::string& dtype : sweep.dtypes) add_unique(held_dtypes, dtype);
     for (const VariantInfo& v : ops[i]->variants()) add_unique(held_variants, v.name);
-    for (const Shape& shape : sweep.shapes)
-      if (std::find(held_shapes.begin(), held_shapes.end(), shape) == held_shapes.end()) held_shapes.push_back(shape);
+    held_shapes.insert(sweep.shapes.begin(), sweep.shapes.end());
   }
   held_variants.push_back(kCopyRoofVariant);
   const auto check = [](const CaseSkip& skip, const std::optional<std::string>& value, const std::string& field,
@@ -83,7 +84,7 @@ void check_skips(const SweepConfig& config, const std::vector<const Op*>& ops) {
     check(skip, skip.size_class, "size_class", held_sizes, "a size class of the config's sweeps");
     check(skip, skip.dtype, "dtype", held_dtypes, "a dtype of the config's sweeps");
     check(skip, skip.variant, "variant", held_variants, "a variant of the config's ops");
-    if (skip.shape && std::find(held_shapes.begin(), held_shapes.end(), *skip.shape) == held_shapes.end()) {
+    if (skip.shape && held_shapes.count(*skip.shape) == 0) {
       throw InputError(skip.origin + ".shape: found " + format_shape(*skip.shape) +
                        "; expected a shape one of the config's sweeps expands to");
     }

@@ -150,6 +150,8 @@ void parse_into(const json& document, const std::string& file, SweepConfig& conf
 void parse_include(const JsonObject& root, const std::string& file, SweepConfig& config, std::vector<std::string>& chain) {
   const JsonPlace place = root.place("include");
   const std::vector<std::string> includes = root.strings("include");
+  // Each file then brings at least one sweep (its own or an included file's): a plan is never empty.
+  if (includes.empty()) found_expected(place, root.at("include"), "a non-empty array of config files");
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   for (std::size_t i = 0; i < includes.size(); ++i) {
     const std::string path = (folder / includes[i]).lexically_normal().string();

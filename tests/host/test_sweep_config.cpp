@@ -265,6 +265,8 @@ TEST_CASE("unreadable config files name the file", "[config]") {
 }
 
 TEST_CASE("includes are plain files, nested at most 8 deep", "[config]") {
+  // Found by fuzzing: an empty include list and no sweeps made an empty plan.
+  CHECK(contains(config_error(R"({"include": []})"), "test.json: $.include: found an empty array; expected a non-empty array of config files"));
   CHECK(contains(config_error(R"({"include": ["/dev/null"]})"),
                  "test.json: $.include[0]: found \"/dev/null\"; expected a config file (/dev/null is not a regular file)"));
   // a0 includes a1, ..., a9 includes a10: too deep, though no file includes itself.
