@@ -40,7 +40,9 @@ class ErrorLocator final : public nlohmann::json_sax<json> {
 /// column 2: " prefix (the place is given separately).
 std::string what_went_wrong(const std::string& what) {
   std::string text = what;
-  if (!text.empty() && text[0] == '[') text.erase(0, std::min(text.size(), text.find("] ") + 2));
+  if (const std::size_t end = text.find("] "); text.rfind("[json.exception.", 0) == 0 && end != std::string::npos) {
+    text.erase(0, end + 2);
+  }
   if (text.rfind("parse error", 0) == 0) {
     const std::size_t colon = text.find(": ");
     if (colon != std::string::npos) text.erase(0, colon + 2);
