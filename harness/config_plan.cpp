@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -54,6 +56,39 @@ std::vector<const Op*> resolve_ops(const Registry& registry, const SweepConfig& 
     ops.push_back(op);
   }
   return ops;
+}
+
+/// Rejects a skip that names an op, size class, dtype, variant or shape no sweep of the config
+/// holds: with a typo in it, a skip would silently skip nothing.
+void check_skips(const SweepConfig& config, const std::vector<const Op*>& ops) {
+  std::vector<std::string> held_ops, held_sizes, held_dtypes, held_variants;
+  std::set<Shape> held_shapes;  // a set: sweeps may expand to many thousands of shapes
+  for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
+    const Sweep& sweep = config.sweeps[i];
+    add_unique(held_ops, sweep.op);
+    add_unique(held_sizes, sweep.size_class);
+    for (const std::string& dtype : sweep.dtypes) add_unique(held_dtypes, dtype);
+    for (const VariantInfo& v : ops[i]->variants()) add_unique(held_variants, v.name);
+    held_shapes.insert(sweep.shapes.begin(), sweep.shapes.end());
+  }
+  held_variants.push_back(kCopyRoofVariant);
+  const auto check = [](const CaseSkip& skip, const std::optional<std::string>& value, const std::string& field,
+                        const std::vector<std::string>& held, const std::string& what) {
+    if (value && !contains(held, *value)) {
+      throw InputError(skip.origin + "." + field + ": found \"" + *value + "\"" + did_you_mean(*value, held) + "; expected " +
+                       what + ": " + join_names(held));
+    }
+  };
+  for (const CaseSkip& skip : config.skips) {
+    check(skip, skip.op, "op", held_ops, "an op of the config's sweeps");
+    check(skip, skip.size_class, "size_class", held_sizes, "a size class of the config's sweeps");
+    check(skip, skip.dtype, "dtype", held_dtypes, "a dtype of the config's sweeps");
+    check(skip, skip.variant, "variant", held_variants, "a variant of the config's ops");
+    if (skip.shape && held_shapes.count(*skip.shape) == 0) {
+      throw InputError(skip.origin + ".shape: found " + format_shape(*skip.shape) +
+                       "; expected a shape one of the config's sweeps expands to");
+    }
+  }
 }
 
 /// Rejects filter values that select nothing the config holds.
@@ -143,6 +178,7 @@ void apply_skips(const SweepConfig& config, PlanEntry& entry, Plan& plan) {
 
 Plan make_config_plan(const Registry& registry, const SweepConfig& config, const ConfigFilters& filters) {
   const std::vector<const Op*> ops = resolve_ops(registry, config);
+  check_skips(config, ops);
   check_filters(config, ops, filters);
 
   Plan plan;
@@ -163,6 +199,14 @@ Plan make_config_plan(const Registry& registry, const SweepConfig& config, const
                            " is already planned by " + seen->second);
         }
         planned[key] = sweep.origin;
+        if (planned.size() > filters.max_cases) {
+          throw InputError(config.file + ": plans more than " + std::to_string(filters.max_cases) +
+                           " cases (op x shape x dtype), the --max-cases limit: narrow it with --op, --size or "
+                           "--dtype, or raise --max-cases");
+        }
+        if (const std::string why = ops[i]->reject_shape(shape); !why.empty()) {
+          sweep_error(sweep, ".shape", "op '" + sweep.op + "' cannot run shape " + format_shape(shape) + ": " + why);
+        }
         PlanEntry entry;
         try {
           entry = make_plan_entry(*ops[i], Problem{shape, dtype, sweep.size_class}, *variants, filters.with_references);

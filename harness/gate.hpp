@@ -9,6 +9,7 @@
 /// tolerance and by more than the two runs' summed noise (relative IQR). Improvements never fail;
 /// rows missing from either side are listed.
 
+#include "harness/input_error.hpp"
 #include "harness/results.hpp"
 #include "harness/thresholds.hpp"
 
@@ -21,9 +22,9 @@
 namespace kbench {
 
 /// Input the gate cannot judge (devices differ, nothing to check): exit code 2, not 1.
-class GateInputError : public std::runtime_error {
+class GateInputError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 struct GateOptions {

@@ -3,7 +3,8 @@
 #include "harness/did_you_mean.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <cstdint>
+#include <limits>
 
 namespace kbench {
 
@@ -24,6 +25,8 @@ void found_expected(const JsonPlace& place, const json& found, const std::string
 }
 
 std::int64_t positive_integer(const json& value, const JsonPlace& place) {
+  constexpr auto kLargest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargest) found_expected(place, value, "a positive integer below 2^63");
   if (!value.is_number_integer() || value.get<std::int64_t>() <= 0) found_expected(place, value, "a positive integer");
   return value.get<std::int64_t>();
 }
@@ -77,15 +80,5 @@ double JsonObject::number(const std::string& key) const {
 std::vector<std::string> JsonObject::strings(const std::string& key) const { return string_list(at(key), place(key)); }
 
 JsonObject JsonObject::object(const std::string& key) const { return JsonObject(at(key), place(key)); }
-
-json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open for reading");
-  try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
-}
 
 }  // namespace kbench

@@ -3,19 +3,16 @@
 /// the file, the JSON path of the field, what was found and what was expected; unknown keys are
 /// rejected with a "did you mean" suggestion. Host-only.
 
+#include "harness/input_error.hpp"
+#include "harness/json_text.hpp"
+
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace kbench {
-
-/// A config or thresholds file that cannot be used; what() is the full message.
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// Where a value sits: its file and its JSON path ("$.sweeps[0].shape").
 struct JsonPlace {
@@ -69,8 +66,5 @@ class JsonObject {
   const nlohmann::json& node_;
   JsonPlace place_;
 };
-
-/// Parses the file at `path`; throws InputError naming the file (and the line of a syntax error).
-nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace kbench

@@ -1,5 +1,8 @@
 #include "harness/kernel_breakdown_json.hpp"
 
+#include "harness/input_error.hpp"
+#include "harness/json_input.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -10,12 +13,12 @@ using nlohmann::json;
 namespace {
 
 [[noreturn]] void bad(const std::string& path, const json& found, const std::string& expected) {
-  throw std::runtime_error(path + " is " + std::string(found.type_name()) + "; expected " + expected);
+  throw InputError(path + ": found " + describe_json(found) + "; expected " + expected);
 }
 
 const json& field(const json& object, const std::string& key, const std::string& path) {
   auto it = object.find(key);
-  if (it == object.end()) throw std::runtime_error("missing field " + path + "." + key);
+  if (it == object.end()) throw InputError("missing field " + path + "." + key);
   return *it;
 }
 

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -87,6 +90,9 @@ std::string validate(const MeasureSettings& settings) {
     if (value && !(*value >= row.min_value)) {
       return fmt::format("{} is {:g}; expected a value >= {:g} ({})", option_name(row.key), *value, row.min_value, row.unit);
     }
+    if (value && !std::isfinite(*value)) {
+      return fmt::format("{} is {:g}; expected a finite value ({})", option_name(row.key), *value, row.unit);
+    }
   }
   if (settings.flush_l2 != 0 && settings.flush_l2 != 1) return "--flush-l2 must be 0 or 1";
   if (settings.keep_samples != 0 && settings.keep_samples != 1) return "--keep-samples must be 0 or 1";
@@ -115,6 +121,13 @@ std::string setting_from_json(MeasureSettings& settings, const MeasureSettingRow
           settings.*member = value.get<std::string>();
         } else if constexpr (std::is_same_v<Field, int>) {
           if (!value.is_number_integer()) return std::string("expected an integer (") + row.unit + ")";
+          // get<int>() would wrap a larger value silently (4294967297 samples would become 1).
+          const bool fits = value.is_number_unsigned()
+                                ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                                : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                      value.get<std::int64_t>() <= std::numeric_limits<int>::max();
+          if (!fits) return fmt::format("expected an integer from {} to {} ({})", std::numeric_limits<int>::min(),
+                                        std::numeric_limits<int>::max(), row.unit);
           settings.*member = value.get<int>();
         } else {
           if (!value.is_number()) return std::string("expected a number (") + row.unit + ")";

@@ -143,6 +143,11 @@ Plan make_plan(const Registry& registry, const Selection& selection) {
       for (DType dtype : selected_dtypes(selection, *op)) {
         plan.entries.push_back(make_plan_entry(*op, Problem{shape, dtype, size_class}, selection.variants,
                                                selection.with_references));
+        if (plan.entries.size() > selection.max_cases) {
+          throw std::invalid_argument("the selection plans more than " + std::to_string(selection.max_cases) +
+                                      " cases (op x shape x dtype), the --max-cases limit: narrow it with --op, "
+                                      "--size, --shape or --dtype, or raise --max-cases");
+        }
       }
     }
   }

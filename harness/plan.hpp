@@ -9,6 +9,10 @@
 
 namespace kbench {
 
+/// Default of --max-cases: the most cases (op x shape x dtype) one run may plan, a guard against
+/// a selection or config that asks for far more than meant (configs/all.json plans 212).
+constexpr std::size_t kDefaultMaxCases = 1000;
+
 /// What to run; empty lists mean "all" (ops, dtypes: fp32 only, see below).
 struct Selection {
   std::vector<std::string> ops;          ///< op names; empty: every op
@@ -17,6 +21,7 @@ struct Selection {
   std::vector<std::string> dtypes;       ///< dtype names or "all"; empty: fp32
   std::vector<std::string> variants;     ///< own variants to run; empty: all
   bool with_references = true;           ///< also run the baseline and the copy roof
+  std::size_t max_cases = kDefaultMaxCases;  ///< --max-cases: planning more cases than this is an error
 };
 
 /// One problem of one op, with the variants to run on it.
@@ -52,7 +57,7 @@ PlanEntry make_plan_entry(const Op& op, const Problem& problem, const std::vecto
                           bool with_references);
 
 /// Builds the plan; throws std::invalid_argument naming the unknown op, size class, dtype or
-/// variant and listing the valid ones.
+/// variant and listing the valid ones, or when the plan has more than selection.max_cases cases.
 Plan make_plan(const Registry& registry, const Selection& selection);
 
 }  // namespace kbench

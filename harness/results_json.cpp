@@ -1,10 +1,13 @@
 #include "harness/results_json.hpp"
 
+#include "harness/json_input.hpp"
 #include "harness/kernel_breakdown_json.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace kbench {
@@ -112,18 +115,30 @@ json settings_to_json(const MeasureSettings& settings) {
 
 // ---- reading ------------------------------------------------------------------------------
 
-/// Field access that reports the JSON path of whatever is missing or mistyped.
+/// "9.0" -> 9, 0; false for anything else (std::from_chars refuses what an int cannot hold).
+bool parse_compute_capability(const std::string& text, int& major, int& minor) {
+  const char* const end = text.data() + text.size();
+  const auto [dot, major_error] = std::from_chars(text.data(), end, major);
+  if (major_error != std::errc() || dot == end || *dot != '.' || major < 0) return false;
+  const auto [last, minor_error] = std::from_chars(dot + 1, end, minor);
+  return minor_error == std::errc() && last == end && minor >= 0;
+}
+
+constexpr auto kLargestInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+/// Field access that reports the JSON path of whatever is missing, mistyped or out of range:
+/// "$.cases[0].timings[0].stats.median_ms: found -0.5; expected a number >= 0".
 class Reader {
  public:
   Reader(const json& node, std::string path) : node_(node), path_(std::move(path)) {
-    if (!node_.is_object()) fail("", "an object");
+    if (!node_.is_object()) fail_at(path_, node_, "an object");
   }
   const json& at(const std::string& key) const {
     auto it = node_.find(key);
-    if (it == node_.end()) throw std::runtime_error("missing field " + path_ + "." + key);
+    if (it == node_.end()) throw InputError("missing field " + path_ + "." + key);
     return *it;
   }
-  Reader object(const std::string& key) const { return Reader(at(key), path_ + "." + key); }
+  Reader object(const std::string& key) const { return Reader(at(key), path(key)); }
   std::string string(const std::string& key) const {
     const json& v = at(key);
     if (!v.is_string()) fail(key, "a string");
@@ -134,15 +149,38 @@ class Reader {
     if (!v.is_number()) fail(key, "a number");
     return v.get<double>();
   }
+  /// Times, rates, byte counts: NaN (written as null) and negative values are refused.
   double non_negative(const std::string& key) const {
-    const double value = number(key);
-    if (!(value >= 0) || !std::isfinite(value)) fail(key, "a finite number >= 0");
-    return value;
+    const json& v = at(key);
+    if (!v.is_number() || !(v.get<double>() >= 0)) fail(key, "a number >= 0");
+    return v.get<double>();
   }
   std::int64_t integer(const std::string& key) const {
     const json& v = at(key);
-    if (!v.is_number_integer()) fail(key, "an integer");
+    if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > kLargestInt64)) {
+      fail(key, "an integer");
+    }
     return v.get<std::int64_t>();
+  }
+  /// A count (samples, calls, elements): an integer >= 0.
+  std::int64_t count(const std::string& key) const {
+    const std::int64_t value = integer(key);
+    if (value < 0) fail(key, "an integer >= 0");
+    return value;
+  }
+  /// A count that an int holds.
+  int small_count(const std::string& key) const {
+    const std::int64_t value = count(key);
+    if (value > std::numeric_limits<int>::max()) fail(key, "an integer from 0 to 2147483647");
+    return static_cast<int>(value);
+  }
+  /// An integer that an int holds (device attributes).
+  int int_value(const std::string& key) const {
+    const std::int64_t value = integer(key);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+      fail(key, "an integer from -2147483648 to 2147483647");
+    }
+    return static_cast<int>(value);
   }
   bool boolean(const std::string& key) const {
     const json& v = at(key);
@@ -155,6 +193,12 @@ class Reader {
     if (!v.is_number()) fail(key, "a number or null");
     return v.get<double>();
   }
+  std::optional<double> optional_non_negative(const std::string& key) const {
+    const json& v = at(key);
+    if (v.is_null()) return std::nullopt;
+    if (!v.is_number() || !(v.get<double>() >= 0)) fail(key, "a number >= 0 or null");
+    return v.get<double>();
+  }
   const json& array(const std::string& key) const {
     const json& v = at(key);
     if (!v.is_array()) fail(key, "an array");
@@ -163,9 +207,10 @@ class Reader {
   std::string path(const std::string& key) const { return path_ + "." + key; }
   const json& node() const { return node_; }
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
-    const std::string where = key.empty() ? path_ : path_ + "." + key;
-    const json& found = key.empty() ? node_ : node_.at(key);
-    throw std::runtime_error(where + " is " + std::string(found.type_name()) + "; expected " + expected);
+    fail_at(path(key), node_.at(key), expected);
+  }
+  [[noreturn]] static void fail_at(const std::string& where, const json& found, const std::string& expected) {
+    throw InputError(where + ": found " + describe_json(found) + "; expected " + expected);
   }
 
  private:
@@ -175,7 +220,7 @@ class Reader {
 
 SampleStats stats_from_json(const Reader& r) {
   SampleStats s;
-  s.count = static_cast<std::size_t>(r.integer("count"));
+  s.count = static_cast<std::size_t>(r.count("count"));
   s.median = r.non_negative("median_ms");
   s.min = r.non_negative("min_ms");
   s.max = r.non_negative("max_ms");
@@ -190,26 +235,27 @@ ModeTiming timing_from_json(const Reader& r) {
   ModeTiming t;
   t.mode = r.string("mode");
   if (t.mode != "cold" && t.mode != "hot" && t.mode != "eager") {
-    throw std::runtime_error(r.path("mode") + " is '" + t.mode + "'; expected cold, hot or eager");
+    throw InputError(r.path("mode") + " is '" + t.mode + "'; expected cold, hot or eager");
   }
-  t.warmup_calls = static_cast<int>(r.integer("warmup_calls"));
-  t.calls_per_sample = static_cast<int>(r.integer("calls_per_sample"));
+  t.warmup_calls = r.small_count("warmup_calls");
+  t.calls_per_sample = r.small_count("calls_per_sample");
   t.timed_out = r.boolean("timed_out");
   t.stop_reason = r.string("stop_reason");
   t.l2_resident = r.boolean("l2_resident");
   t.sm_clock_mhz = r.non_negative("sm_clock_mhz");
   t.min_sm_clock_mhz = r.non_negative("min_sm_clock_mhz");
-  t.low_clock_samples = static_cast<int>(r.integer("low_clock_samples"));
+  t.low_clock_samples = r.small_count("low_clock_samples");
   const json& warnings = r.array("warnings");
   for (std::size_t i = 0; i < warnings.size(); ++i) {
-    if (!warnings[i].is_string()) throw std::runtime_error(r.path("warnings") + "[" + std::to_string(i) + "] must be a string");
+    const std::string where = r.path("warnings") + "[" + std::to_string(i) + "]";
+    if (!warnings[i].is_string()) Reader::fail_at(where, warnings[i], "a string");
     t.warnings.push_back(warnings[i].get<std::string>());
   }
   t.stats = stats_from_json(r.object("stats"));
   const json& samples = r.array("samples_ms");
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (!samples[i].is_number() || !(samples[i].get<double>() >= 0)) {
-      throw std::runtime_error(r.path("samples_ms") + "[" + std::to_string(i) + "] must be a number >= 0");
+      Reader::fail_at(r.path("samples_ms") + "[" + std::to_string(i) + "]", samples[i], "a number >= 0 (ms)");
     }
     t.samples_ms.push_back(samples[i].get<double>());
   }
@@ -221,29 +267,36 @@ CaseResult case_from_json(const Reader& r) {
   c.op = r.string("op");
   c.variant = r.string("variant");
   c.role = r.string("role");
-  c.kernels_per_call = static_cast<int>(r.integer("kernels_per_call"));
+  c.kernels_per_call = r.small_count("kernels_per_call");
   c.dtype = r.string("dtype");
   c.size_class = r.string("size_class");
   const json& shape = r.array("shape");
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (!shape[i].is_number_integer() || shape[i].get<std::int64_t>() <= 0) {
-      throw std::runtime_error(r.path("shape") + "[" + std::to_string(i) + "] must be a positive integer");
-    }
-    c.shape.push_back(shape[i].get<std::int64_t>());
+    const json& extent = shape[i];
+    const bool positive = extent.is_number_unsigned()
+                              ? extent.get<std::uint64_t>() >= 1 && extent.get<std::uint64_t>() <= kLargestInt64
+                              : extent.is_number_integer() && extent.get<std::int64_t>() > 0;
+    if (!positive) Reader::fail_at(r.path("shape") + "[" + std::to_string(i) + "]", extent, "a positive integer below 2^63");
+    c.shape.push_back(extent.get<std::int64_t>());
   }
-  c.elements = r.integer("elements");
+  try {
+    element_count(c.shape);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(r.path("shape") + ": " + e.what());
+  }
+  c.elements = r.count("elements");
   const Reader traffic = r.object("traffic");
   c.traffic = {traffic.non_negative("bytes_read"), traffic.non_negative("bytes_written"), traffic.non_negative("flops"),
                traffic.string("math")};
   const std::string status = r.string("status");
   const auto parsed = parse_status(status);
-  if (!parsed) throw std::runtime_error(r.path("status") + " is '" + status + "'; expected passed, incorrect, error or skipped");
+  if (!parsed) throw InputError(r.path("status") + " is '" + status + "'; expected passed, incorrect, error or skipped");
   c.status = *parsed;
   c.message = r.string("message");
   const Reader verification = r.object("verification");
-  c.mismatches = verification.integer("mismatches");
-  c.max_abs_error = verification.number("max_abs_error");
-  c.rel_l2_error = verification.number("rel_l2_error");
+  c.mismatches = verification.count("mismatches");
+  c.max_abs_error = verification.non_negative("max_abs_error");
+  c.rel_l2_error = verification.non_negative("rel_l2_error");
   const json& timings = r.array("timings");
   for (std::size_t i = 0; i < timings.size(); ++i) {
     c.timings.push_back(timing_from_json(Reader(timings[i], r.path("timings") + "[" + std::to_string(i) + "]")));
@@ -255,10 +308,10 @@ CaseResult case_from_json(const Reader& r) {
   c.compute_efficiency = derived.non_negative("compute_efficiency");
   c.bound = derived.string("bound");
   c.efficiency = derived.non_negative("efficiency");
-  c.roof_fraction = derived.optional_number("roof_fraction");
-  c.baseline_ms = derived.optional_number("baseline_ms");
-  c.speed_ratio = derived.optional_number("speed_ratio");
-  c.launch_overhead_ms = derived.optional_number("launch_overhead_ms");
+  c.roof_fraction = derived.optional_non_negative("roof_fraction");
+  c.baseline_ms = derived.optional_non_negative("baseline_ms");
+  c.speed_ratio = derived.optional_non_negative("speed_ratio");
+  c.launch_overhead_ms = derived.optional_number("launch_overhead_ms");  // eager - hot: may be negative
   c.headline_mode = derived.string("headline_mode");
   c.band = derived.string("band");
   if (const json& node = r.node(); node.contains("kernel_breakdown")) {
@@ -269,22 +322,20 @@ CaseResult case_from_json(const Reader& r) {
 
 DeviceInfo device_from_json(const Reader& r) {
   DeviceInfo d;
-  d.index = static_cast<int>(r.integer("index"));
+  d.index = r.int_value("index");
   d.name = r.string("name");
   d.pci_bus_id = r.string("pci_bus_id");
   const std::string cc = r.string("compute_capability");
-  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2) {
-    throw std::runtime_error(r.path("compute_capability") + " is '" + cc + "'; expected MAJOR.MINOR");
-  }
-  d.sm_count = static_cast<int>(r.integer("sm_count"));
+  if (!parse_compute_capability(cc, d.cc_major, d.cc_minor)) r.fail("compute_capability", "MAJOR.MINOR, e.g. \"9.0\"");
+  d.sm_count = r.int_value("sm_count");
   d.l2_bytes = r.integer("l2_bytes");
   d.global_memory_bytes = r.integer("global_memory_bytes");
-  d.sm_clock_khz = static_cast<int>(r.integer("sm_clock_khz"));
-  d.memory_clock_khz = static_cast<int>(r.integer("memory_clock_khz"));
-  d.bus_width_bits = static_cast<int>(r.integer("bus_width_bits"));
+  d.sm_clock_khz = r.int_value("sm_clock_khz");
+  d.memory_clock_khz = r.int_value("memory_clock_khz");
+  d.bus_width_bits = r.int_value("bus_width_bits");
   d.ecc_enabled = r.boolean("ecc_enabled");
-  d.driver_version = static_cast<int>(r.integer("driver_version"));
-  d.runtime_version = static_cast<int>(r.integer("runtime_version"));
+  d.driver_version = r.int_value("driver_version");
+  d.runtime_version = r.int_value("runtime_version");
   d.peak_bandwidth_bytes_per_s = r.non_negative("peak_bandwidth_gbps") * 1e9;
   d.peak_bandwidth_source = r.string("peak_bandwidth_source");
   d.peak_fp32_flops = r.non_negative("peak_fp32_tflops") * 1e12;
@@ -312,7 +363,7 @@ MeasureSettings settings_from_json(const Reader& r) {
   MeasureSettings settings;
   for (const MeasureSettingRow& row : measure_settings_table()) {
     const std::string error = setting_from_json(settings, row, r.at(row.key));
-    if (!error.empty()) throw std::runtime_error(r.path(row.key) + ": " + error);
+    if (!error.empty()) throw InputError(r.path(row.key) + ": found " + describe_json(r.at(row.key)) + "; " + error);
   }
   return settings;
 }
@@ -338,30 +389,31 @@ json to_json(const RunResults& results) {
 RunResults results_from_json(const json& document) {
   const Reader root(document, "$");
   RunResults results;
-  results.schema_version = static_cast<int>(root.integer("schema_version"));
-  if (results.schema_version != kResultsSchemaVersion) {
-    throw std::runtime_error("$.schema_version is " + std::to_string(results.schema_version) +
-                             "; this kbench reads version " + std::to_string(kResultsSchemaVersion));
+  const std::int64_t version = root.integer("schema_version");
+  if (version != kResultsSchemaVersion) {
+    throw InputError("$.schema_version is " + std::to_string(version) + "; this kbench reads version " +
+                     std::to_string(kResultsSchemaVersion) +
+                     (version > kResultsSchemaVersion ? " (the file comes from a newer kbench: update kbench to read it)" : ""));
   }
+  results.schema_version = kResultsSchemaVersion;
   results.build = build_from_json(root.object("kbench"));
   results.command_line = root.string("command_line");
   results.utc_time = root.string("utc_time");
   results.host = root.string("host");
   const json& seed = root.at("seed");
-  if (!seed.is_number_unsigned()) root.fail("seed", "an unsigned integer");
+  if (!seed.is_number_unsigned()) root.fail("seed", "an integer >= 0");
   results.seed = seed.get<std::uint64_t>();
   results.run_state = root.string("run_state");
   if (results.run_state != "complete" && results.run_state != "in_progress" && results.run_state != "interrupted" &&
       results.run_state != "context_lost") {
-    throw std::runtime_error("$.run_state is '" + results.run_state +
-                             "'; expected complete, in_progress, interrupted or context_lost");
+    throw InputError("$.run_state is '" + results.run_state + "'; expected complete, in_progress, interrupted or context_lost");
   }
   results.device = device_from_json(root.object("device"));
   results.settings = settings_from_json(root.object("settings"));
   if (document.contains("notes")) {
     const json& notes = root.array("notes");
     for (std::size_t i = 0; i < notes.size(); ++i) {
-      if (!notes[i].is_string()) throw std::runtime_error("$.notes[" + std::to_string(i) + "] must be a string");
+      if (!notes[i].is_string()) Reader::fail_at("$.notes[" + std::to_string(i) + "]", notes[i], "a string");
       results.notes.push_back(notes[i].get<std::string>());
     }
   }
@@ -386,18 +438,11 @@ void write_results_file(const RunResults& results, const std::string& path) {
 }
 
 RunResults read_results_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open for reading");
-  json document;
-  try {
-    document = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(path + ": not valid JSON: " + e.what());
-  }
+  const json document = read_json_file(path);
   try {
     return results_from_json(document);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": " + e.what());
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
   }
 }
 

@@ -19,12 +19,14 @@ std::vector<std::int64_t> parse_range(const JsonObject& range) {
   const std::int64_t to = positive_integer(range.at("to"), range.place("to"));
   const std::int64_t step = range.has("step") ? positive_integer(range.at("step"), range.place("step")) : 1;
   if (to < from) found_expected(range.place("to"), range.at("to"), "a value >= from (" + std::to_string(from) + ")");
-  if ((to - from) / step + 1 > static_cast<std::int64_t>(kMaxSweepShapes)) {
-    input_error(range.place(), "the range has " + std::to_string((to - from) / step + 1) + " values; expected at most " +
+  const std::int64_t count = (to - from) / step + 1;
+  if (count > static_cast<std::int64_t>(kMaxSweepShapes)) {
+    input_error(range.place(), "the range has " + std::to_string(count) + " values; expected at most " +
                                    std::to_string(kMaxSweepShapes));
   }
+  // Counted rather than stepped to `to`: from + i * step never passes `to`, so never overflows.
   std::vector<std::int64_t> values;
-  for (std::int64_t v = from; v <= to; v += step) values.push_back(v);
+  for (std::int64_t i = 0; i < count; ++i) values.push_back(from + i * step);
   return values;
 }
 

@@ -3,6 +3,7 @@
 #include "harness/did_you_mean.hpp"
 #include "harness/dtype.hpp"
 #include "harness/json_input.hpp"
+#include "harness/size_classes.hpp"
 #include "harness/sweep_axes.hpp"
 
 #include <algorithm>
@@ -35,10 +36,11 @@ namespace {
 
 constexpr int kMaxIncludeDepth = 8;
 
-/// The dtype names for messages, from the harness's list of dtypes.
+/// The dtype names for messages, from the harness's list of dtypes, and matmul's tf32.
 std::vector<std::string> dtype_names() {
   std::vector<std::string> names;
   for (DType dtype : all_dtypes()) names.emplace_back(dtype_name(dtype));
+  names.emplace_back(dtype_name(DType::tf32));
   return names;
 }
 
@@ -74,12 +76,28 @@ std::string parse_name(const JsonObject& object, const std::string& key) {
   return name;
 }
 
+/// kbench's size class or one of the config's own; a name one or two edits away from one of
+/// kbench's is taken for a typo (it would be judged by the default thresholds instead).
+std::string parse_size_class(const JsonObject& object) {
+  const std::string name = parse_name(object, "size_class");
+  if (find_size_class(name)) return name;
+  std::vector<std::string> known;
+  for (const SizeClass& size_class : size_classes()) known.push_back(size_class.name);
+  const std::string near = closest_match(name, known);
+  if (!near.empty()) {
+    input_error(object.place("size_class"), "found " + describe_json(object.at("size_class")) + " (did you mean '" + near +
+                                                "'?); expected " + join_names(known) +
+                                                ", or a name of your own that is not a near miss of one of them");
+  }
+  return name;
+}
+
 Sweep parse_sweep(const JsonObject& object, const std::vector<std::string>& default_dtypes) {
   object.allow_keys({"op", "size_class", "shape", "axes", "zip", "dtypes", "variants"});
   Sweep sweep;
   sweep.origin = object.place().text();
   sweep.op = parse_name(object, "op");
-  sweep.size_class = parse_name(object, "size_class");
+  sweep.size_class = parse_size_class(object);
   sweep.shapes = sweep_shapes(object);
   sweep.dtypes = object.has("dtypes") ? parse_dtype_list(object.at("dtypes"), object.place("dtypes")) : default_dtypes;
   if (object.has("variants")) {
@@ -132,11 +150,22 @@ void parse_into(const json& document, const std::string& file, SweepConfig& conf
 void parse_include(const JsonObject& root, const std::string& file, SweepConfig& config, std::vector<std::string>& chain) {
   const JsonPlace place = root.place("include");
   const std::vector<std::string> includes = root.strings("include");
+  // Each file then brings at least one sweep (its own or an included file's): a plan is never empty.
+  if (includes.empty()) found_expected(place, root.at("include"), "a non-empty array of config files");
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   for (std::size_t i = 0; i < includes.size(); ++i) {
     const std::string path = (folder / includes[i]).lexically_normal().string();
-    if (std::find(chain.begin(), chain.end(), path) != chain.end() || chain.size() >= kMaxIncludeDepth) {
+    if (std::find(chain.begin(), chain.end(), path) != chain.end()) {
       input_error(place.index(i), "'" + includes[i] + "' includes itself (through " + join_names(chain) + ")");
+    }
+    if (chain.size() >= kMaxIncludeDepth) {
+      input_error(place.index(i), "'" + includes[i] + "' nests includes deeper than " + std::to_string(kMaxIncludeDepth) +
+                                      " files (through " + join_names(chain) + ")");
+    }
+    // Only plain files: a device or a pipe (/dev/zero, /dev/stdin) would never end.
+    std::error_code error;
+    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+      found_expected(place.index(i), includes[i], "a config file (" + path + " is not a regular file)");
     }
     json included;
     try {

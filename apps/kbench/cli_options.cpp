@@ -4,6 +4,9 @@
 
 #include "harness/size_classes.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <sstream>
 
 namespace kbench::cli {
@@ -21,7 +24,29 @@ std::string size_help() {
   return text.str();
 }
 
+/// CLI11 reads "-1" into an unsigned option as 2^64 - 1; this check refuses a sign.
+CLI::Validator unsigned_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
+        return "found " + text + "; expected an integer from 0 to 18446744073709551615";
+      },
+      "UINT64");
+}
+
 }  // namespace
+
+std::string check_options(const CLI::App& app, const Options& options) {
+  if (options.device < 0) return fmt::format("--device is {}; expected a CUDA device index >= 0", options.device);
+  const auto positive = [&](const char* name, double value, const char* unit) -> std::string {
+    if (app.count(name) == 0 || (value > 0 && std::isfinite(value))) return {};
+    return fmt::format("{} is {:g}; expected a finite number > 0 ({})", name, value, unit);
+  };
+  if (std::string problem = positive("--peak-bw", options.peaks.bandwidth_gbps, "GB/s"); !problem.empty()) return problem;
+  if (std::string problem = positive("--peak-tflops", options.peaks.fp32_tflops, "TFLOP/s"); !problem.empty()) return problem;
+  if (options.max_cases < 1) return fmt::format("--max-cases is {}; expected an integer >= 1", options.max_cases);
+  return {};
+}
 
 void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command) {
   app.description(
@@ -52,7 +77,12 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "run too unless --no-references")
       ->group("Selection");
   app.add_flag("--no-references", options.no_references, "skip the baseline and the d2d copy roof rows")->group("Selection");
-  app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
+  CLI::Option* dry_run =
+      app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
+  app.add_option("--max-cases", options.max_cases,
+                 "refuse to plan more than this many cases (op x shape x dtype), a guard against a selection or "
+                 "config far larger than meant (default: " + std::to_string(kDefaultMaxCases) + ")")
+      ->group("Selection");
 
   app.add_option("--device", options.device, "CUDA device index (default: 0)")->group("Device");
   app.add_option("--peak-bw", options.peaks.bandwidth_gbps,
@@ -72,12 +102,16 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
         row.field);
   }
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
+      ->check(unsigned_integer())
       ->group("Measurement");
-  app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
-  app.add_option("--json", options.json_path,
-                 "write the results document (schema: results/SCHEMA.md) to this file, rewritten after every "
-                 "problem so that an interrupted run keeps what it finished; refuses an existing file without --force")
-      ->group("Output");
+  CLI::Option* force = app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
+  CLI::Option* json = app.add_option("--json", options.json_path,
+                                     "write the results document (schema: results/SCHEMA.md) to this file, rewritten "
+                                     "after every problem so that an interrupted run keeps what it finished; refuses "
+                                     "an existing file without --force")
+                          ->group("Output");
+  force->needs(json);
+  dry_run->excludes(json);
   app.add_option("--thresholds", options.thresholds_path,
                  "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")
       ->group("Output");
@@ -109,6 +143,7 @@ Selection make_selection(const Options& options) {
   selection.dtypes = split_list(options.dtypes);
   selection.variants = split_list(options.variants);
   selection.with_references = !options.no_references;
+  selection.max_cases = static_cast<std::size_t>(options.max_cases);
   return selection;
 }
 
@@ -121,6 +156,7 @@ ConfigFilters make_config_filters(const CLI::App& app, const Options& options) {
   if (app.count("--dtype") > 0) filters.dtypes = split_list(options.dtypes);
   filters.variants = split_list(options.variants);
   filters.with_references = !options.no_references;
+  filters.max_cases = static_cast<std::size_t>(options.max_cases);
   return filters;
 }
 

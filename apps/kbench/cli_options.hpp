@@ -26,6 +26,7 @@ struct Options {
   std::string variants;
   bool no_references = false;
   bool dry_run = false;
+  std::int64_t max_cases = static_cast<std::int64_t>(kDefaultMaxCases);  ///< --max-cases (checked by check_options)
   // Where and how.
   int device = 0;
   PeakOverrides peaks;
@@ -42,6 +43,11 @@ struct Options {
 
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.
 void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command);
+
+/// Empty when the options given are in range, otherwise a one-line message naming the option,
+/// the value found and what was expected (--device -1, --peak-bw 0, --max-cases 0). The
+/// measurement settings are checked by validate() (measure_settings.hpp).
+std::string check_options(const CLI::App& app, const Options& options);
 
 /// Turns the parsed options into a Selection; throws std::invalid_argument on a bad --shape.
 Selection make_selection(const Options& options);

@@ -18,12 +18,15 @@ void add_gate_command(CLI::App& parent, GateCommand& command) {
   command.app->add_option("results", command.results, "results file written by kbench --json")->required();
   command.app->add_option("--thresholds", command.thresholds,
                           "thresholds file (default: " + default_thresholds_path() + ")");
-  command.app->add_option("--baseline", command.baseline, "an earlier results file: fail on rows that got slower");
+  CLI::Option* baseline =
+      command.app->add_option("--baseline", command.baseline, "an earlier results file: fail on rows that got slower");
   command.app->add_option("--max-regression", command.max_regression_pct,
                           "tolerated slowdown against --baseline, percent (default 5); a row fails only when it is "
-                          "also slower by more than both runs' noise");
+                          "also slower by more than both runs' noise")
+      ->needs(baseline);
   command.app->add_flag("--allow-device-mismatch", command.allow_device_mismatch,
-                        "compare with a baseline measured on another device");
+                        "compare with a baseline measured on another device")
+      ->needs(baseline);
 }
 
 int run_gate_command(const GateCommand& command) {

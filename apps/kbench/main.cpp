@@ -10,6 +10,7 @@
 
 #include "harness/device_setup.hpp"
 #include "harness/exit_codes.hpp"
+#include "harness/input_error.hpp"
 #include "harness/provenance.hpp"
 #include "harness/registry.hpp"
 
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
   if (gate.app->parsed()) return cli::run_gate_command(gate);
   if (compare.app->parsed()) return cli::run_compare_command(compare);
 
+  if (const std::string problem = cli::check_options(app, options); !problem.empty()) {
+    return fail(exit_code::usage, problem);
+  }
   Registry registry;
   register_all_ops(registry);
   try {
@@ -62,6 +66,8 @@ int main(int argc, char** argv) {
     return fail(exit_code::no_device, e.what());
   } catch (const UnsupportedArchitectureError& e) {
     return fail(exit_code::unsupported_architecture, e.what());
+  } catch (const InputError& e) {
+    return fail(exit_code::usage, e.what());
   } catch (const std::exception& e) {
     return fail(exit_code::case_failed, e.what());
   }

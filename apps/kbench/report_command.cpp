@@ -20,9 +20,11 @@ void add_report_command(CLI::App& parent, ReportCommand& command) {
   command.app = parent.add_subcommand(
       "report", "write the Markdown status report (seed-report structure) and/or a CSV of a results file (no GPU needed)");
   command.app->add_option("results", command.results, "results file written by kbench --json")->required();
-  command.app->add_option("--against", command.against,
-                          "another results file in the same schema (e.g. a PyTorch run) added as a comparison column");
-  command.app->add_option("--against-label", command.against_label, "heading of that column (default: its file name)");
+  CLI::Option* against =
+      command.app->add_option("--against", command.against,
+                              "another results file in the same schema (e.g. a PyTorch run) added as a comparison column");
+  command.app->add_option("--against-label", command.against_label, "heading of that column (default: its file name)")
+      ->needs(against);
   command.app->add_option("--md", command.markdown_path, "write the Markdown report to FILE (default: stdout)");
   command.app->add_option("--csv", command.csv_path, "write every figure as CSV to FILE");
   command.app->add_option("--thresholds", command.thresholds,

@@ -111,6 +111,45 @@ TEST_CASE("unknown ops and variants are named with their JSON path", "[config_pl
                  "test.json: $.sweeps[0].variants[1]: found \"fast\"; expected a variant of add: naive, vectorized, blocked, cub_transform, d2d_copy"));
 }
 
+TEST_CASE("a shape of the wrong rank for its op is named at the sweep's shape", "[config_plan]") {
+  CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "matmul", "size_class": "small", "shape": [64, 64]}]})")),
+                 "test.json: $.sweeps[0].shape: op 'matmul' cannot run shape 64x64: matmul needs a rank-3 shape MxNxK"));
+  CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "matmul", "size_class": "small", "shape": [2, 4, 4, 4]}]})")),
+                 "got rank 4"));
+  CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "sum_outer", "size_class": "small", "shape": ["N"], "axes": {"N": [8]}}]})")),
+                 "test.json: $.sweeps[0].shape: op 'sum_outer' cannot run shape 8: sum_outer reduces every axis but the last"));
+  CHECK(plan_error(parse(R"({"sweeps": [{"op": "matmul", "size_class": "small", "shape": [64, 64, 64]}]})")) == "no error");
+}
+
+TEST_CASE("skips that name nothing the sweeps hold are errors", "[config_plan]") {
+  const std::string sweeps = R"({"dtypes": ["fp32", "fp16"], "sweeps": [{"op": "add", "size_class": "small", "shape": [64]}], )";
+  CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"op": "ad", "reason": "r"}]})")),
+                 "test.json: $.skip[0].op: found \"ad\" (did you mean 'add'?); expected an op of the config's sweeps: add"));
+  CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"size_class": "large", "reason": "r"}]})")),
+                 "test.json: $.skip[0].size_class: found \"large\"; expected a size class of the config's sweeps: small"));
+  CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"dtype": "bf16", "reason": "r"}]})")),
+                 "$.skip[0].dtype: found \"bf16\" (did you mean 'fp16'?); expected a dtype of the config's sweeps: fp32, fp16"));
+  CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"variant": "naiv", "reason": "r"}]})")),
+                 "$.skip[0].variant: found \"naiv\" (did you mean 'naive'?); expected a variant of the config's ops: naive, "
+                 "vectorized, blocked, cub_transform, d2d_copy"));
+  CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"shape": [65], "reason": "r"}]})")),
+                 "$.skip[0].shape: found 65; expected a shape one of the config's sweeps expands to"));
+  CHECK(plan_error(parse(sweeps + R"("skip": [{"variant": "d2d_copy", "shape": [64], "reason": "r"}]})")) == "no error");
+}
+
+TEST_CASE("more cases than --max-cases is an error naming the config", "[config_plan]") {
+  const SweepConfig config = parse(kTwoSweeps);  // 6 cases
+  ConfigFilters filters;
+  filters.max_cases = 6;
+  CHECK(plan_error(config, filters) == "no error");
+  filters.max_cases = 5;
+  CHECK(plan_error(config, filters) ==
+        "test.json: plans more than 5 cases (op x shape x dtype), the --max-cases limit: narrow it with --op, --size or "
+        "--dtype, or raise --max-cases");
+  filters.size_classes = {"small"};  // 4 cases pass the filter
+  CHECK(plan_error(config, filters) == "no error");
+}
+
 TEST_CASE("a case planned twice is an error naming both sweeps", "[config_plan]") {
   const SweepConfig config = parse(R"({"sweeps": [
     {"op": "add", "size_class": "a", "shape": [4]},

@@ -1,4 +1,5 @@
 #include "harness/breakdown_report.hpp"
+#include "harness/input_error.hpp"
 #include "harness/kernel_breakdown.hpp"
 #include "harness/kernel_breakdown_json.hpp"
 #include "harness/results_json.hpp"
@@ -45,15 +46,15 @@ TEST_CASE("a kernel breakdown survives the results JSON round trip; bad fields a
 
   nlohmann::json bad = j;
   bad["activities"][0]["mean_ms"] = -1;
-  CHECK_THROWS_AS(breakdown_from_json(bad, "$.cases[0].kernel_breakdown"), std::runtime_error);
+  CHECK_THROWS_AS(breakdown_from_json(bad, "$.cases[0].kernel_breakdown"), InputError);
   try {
     breakdown_from_json(bad, "$.cases[0].kernel_breakdown");
-  } catch (const std::runtime_error& e) {
+  } catch (const InputError& e) {
     CHECK(std::string(e.what()).find("$.cases[0].kernel_breakdown.activities[0].mean_ms") != std::string::npos);
   }
   bad = j;
   bad["activities"][0]["grid"] = {1, 2};
-  CHECK_THROWS_AS(breakdown_from_json(bad, "$.k"), std::runtime_error);
+  CHECK_THROWS_AS(breakdown_from_json(bad, "$.k"), InputError);
 }
 
 TEST_CASE("the breakdown table lists each traced row's kernels with the gap to the hot time", "[breakdown]") {

@@ -1,6 +1,8 @@
 #include "harness/measure_settings.hpp"
 #include "support/catch.hpp"
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 using namespace kbench;
@@ -20,6 +22,12 @@ TEST_CASE("out-of-range settings name their option", "[settings]") {
   s = {};
   s.flush_l2 = 2;
   CHECK(contains(validate(s), "--flush-l2"));
+  s = {};
+  s.timeout_s = std::numeric_limits<double>::infinity();
+  CHECK(validate(s) == "--timeout-s is inf; expected a finite value (s)");
+  s = {};
+  s.warmup_time_s = std::nan("");
+  CHECK(validate(s) == "--warmup-time-s is nan; expected a value >= 0 (s)");
   s = {};
   s.min_samples = 50;
   s.max_samples = 10;
@@ -58,6 +66,9 @@ TEST_CASE("settings read from JSON check their types", "[settings]") {
   CHECK(setting_from_json(s, *samples, 7).empty());
   CHECK(s.min_samples == 7);
   CHECK(contains(setting_from_json(s, *samples, 2.5), "expected an integer"));
+  // Not wrapped to 1: an int cannot hold it.
+  CHECK(setting_from_json(s, *samples, 4294967297ll) == "expected an integer from -2147483648 to 2147483647 (samples)");
+  CHECK(s.min_samples == 7);
   CHECK(contains(setting_from_json(s, *find_measure_setting("modes"), 3), "expected a string"));
   CHECK(setting_from_json(s, *find_measure_setting("max_noise"), 0.05).empty());
   CHECK(s.max_noise == 0.05);

@@ -157,3 +157,17 @@ TEST_CASE("variants that do not run a dtype stay out of its problems", "[plan]")
   selection.variants = {"tensor"};
   CHECK(contains(plan_error(registry, selection), "variant 'tensor' of op 'mixed' does not run fp32; it runs fp16"));
 }
+
+TEST_CASE("a selection of more cases than max_cases is refused", "[plan]") {
+  const Registry registry = all_ops();
+  Selection selection;
+  selection.ops = {"add"};
+  selection.size_classes = {"all"};  // 7 cases
+  selection.max_cases = 7;
+  CHECK(plan_error(registry, selection) == "no error");
+  selection.max_cases = 6;
+  CHECK(plan_error(registry, selection) ==
+        "the selection plans more than 6 cases (op x shape x dtype), the --max-cases limit: narrow it with --op, --size, "
+        "--shape or --dtype, or raise --max-cases");
+  CHECK(Selection{}.max_cases == kDefaultMaxCases);
+}

@@ -1,5 +1,6 @@
 #include "harness/results_json.hpp"
 #include "support/catch.hpp"
+#include "support/test_paths.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -76,7 +77,17 @@ RunResults sample_results() {
 std::string parse_error(const json& document) {
   try {
     results_from_json(document);
-  } catch (const std::exception& e) {
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+/// The message read_results_file throws for `path`, or "no error".
+std::string file_error(const std::string& path) {
+  try {
+    read_results_file(path);
+  } catch (const InputError& e) {
     return e.what();
   }
   return "no error";
@@ -138,8 +149,73 @@ TEST_CASE("bad results documents name the field", "[results]") {
   CHECK(contains(parse_error(d), "$.cases[0].status is 'great'"));
   d = good;
   d["device"]["sm_count"] = "many";
-  CHECK(contains(parse_error(d), "$.device.sm_count is string; expected an integer"));
-  CHECK(contains(parse_error(json::array()), "$ is array; expected an object"));
+  CHECK(contains(parse_error(d), "$.device.sm_count: found \"many\"; expected an integer"));
+  CHECK(contains(parse_error(json::array()), "$: found an empty array; expected an object"));
+}
+
+TEST_CASE("results with NaN (null), negative or out-of-range figures are refused", "[results]") {
+  const json good = to_json(sample_results());
+  json d = good;
+  d["cases"][0]["timings"][0]["stats"]["median_ms"] = nullptr;  // how a NaN is written
+  CHECK(parse_error(d) == "$.cases[0].timings[0].stats.median_ms: found null; expected a number >= 0");
+  d = good;
+  d["cases"][0]["timings"][1]["samples_ms"][1] = -0.1;
+  CHECK(parse_error(d) == "$.cases[0].timings[1].samples_ms[1]: found -0.1; expected a number >= 0 (ms)");
+  d = good;
+  d["cases"][0]["timings"][0]["stats"]["count"] = -3;
+  CHECK(parse_error(d) == "$.cases[0].timings[0].stats.count: found -3; expected an integer >= 0");
+  d = good;
+  d["cases"][0]["timings"][0]["calls_per_sample"] = 4294967296ll;
+  CHECK(parse_error(d) == "$.cases[0].timings[0].calls_per_sample: found 4294967296; expected an integer from 0 to 2147483647");
+  d = good;
+  d["cases"][0]["derived"]["speed_ratio"] = -1.0;
+  CHECK(parse_error(d) == "$.cases[0].derived.speed_ratio: found -1.0; expected a number >= 0 or null");
+  d = good;
+  d["cases"][0]["derived"]["launch_overhead_ms"] = -0.001;  // eager faster than hot: allowed
+  CHECK(parse_error(d) == "no error");
+  d = good;
+  d["cases"][0]["traffic"]["bytes_read"] = -5;
+  CHECK(parse_error(d) == "$.cases[0].traffic.bytes_read: found -5; expected a number >= 0");
+  d = good;
+  d["cases"][0]["shape"] = {4294967296ll, 4294967296ll};
+  CHECK(parse_error(d) == "$.cases[0].shape: shape 4294967296x4294967296 has too many elements (byte counts overflow 64 bits)");
+  d = good;
+  d["cases"][0]["shape"] = json::array();
+  CHECK(parse_error(d) == "$.cases[0].shape: shape has no extents");
+  d = good;
+  d["cases"][0]["shape"][0] = 0;
+  CHECK(parse_error(d) == "$.cases[0].shape[0]: found 0; expected a positive integer below 2^63");
+  d = good;
+  d["device"]["compute_capability"] = "99999999999.0";
+  CHECK(parse_error(d) == "$.device.compute_capability: found \"99999999999.0\"; expected MAJOR.MINOR, e.g. \"9.0\"");
+  d = good;
+  d["device"]["sm_count"] = 18446744073709551615ull;
+  CHECK(parse_error(d) == "$.device.sm_count: found 18446744073709551615; expected an integer");
+}
+
+TEST_CASE("schema versions: another version, a newer one, one of the wrong type", "[results]") {
+  json d = to_json(sample_results());
+  d["schema_version"] = 0;
+  CHECK(parse_error(d) == "$.schema_version is 0; this kbench reads version 1");
+  d["schema_version"] = 2;
+  CHECK(parse_error(d) ==
+        "$.schema_version is 2; this kbench reads version 1 (the file comes from a newer kbench: update kbench to read it)");
+  d["schema_version"] = "1";
+  CHECK(parse_error(d) == "$.schema_version: found \"1\"; expected an integer");
+  d.erase("schema_version");
+  CHECK(parse_error(d) == "missing field $.schema_version");
+}
+
+TEST_CASE("the bad results fixtures are refused with the file and the place", "[results]") {
+  const auto bad = [](const std::string& name) { return test::fixture_path("bad-results/" + name); };
+  CHECK(contains(file_error(bad("not-json.json")), "not-json.json: not valid JSON at line 1, column 2"));
+  CHECK(contains(file_error(bad("truncated.json")), "truncated.json: not valid JSON at line 72, column 17"));
+  CHECK(contains(file_error(bad("schema-string.json")), "schema-string.json: $.schema_version: found \"1\""));
+  CHECK(contains(file_error(bad("missing-field.json")), "missing-field.json: missing field $.cases[2].timings[0].stats.median_ms"));
+  CHECK(contains(file_error(bad("nan-time.json")), "(NaN and Infinity are not JSON numbers)"));
+  CHECK(contains(file_error(bad("null-time.json")), "null-time.json: $.cases[2].timings[0].stats.median_ms: found null"));
+  CHECK(contains(file_error(bad("negative-time.json")), "$.cases[2].timings[0].stats.median_ms: found -0.12; expected a number >= 0"));
+  CHECK(file_error(test::fixture_path("run-pass.json")) == "no error");
 }
 
 TEST_CASE("results files are written whole and read back, errors name the file", "[results]") {
@@ -153,8 +229,8 @@ TEST_CASE("results files are written whole and read back, errors name the file",
     read_results_file(path);
     FAIL("expected an error");
   } catch (const std::runtime_error& e) {
-    CHECK(contains(e.what(), path + ": not valid JSON"));
+    CHECK(contains(e.what(), path + ": not valid JSON at line 1, column 4"));
   }
   std::remove(path.c_str());
-  CHECK_THROWS_AS(read_results_file("no/such/file.json"), std::runtime_error);
+  CHECK_THROWS_AS(read_results_file("no/such/file.json"), InputError);
 }

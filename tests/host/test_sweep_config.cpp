@@ -156,6 +156,30 @@ TEST_CASE("bad shapes and axes", "[config]") {
                  "$.sweeps[0]: the axes expand to more than 10000 shapes"));
 }
 
+TEST_CASE("extents that overflow: byte counts beyond 64 bits, integers beyond 2^63, long ranges", "[config]") {
+  CHECK(contains(config_error(one_sweep(R"("shape": [4294967296, 4294967296])")),
+                 "test.json: $.sweeps[0].shape: shape 4294967296x4294967296 has too many elements (byte counts overflow 64 bits)"));
+  CHECK(contains(config_error(one_sweep(R"("shape": ["N", "N", "N"], "axes": {"N": [1024, 8388608]})")),
+                 "$.sweeps[0].shape: shape 8388608x8388608x8388608 has too many elements"));
+  CHECK(contains(config_error(one_sweep(R"("shape": [18446744073709551615])")),
+                 "$.sweeps[0].shape[0]: found 18446744073709551615; expected a positive integer below 2^63"));
+  CHECK(contains(config_error(one_sweep(R"("shape": [1e30])")), "$.sweeps[0].shape[0]: found 1e+30; expected a positive integer"));
+  // A step that would carry the last value past 2^63 - 1: two values, no overflow.
+  CHECK(contains(config_error(one_sweep(
+                     R"("shape": ["N"], "axes": {"N": {"range": {"from": 1, "to": 9223372036854775807, "step": 9223372036854775806}}})")),
+                 "$.sweeps[0].shape: shape 9223372036854775807 has too many elements"));
+  const SweepConfig wide = parse(one_sweep(R"("shape": ["N"], "axes": {"N": {"range": {"from": 1, "to": 9000, "step": 4000}}})"));
+  CHECK(wide.sweeps[0].shapes == std::vector<Shape>{{1}, {4001}, {8001}});
+}
+
+TEST_CASE("a size class one or two edits from kbench's is a typo; other names are the config's own", "[config]") {
+  CHECK(contains(config_error(R"({"sweeps": [{"op": "add", "size_class": "smal", "shape": [4]}]})"),
+                 "test.json: $.sweeps[0].size_class: found \"smal\" (did you mean 'small'?); expected small, medium, large, "
+                 "xlarge, batch, or a name of your own"));
+  CHECK(contains(config_error(R"({"sweeps": [{"op": "add", "size_class": "Large", "shape": [4]}]})"), "(did you mean 'large'?)"));
+  CHECK(parse(R"({"sweeps": [{"op": "add", "size_class": "square", "shape": [4]}]})").sweeps[0].size_class == "square");
+}
+
 TEST_CASE("bad zipped axes", "[config]") {
   const std::string axes = R"("shape": ["M", "N"], "axes": {"M": [1, 2], "N": [3]}, )";
   CHECK(contains(config_error(one_sweep(axes + R"("zip": [["M", "N"]])")),
@@ -180,6 +204,10 @@ TEST_CASE("bad settings go through the measurement settings table", "[config]") 
   CHECK(contains(config_error(R"({"settings": {"min_samples": 0}, )" + sweeps + "}"), "test.json: $.settings: --min-samples is 0"));
   CHECK(contains(config_error(R"({"settings": {"modes": "lukewarm"}, )" + sweeps + "}"), "unknown mode 'lukewarm'"));
   CHECK(contains(config_error(R"({"settings": [], )" + sweeps + "}"), "$.settings: found an empty array; expected an object"));
+  CHECK(contains(config_error(R"({"settings": {"min_samples": 4294967297}, )" + sweeps + "}"),
+                 "$.settings.min_samples: found 4294967297; expected an integer from -2147483648 to 2147483647 (samples)"));
+  CHECK(contains(config_error(R"({"settings": {"timeout_s": 0}, )" + sweeps + "}"),
+                 "test.json: $.settings: --timeout-s is 0; expected a value >= 0.001 (s)"));
 }
 
 TEST_CASE("bad skips", "[config]") {
@@ -231,9 +259,29 @@ TEST_CASE("unreadable config files name the file", "[config]") {
     load_sweep_config(path);
     FAIL("expected a parse error");
   } catch (const InputError& e) {
-    CHECK(contains(e.what(), path + ": not valid JSON"));
+    CHECK(contains(e.what(), path + ": not valid JSON at line 1, column 15: syntax error while parsing value - unexpected '}'"));
   }
   std::remove(path.c_str());
+}
+
+TEST_CASE("includes are plain files, nested at most 8 deep", "[config]") {
+  // Found by fuzzing: an empty include list and no sweeps made an empty plan.
+  CHECK(contains(config_error(R"({"include": []})"), "test.json: $.include: found an empty array; expected a non-empty array of config files"));
+  CHECK(contains(config_error(R"({"include": ["/dev/null"]})"),
+                 "test.json: $.include[0]: found \"/dev/null\"; expected a config file (/dev/null is not a regular file)"));
+  // a0 includes a1, ..., a9 includes a10: too deep, though no file includes itself.
+  for (int i = 0; i < 10; ++i) {
+    std::ofstream("kbench_test_nest_" + std::to_string(i) + ".json")
+        << R"({"include": ["kbench_test_nest_)" << i + 1 << R"(.json"]})";
+  }
+  std::ofstream("kbench_test_nest_10.json") << R"({"sweeps": [{"op": "add", "size_class": "small", "shape": [4]}]})";
+  try {
+    load_sweep_config("kbench_test_nest_0.json");
+    FAIL("expected an include depth error");
+  } catch (const InputError& e) {
+    CHECK(contains(e.what(), "$.include[0]: 'kbench_test_nest_8.json' nests includes deeper than 8 files"));
+  }
+  for (int i = 0; i <= 10; ++i) std::remove(("kbench_test_nest_" + std::to_string(i) + ".json").c_str());
 }
 
 TEST_CASE("the shipped add config holds the seed report's categories and dtypes", "[config]") {
