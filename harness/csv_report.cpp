@@ -32,7 +32,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
   const RunResults& r = *input.results;
   std::vector<std::string> header{
       "op", "variant", "role", "kernels_per_call", "dtype", "size_class", "shape", "elements", "bytes_read",
-      "bytes_written", "flops", "math",
+      "bytes_written", "flops", "math", "arithmetic_intensity", "ridge_point",
       "status", "message", "mismatches", "max_abs_error", "rel_l2_error", "headline_mode", "median_ms", "min_ms",
       "max_ms", "mean_ms", "stddev_ms", "q1_ms", "q3_ms", "relative_iqr", "samples", "calls_per_sample", "timed_out"};
   for (const char* mode : kModes) header.push_back(std::string(mode) + "_median_ms");
@@ -53,10 +53,12 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     const ModeTiming* h = headline_ms(row) > 0 ? row.headline() : nullptr;
     const Threshold& t = input.thresholds->lookup(row);
     const auto band = input.thresholds->band_of(row);
+    const double ridge = ridge_point(r.device, row.traffic.math);
     std::vector<std::string> f{
         row.op, row.variant, row.role, std::to_string(row.kernels_per_call), row.dtype, row.size_class,
         format_shape(row.shape), std::to_string(row.elements), fmt::format("{:.0f}", row.traffic.bytes_read),
         fmt::format("{:.0f}", row.traffic.bytes_written), fmt::format("{:.0f}", row.traffic.flops), row.traffic.math,
+        number(arithmetic_intensity(row.traffic)), ridge > 0 ? number(ridge) : "",
         std::string(status_name(row.status)), row.message,
         std::to_string(row.mismatches), number(row.max_abs_error), number(row.rel_l2_error), h ? h->mode : ""};
     if (h) {

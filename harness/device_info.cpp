@@ -43,6 +43,11 @@ double peak_flops_for(const DeviceInfo& info, const std::string& math) {
   return info.peak_fp32_flops;
 }
 
+double ridge_point(const DeviceInfo& info, const std::string& math) {
+  const double flops = peak_flops_for(info, math);
+  return flops > 0 && info.peak_bandwidth_bytes_per_s > 0 ? flops / info.peak_bandwidth_bytes_per_s : 0.0;
+}
+
 void derive_peaks(DeviceInfo& info) {
   info.peak_bandwidth_bytes_per_s = theoretical_bandwidth(info.memory_clock_khz, info.bus_width_bits);
   info.peak_bandwidth_source = "device attributes";

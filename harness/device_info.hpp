@@ -47,6 +47,10 @@ int tensor_flops_per_clock_per_sm(int cc_major, int cc_minor, const std::string&
 /// The peak FLOP/s for a Traffic::math unit ("fp32", "tf32_tensor", "fp16_tensor"); 0 if unknown.
 double peak_flops_for(const DeviceInfo& info, const std::string& math);
 
+/// The ridge point of `math` on this device: peak FLOP/s / peak bytes/s, in FLOP per byte; above
+/// it an op is compute bound. 0 when either peak is unknown.
+double ridge_point(const DeviceInfo& info, const std::string& math);
+
 /// Fills the derived peaks from the attribute fields (overrides are applied separately).
 void derive_peaks(DeviceInfo& info);
 

@@ -82,6 +82,20 @@ std::string measurement_text(const RunResults& results) {
   return fmt::format("headline mode {}; settings: {}", mode_list.empty() ? "-" : mode_list, settings);
 }
 
+/// "FP32 20 FLOP/B (67 TFLOP/s), TF32 tensor 160 FLOP/B (535 TFLOP/s), ...": where each unit's
+/// compute ceiling meets the memory roof; cases of higher arithmetic intensity are compute bound.
+std::string ridge_points_text(const DeviceInfo& d) {
+  std::string text;
+  for (const auto& [math, label] : {std::pair<const char*, const char*>{"fp32", "FP32"}, {"tf32_tensor", "TF32 tensor"},
+                                    {"fp16_tensor", "FP16/BF16 tensor"}}) {
+    const double ridge = ridge_point(d, math);
+    if (ridge <= 0) continue;
+    text += fmt::format("{}{} {:.0f} FLOP/B ({:.0f} TFLOP/s)", text.empty() ? "" : ", ", label, ridge,
+                        peak_flops_for(d, math) / 1e12);
+  }
+  return text.empty() ? "unknown (no FLOP/s peaks for this architecture)" : text;
+}
+
 void write_environment(std::ostream& out, const ReportInput& input) {
   const RunResults& r = *input.results;
   const DeviceInfo& d = r.device;
@@ -91,6 +105,7 @@ void write_environment(std::ostream& out, const ReportInput& input) {
       {"Memory", fmt::format("{:.1f} GiB, {}-bit bus at {} MHz, L2 {:.1f} MiB", d.global_memory_bytes / 1073741824.0,
                              d.bus_width_bits, d.memory_clock_khz / 1000, d.l2_bytes / 1048576.0)},
       {"Theoretical bandwidth", fmt::format("{:.0f} GB/s ({})", d.peak_bandwidth_bytes_per_s / 1e9, d.peak_bandwidth_source)},
+      {"Ridge points", ridge_points_text(d)},
       {"CUDA driver / runtime", fmt::format("{}.{} / {}.{}", d.driver_version / 1000, d.driver_version % 1000 / 10,
                                             d.runtime_version / 1000, d.runtime_version % 1000 / 10)},
       {"Date", r.utc_time},

@@ -19,4 +19,7 @@ struct Traffic {
   double bytes_total() const { return bytes_read + bytes_written; }
 };
 
+/// FLOPs per byte of minimum traffic: where the op sits on the roofline (0 without bytes).
+inline double arithmetic_intensity(const Traffic& t) { return t.bytes_total() > 0 ? t.flops / t.bytes_total() : 0.0; }
+
 }  // namespace kbench

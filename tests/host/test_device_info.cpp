@@ -1,4 +1,5 @@
 #include "harness/device_info.hpp"
+#include "harness/traffic.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;
@@ -74,4 +75,18 @@ TEST_CASE("tensor-core peaks come from the architecture's per-SM rate", "[device
   CHECK(peak_flops_for(info, "fp16_tensor") == info.peak_fp16_tensor_flops);
   CHECK(peak_flops_for(info, "fp32") == info.peak_fp32_flops);
   CHECK(tensor_flops_per_clock_per_sm(8, 9, "fp16_tensor") == 0);  // unknown: no guess
+}
+
+TEST_CASE("ridge points: peak FLOP/s over peak bytes/s per unit, 0 when a peak is unknown", "[device]") {
+  DeviceInfo d;
+  d.peak_bandwidth_bytes_per_s = 3352e9;
+  d.peak_fp32_flops = 66.9e12;
+  d.peak_fp16_tensor_flops = 1070e12;
+  CHECK(ridge_point(d, "fp32") == Approx(19.96).epsilon(0.001));
+  CHECK(ridge_point(d, "fp16_tensor") == Approx(319.2).epsilon(0.001));
+  CHECK(ridge_point(d, "tf32_tensor") == 0);
+  d.peak_bandwidth_bytes_per_s = 0;
+  CHECK(ridge_point(d, "fp32") == 0);
+  CHECK(arithmetic_intensity(Traffic{8, 4, 3}) == Approx(0.25));
+  CHECK(arithmetic_intensity(Traffic{}) == 0);
 }
