@@ -122,8 +122,9 @@ void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream,
     const NvtxRange range("kernel breakdown");
     row.breakdown = tracer.trace(launch, stream, extras.breakdown_calls);
   }
-  if (!row.breakdown && !tracer.unavailable_reason().empty() && notes.empty()) {
-    notes.push_back("no kernel breakdown: " + tracer.unavailable_reason());
+  if (!row.breakdown && !tracer.unavailable_reason().empty()) {
+    const std::string note = "no kernel breakdown: " + tracer.unavailable_reason();
+    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
   }
 }
 
