@@ -102,15 +102,32 @@ std::string row_label(const CaseResult& row) {
   return fmt::format("{} {} {} {}", row.op, row.variant, row.dtype, format_shape(row.shape));
 }
 
-/// Launches the row once inside an NVTX "profile" range, for a profiler attached to kbench.
-void launch_for_profiler(const LaunchFn& launch, CaseResult& row, cudaStream_t stream) {
-  {
+/// Launches the row once inside an NVTX "profile" range, for a profiler attached to kbench; with
+/// `calls` > 1, captures that many back-to-back calls in a graph (as hot mode does) and replays
+/// the graph once inside the range, so a graph-level profiler sees hot mode's steady state.
+void launch_for_profiler(const LaunchFn& launch, int calls, CaseResult& row, cudaStream_t stream) {
+  if (calls <= 1) {
     const NvtxRange range("profile");
     launch(stream);
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    row.status = CaseStatus::skipped;
+    row.message = "verified (" + row.message + "), then launched once for a profiler (--profile): not timed";
+    return;
+  }
+  const CapturedGraph graph(stream, [&](cudaStream_t s) {
+    for (int i = 0; i < calls; ++i) launch(s);
+  });
+  graph.launch(stream);  // the first replay uploads the graph; keep it out of the range
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  {
+    const NvtxRange range("profile");
+    graph.launch(stream);
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
   }
   row.status = CaseStatus::skipped;
-  row.message = "verified (" + row.message + "), then launched once for a profiler (--profile): not timed";
+  row.message = fmt::format("verified ({}), then a graph of {} back-to-back calls replayed once for a profiler "
+                            "(--profile --profile-calls {}): not timed; divide the graph's time by {}",
+                            row.message, calls, calls, calls);
 }
 
 /// Traces a few calls with CUPTI after the timed samples; once CUPTI proves unusable, the run
@@ -153,7 +170,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
   if (extras.profile) {
     try {
-      launch_for_profiler(launch, row, context.stream);
+      launch_for_profiler(launch, extras.profile_calls, row, context.stream);
     } catch (const std::exception& error) {
       record_error(row, error);
     }

@@ -27,6 +27,9 @@ struct RunExtras {
   /// Verify, then launch each row once inside an NVTX "profile" range for an attached profiler
   /// (ncu, nsys): no warm-up, no flush, no timing; the rows are reported as skipped.
   bool profile = false;
+  /// With `profile`: more than 1 captures that many back-to-back calls in a CUDA graph (hot
+  /// mode's method) and replays it once inside the range, for `ncu --graph-profiling graph`.
+  int profile_calls = 1;
   /// Calls traced for a kernel breakdown.
   int breakdown_calls = 3;
 };

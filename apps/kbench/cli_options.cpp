@@ -128,6 +128,13 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                "'profile' (no warm-up, L2 flush or repetition); nothing is timed, rows show as skipped; "
                "cannot be combined with --json")
       ->group("Profiling");
+  app.add_option("--profile-calls", options.profile_calls,
+                 "with --profile: calls per profiled launch; N > 1 captures N back-to-back calls in a CUDA graph "
+                 "(hot mode's method) and replays it once in the 'profile' range, so that "
+                 "`ncu --graph-profiling graph` times hot mode's steady state (graph time / N per call)")
+      ->check(CLI::Range(1, 100000))
+      ->default_val(1)
+      ->group("Profiling");
   device_command = app.add_subcommand("device", "print the GPU's attributes and the peaks kbench derives from them");
   list_command = app.add_subcommand("list", "list ops, variants, dtypes, size classes and configs (no GPU needed)");
   app.require_subcommand(0, 1);

@@ -39,6 +39,7 @@ struct Options {
   bool no_kernel_breakdown = false;  ///< --no-kernel-breakdown: skip the CUPTI pass after each row's samples
   bool show_kernels = false;         ///< --kernels: print each row's kernel breakdown under the table
   bool profile = false;              ///< --profile: verify, then launch each row once; no timing
+  int profile_calls = 1;             ///< --profile-calls: calls per profiled launch (> 1: one graph replay)
 };
 
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.

@@ -72,6 +72,7 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   session.band_policy = thresholds.policy();
   session.extras.kernel_breakdown = !options.no_kernel_breakdown && !options.profile;
   session.extras.profile = options.profile;
+  session.extras.profile_calls = options.profile_calls;
 
   std::size_t done = 0;
   const auto progress = [&](const std::vector<CaseResult>& rows) {
@@ -144,6 +145,10 @@ int run_main_command(const CLI::App& app, const Options& options, const Registry
   if (options.dry_run) return dry_run(plan);
   if (options.profile && !options.json_path.empty()) {
     return fail(exit_code::usage, "--profile cannot be combined with --json: a profile run times nothing");
+  }
+  if (options.profile_calls != 1 && !options.profile) {
+    return fail(exit_code::usage, "--profile-calls " + std::to_string(options.profile_calls) +
+                                      " needs --profile: it sets how many calls each profiled launch makes");
   }
 
   Thresholds thresholds;

@@ -38,6 +38,12 @@ int vectorized_grid(Form form, std::int64_t n, int sm_count);
 template <typename T>
 void launch_vectorized(Form form, const T* x, T* y, std::int64_t n, int grid, cudaStream_t stream);
 
+/// The fused computation over 16-byte vectors, one contiguous tile of kVectorizedBlock x 4 vectors
+/// per block and as many blocks as the tensor needs (no grid-stride loop), scalar tail in block 0.
+/// x and y must be 16-byte aligned.
+template <typename T>
+void launch_blocked(Form form, const T* x, T* y, std::int64_t n, cudaStream_t stream);
+
 /// Baseline: cub::DeviceTransform::Transform with the functor of launch_fused.
 template <typename T>
 void launch_cub_transform(Form form, const T* x, T* y, std::int64_t n, cudaStream_t stream);

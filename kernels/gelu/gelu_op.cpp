@@ -18,7 +18,7 @@ namespace {
 
 using gelu::Form;
 
-enum GeluVariant : std::size_t { kManual, kFused, kVectorized, kCubTransform };
+enum GeluVariant : std::size_t { kManual, kFused, kVectorized, kBlocked, kCubTransform };
 
 /// Inputs are drawn from [-5, 5): the curved part of GELU and the negative tail where
 /// 0.5 x (1 + tanh(u)) cancels to about -2e-7 at x = -5.
@@ -59,6 +59,7 @@ class GeluWorkload final : public Workload {
         case kManual: gelu::launch_manual(form_, x, y, t0_.as<T>(), t1_.as<T>(), n_, stream); break;
         case kFused: gelu::launch_fused(form_, x, y, n_, stream); break;
         case kVectorized: gelu::launch_vectorized(form_, x, y, n_, vectorized_grid_, stream); break;
+        case kBlocked: gelu::launch_blocked(form_, x, y, n_, stream); break;
         case kCubTransform: gelu::launch_cub_transform(form_, x, y, n_, stream); break;
         default: throw std::out_of_range("gelu: no variant " + std::to_string(variant));
       }
@@ -119,6 +120,7 @@ class GeluOp final : public Op {
          gelu::manual_steps(form_)},
         {"fused", VariantRole::own, "the whole formula in registers, one element per thread, 256-thread blocks"},
         {"vectorized", VariantRole::own, "fused, grid-stride over 16-byte vectors, 4 in flight per thread, scalar tail"},
+        {"blocked", VariantRole::own, "fused, 16-byte vectors, one tile of 256 x 4 per block, a grid covering the tensor"},
         {"cub_transform", VariantRole::baseline, "cub::DeviceTransform::Transform (CCCL) with the fused functor"},
     };
   }

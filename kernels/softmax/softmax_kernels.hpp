@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace kbench::softmax {
@@ -39,5 +40,22 @@ constexpr std::int64_t kWarpPerRowMaxCols = 1024;
 /// row starts aligned); a scalar path otherwise.
 template <typename T>
 void launch_online(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// Longest row, in 16-byte vectors, that the register-row kernel holds without spilling: 8 vectors
+/// per thread of a 1024-thread block in fp32 (32768 elements), 4 in fp16/bf16 (32768 elements;
+/// 8 spilled in bf16 under the 64-register cap of 1024-thread blocks).
+constexpr std::int64_t register_row_max_vectors(std::size_t element_size) {
+  return element_size == 4 ? 8 * 1024 : 4 * 1024;
+}
+
+/// Whether rows of `cols` elements of `element_size` bytes take the register-row kernel: a whole
+/// number of 16-byte vectors, at most register_row_max_vectors of them.
+bool register_row_fits(std::int64_t cols, std::size_t element_size);
+
+/// One block per row with the row held in registers between the reduction and the write: one
+/// DRAM read and one write per element. 16-byte loads and stores; x and y 16-byte aligned and
+/// rows that fit (register_row_fits), otherwise it runs launch_online.
+template <typename T>
+void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
 }  // namespace kbench::softmax

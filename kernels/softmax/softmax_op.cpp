@@ -18,7 +18,7 @@ namespace kbench {
 
 namespace {
 
-enum SoftmaxVariant : std::size_t { kManual, kFused, kOnline, kBaseline };
+enum SoftmaxVariant : std::size_t { kManual, kFused, kOnline, kRegisterRow, kBaseline };
 
 struct Matrix {
   std::int64_t rows = 1;
@@ -74,6 +74,7 @@ class SoftmaxWorkload final : public Workload {
         }
         case kFused: softmax::launch_fused(x, y, matrix_.rows, matrix_.cols, stream); break;
         case kOnline: softmax::launch_online(x, y, matrix_.rows, matrix_.cols, stream); break;
+        case kRegisterRow: softmax::launch_register_row(x, y, matrix_.rows, matrix_.cols, stream); break;
         case kBaseline:
 #if KBENCH_HAVE_CUDNN
           if (!cudnn_) throw std::invalid_argument(cudnn_unsupported_);
@@ -145,6 +146,9 @@ class SoftmaxOp final : public Op {
         {"online", VariantRole::own,
          "one-pass online max and rescaled sum, then a write pass; a warp per row up to 1024 elements, a block per "
          "row beyond; 16-byte vectors when rows are aligned"},
+        {"register_row", VariantRole::own,
+         "one block per row holding the row in registers (16-byte vectors, 4 or 8 per thread): one read, one write; "
+         "rows that are not whole vectors or longer than 32768 elements run the online kernel"},
 #if KBENCH_HAVE_CUDNN
         {"cudnn", VariantRole::baseline,
          "cudnnSoftmaxForward (ACCURATE, MODE_INSTANCE) on an NCHW rows x cols x 1 x 1 tensor, " +

@@ -15,6 +15,7 @@ constexpr int kNaiveBlock = 256;
 constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecutive columns of one row
 constexpr int kLanesY = 8;   ///< row lanes per block
 constexpr int kFinishBlock = 256;
+constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
 
 template <typename T>
 __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
@@ -26,15 +27,15 @@ __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ o
   out[col] = from_float<T>(acc);
 }
 
-/// Stage 1 of the column reduction. The block covers kLanesX * W consecutive columns; each thread
+/// The body of both column kernels. The block covers kLanesX * W consecutive columns; each thread
 /// owns W of them (W = 16 / sizeof(T) with 16-byte loads when every row is 16-byte aligned,
-/// else 1) and walks the rows of its chunk with a stride of kLanesY, so a warp reads one
-/// contiguous, coalesced stretch of a row per step. The kLanesY row lanes are then folded
-/// through shared memory and the block writes one partial per column for its chunk.
+/// else 1) and walks the rows of its chunk with a stride of kLanesY, kRowUnroll rows loaded
+/// before any is added, so a warp reads one contiguous, coalesced stretch of a row per load and
+/// each thread keeps kRowUnroll loads in flight. The kLanesY row lanes are then folded through
+/// shared memory and the block writes one partial per column for its chunk.
 template <typename T, int W>
-__global__ void __launch_bounds__(kLanesX* kLanesY)
-    columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
-  __shared__ float strip[kLanesY][kLanesX * W + 1];
+__device__ __forceinline__ void fold_strip(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
+                                           std::int64_t cols, float (*strip)[kLanesX * W + 1]) {
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
   const std::int64_t col = block_col + static_cast<std::int64_t>(tx) * W;
@@ -46,17 +47,29 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
 #pragma unroll
   for (int w = 0; w < W; ++w) acc[w] = 0.0f;
   if (col < cols) {
-    for (std::int64_t r = row_begin + ty; r < row_end; r += kLanesY) {
-      const T* p = in + r * cols + col;
-      if constexpr (W == kVector<T>) {
-        const uint4 v = *reinterpret_cast<const uint4*>(p);
+    if constexpr (W == kVector<T>) {
+      std::int64_t r = row_begin + ty;
+      for (; r + (kRowUnroll - 1) * kLanesY < row_end; r += kRowUnroll * kLanesY) {
+        uint4 v[kRowUnroll];
+#pragma unroll
+        for (int u = 0; u < kRowUnroll; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * kLanesY) * cols + col);
+#pragma unroll
+        for (int u = 0; u < kRowUnroll; ++u) {
+          T elements[W];
+          memcpy(elements, &v[u], 16);
+#pragma unroll
+          for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
+        }
+      }
+      for (; r < row_end; r += kLanesY) {
+        const uint4 v = *reinterpret_cast<const uint4*>(in + r * cols + col);
         T elements[W];
         memcpy(elements, &v, 16);
 #pragma unroll
         for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
-      } else {
-        acc[0] += to_float(p[0]);
       }
+    } else {
+      for (std::int64_t r = row_begin + ty; r < row_end; r += kLanesY) acc[0] += to_float(in[r * cols + col]);
     }
   }
 #pragma unroll
@@ -69,6 +82,42 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
     for (int y = 0; y < kLanesY; ++y) sum += strip[y][j];
     if (block_col + j < cols) partials[blockIdx.y * cols + block_col + j] = sum;
   }
+}
+
+/// Stage 1 of the two-stage column reduction: one partial per column and row chunk.
+template <typename T, int W>
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
+  __shared__ float strip[kLanesY][kLanesX * W + 1];
+  fold_strip<T, W>(in, partials, rows, cols, strip);
+}
+
+/// The one-pass column reduction: stage 1's blocks, then the last row-chunk block of each column
+/// strip (the one that draws its strip's last ticket) adds the chunks' partials of its columns
+/// in chunk order, as stage 2 does, writes them, and puts the ticket back to 0.
+template <typename T, int W>
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_one_pass_kernel(const T* __restrict__ in, float* __restrict__ partials, unsigned* __restrict__ tickets,
+                            T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
+  __shared__ float strip[kLanesY][kLanesX * W + 1];
+  __shared__ bool last_block;
+  fold_strip<T, W>(in, partials, rows, cols, strip);
+  __threadfence();  // every thread's partials are visible device-wide before the ticket is taken
+  __syncthreads();
+  const int flat = threadIdx.y * kLanesX + threadIdx.x;
+  if (flat == 0) last_block = atomicAdd(tickets + blockIdx.x, 1u) == gridDim.y - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
+  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
+    const std::int64_t col = block_col + j;
+    if (col >= cols) break;
+    float acc = 0.0f;
+    for (unsigned k = 0; k < gridDim.y; ++k) acc += __ldcg(partials + k * cols + col);  // L2, not a stale L1
+    out[col] = from_float<T>(acc);
+  }
+  if (flat == 0) tickets[blockIdx.x] = 0;
 }
 
 /// Stage 2: one thread per column adds up the chunks' partials.
@@ -100,7 +149,8 @@ void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t c
 int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size) {
   const std::int64_t width = kLanesX * static_cast<std::int64_t>(16 / element_size);
   const std::int64_t column_blocks = (cols + width - 1) / width;
-  const std::int64_t wanted = (4 * static_cast<std::int64_t>(sm_count) + column_blocks - 1) / column_blocks;
+  // A full wave: 8 blocks of 256 threads per SM.
+  const std::int64_t wanted = (8 * static_cast<std::int64_t>(sm_count) + column_blocks - 1) / column_blocks;
   const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(65535, (rows + kLanesY - 1) / kLanesY));
   return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, most));
 }
@@ -123,9 +173,29 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
   KBENCH_CHECK_LAUNCH();
 }
 
+std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size) {
+  const bool vector = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && cols % static_cast<std::int64_t>(16 / element_size) == 0;
+  const std::int64_t width = kLanesX * (vector ? static_cast<std::int64_t>(16 / element_size) : 1);
+  return (cols + width - 1) / width;
+}
+
+template <typename T>
+void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
+                             unsigned* tickets, int chunks, cudaStream_t stream) {
+  const dim3 block(kLanesX, kLanesY);
+  const dim3 grid(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
+  if (vectorizable(in, cols)) {
+    columns_one_pass_kernel<T, kVector<T>><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
+  } else {
+    columns_one_pass_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
 #define KBENCH_INSTANTIATE_COLUMNS(T)                                                                        \
   template void launch_columns_naive<T>(const T*, T*, std::int64_t, std::int64_t, cudaStream_t);              \
-  template void launch_columns_two_stage<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, cudaStream_t);
+  template void launch_columns_two_stage<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, cudaStream_t); \
+  template void launch_columns_one_pass<T>(const T*, T*, std::int64_t, std::int64_t, float*, unsigned*, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_COLUMNS(float)
 KBENCH_INSTANTIATE_COLUMNS(__half)

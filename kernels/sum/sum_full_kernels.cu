@@ -5,6 +5,7 @@
 #include "harness/cuda_check.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace kbench::sum {
 
@@ -12,6 +13,8 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kFinalBlock = 1024;
+/// 16-byte loads each thread of the one-pass kernel issues before folding any of them.
+constexpr int kUnroll = 4;
 
 template <typename T>
 __global__ void full_atomic_kernel(const T* __restrict__ in, std::int64_t n, float* accumulator) {
@@ -64,6 +67,61 @@ __global__ void __launch_bounds__(kFinalBlock) full_stage2_kernel(const float* _
   if (threadIdx.x == 0) *out = from_float<T>(acc);
 }
 
+/// The one-pass full reduction. Block b folds the contiguous chunk of `chunk` 16-byte vectors
+/// starting at vector b x chunk, kUnroll loads in flight per thread into kUnroll accumulators;
+/// the scalar elements (the n % kVector<T> past the last vector, or all of them when `in` is not
+/// 16-byte aligned) are folded grid-stride. Each block writes its partial, fences, and takes a
+/// ticket; the block that draws the last ticket folds every partial in block order (so the result
+/// does not depend on which block finished last), writes out[0] and puts the ticket counter back
+/// to 0 for the next call.
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    full_one_pass_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, float* __restrict__ partials,
+                         unsigned* __restrict__ ticket, T* __restrict__ out) {
+  __shared__ float scratch[32];
+  __shared__ bool last_block;
+  const SumOp op;
+  float acc[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
+  std::int64_t vectors = 0;
+  if (aligned16(in)) {
+    vectors = n / kVector<T>;
+    const auto* in4 = reinterpret_cast<const uint4*>(in);
+    const std::int64_t end = min(vectors, (static_cast<std::int64_t>(blockIdx.x) + 1) * chunk);
+    std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * chunk + threadIdx.x;
+    for (; i + (kUnroll - 1) * kBlock < end; i += kUnroll * kBlock) {
+      uint4 v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = in4[i + u * kBlock];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) acc[u] = fold_vector<T>(v[u], acc[u], op);
+    }
+    for (; i < end; i += kBlock) acc[0] = fold_vector<T>(in4[i], acc[0], op);
+  }
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kBlock;
+  for (std::int64_t i = vectors * kVector<T> + static_cast<std::int64_t>(blockIdx.x) * kBlock + threadIdx.x; i < n;
+       i += stride) {
+    acc[0] += to_float(in[i]);
+  }
+  const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = block_sum;
+    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  float total = 0.0f;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) total += __ldcg(partials + b);  // L2, not a stale L1
+  total = block_reduce(total, op, scratch);
+  if (threadIdx.x == 0) {
+    *out = from_float<T>(total);
+    *ticket = 0;
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -91,9 +149,34 @@ void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials,
   KBENCH_CHECK_LAUNCH();
 }
 
+template <typename T>
+int full_one_pass_blocks(std::int64_t n, int sm_count) {
+  int blocks_per_sm = 0;
+  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, full_one_pass_kernel<T>, kBlock, 0));
+  // At least kUnroll vectors per thread (more blocks for small n: shorter dependent chains); at
+  // most one resident wave, beyond which blocks would only wait for a slot and add partials.
+  const std::int64_t vectors = n / kVector<T>;
+  const std::int64_t wanted = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
+  return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, std::max(1, blocks_per_sm) * std::int64_t{sm_count}));
+}
+
+template <typename T>
+void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* ticket, int blocks,
+                          cudaStream_t stream) {
+  if (blocks < 1) throw std::invalid_argument("sum one_pass: blocks must be at least 1");
+  // Vectors per block, rounded up to whole kBlock x kUnroll tiles so chunks start tile-aligned.
+  const std::int64_t tile = kBlock * kUnroll;
+  const std::int64_t vectors = n / kVector<T>;
+  const std::int64_t chunk = std::max<std::int64_t>(1, ((vectors + blocks - 1) / blocks + tile - 1) / tile) * tile;
+  full_one_pass_kernel<T><<<blocks, kBlock, 0, stream>>>(in, n, chunk, partials, ticket, out);
+  KBENCH_CHECK_LAUNCH();
+}
+
 #define KBENCH_INSTANTIATE_FULL(T)                                                                   \
   template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
-  template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);
+  template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);     \
+  template int full_one_pass_blocks<T>(std::int64_t, int);                                           \
+  template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_FULL(float)
 KBENCH_INSTANTIATE_FULL(__half)

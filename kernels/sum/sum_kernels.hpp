@@ -27,6 +27,18 @@ int full_two_stage_blocks(std::int64_t n, int sm_count);
 template <typename T>
 void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
 
+/// Blocks of the one-pass full reduction: one resident wave of the device, fewer for small n.
+template <typename T>
+int full_one_pass_blocks(std::int64_t n, int sm_count);
+
+/// One kernel: each of `blocks` blocks reduces a contiguous chunk with 16-byte loads (4 in flight
+/// per thread) into partials[block]; the last block to finish (an atomic ticket) folds the
+/// partials in block order and writes out[0]. `ticket` is one unsigned of device memory, zero
+/// before the first call; the kernel leaves it zero.
+template <typename T>
+void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* ticket, int blocks,
+                          cudaStream_t stream);
+
 // ---- inner axis: rows x cols -> rows ------------------------------------------------------------
 
 /// One thread per row, walking the row: uncoalesced, the naive mapping.
@@ -57,6 +69,16 @@ int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_
 template <typename T>
 void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                               cudaStream_t stream);
+
+/// The same column strips in one kernel: the last row-chunk block of each column strip (an atomic
+/// ticket per strip) sums the chunks' partials for its columns and writes them. `tickets` holds
+/// one unsigned per strip (column_strips), zero before the first call; the kernel leaves them zero.
+template <typename T>
+void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
+                             unsigned* tickets, int chunks, cudaStream_t stream);
+
+/// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
+std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);
 
 // ---- vendor baselines ---------------------------------------------------------------------------
 

@@ -91,7 +91,10 @@ class ReductionWorkload final : public Workload {
         case Mode::full:
           if (variant == 0) sum::launch_full_atomic(in, out, n_, scratch_.as<float>(), stream);
           else if (variant == 1) sum::launch_full_two_stage(in, out, n_, scratch_.as<float>(), blocks_, stream);
-          else if (variant == 2) sum::cub_full_sum(cub_temp_.get(), cub_temp_bytes_, in, out, n_, stream);
+          else if (variant == 2)
+            sum::launch_full_one_pass(in, out, n_, one_pass_partials_.as<float>(), tickets_.as<unsigned>(),
+                                      one_pass_blocks_, stream);
+          else if (variant == 3) sum::cub_full_sum(cub_temp_.get(), cub_temp_bytes_, in, out, n_, stream);
           else throw std::out_of_range("sum_full: no variant " + std::to_string(variant));
           break;
         case Mode::inner:
@@ -107,7 +110,10 @@ class ReductionWorkload final : public Workload {
           if (variant == 0) sum::launch_columns_naive(in, out, matrix_.rows, matrix_.cols, stream);
           else if (variant == 1)
             sum::launch_columns_two_stage(in, out, matrix_.rows, matrix_.cols, scratch_.as<float>(), blocks_, stream);
-          else if (variant == 2) cublas_column_sum(stream);
+          else if (variant == 2)
+            sum::launch_columns_one_pass(in, out, matrix_.rows, matrix_.cols, scratch_.as<float>(),
+                                         tickets_.as<unsigned>(), blocks_, stream);
+          else if (variant == 3) cublas_column_sum(stream);
           else throw std::out_of_range("sum_outer: no variant " + std::to_string(variant));
           break;
       }
@@ -138,6 +144,9 @@ class ReductionWorkload final : public Workload {
         case Mode::full:
           blocks_ = sum::full_two_stage_blocks(n_, sm_count);
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * sizeof(float));
+          one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, sm_count);
+          one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) * sizeof(float));
+          tickets_ = zeroed_tickets(1);
           sum::cub_full_sum<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), n_, nullptr);
           cub_temp_ = DeviceBuffer(cub_temp_bytes_);
           break;
@@ -156,6 +165,7 @@ class ReductionWorkload final : public Workload {
         case Mode::outer: {
           blocks_ = sum::column_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T));
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * static_cast<std::size_t>(matrix_.cols) * sizeof(float));
+          tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
           const HostTensor ones = ones_tensor(dtype_, static_cast<std::size_t>(matrix_.rows));
           ones_ = DeviceBuffer(ones.bytes.size());
           KBENCH_CUDA_CALL(cudaMemcpy(ones_.get(), ones.bytes.data(), ones.bytes.size(), cudaMemcpyHostToDevice));
@@ -164,6 +174,13 @@ class ReductionWorkload final : public Workload {
         }
       }
     });
+  }
+
+  /// The one-pass kernels' ticket counters: zero before the first call, left zero by each call.
+  static DeviceBuffer zeroed_tickets(std::size_t count) {
+    DeviceBuffer tickets(count * sizeof(unsigned));
+    KBENCH_CUDA_CALL(cudaMemset(tickets.get(), 0, tickets.bytes()));
+    return tickets;
   }
 
   static HostTensor ones_tensor(DType dtype, std::size_t count) {
@@ -187,9 +204,10 @@ class ReductionWorkload final : public Workload {
   std::int64_t n_;
   Matrix matrix_;
   std::int64_t outputs_ = 0;
-  DeviceBuffer in_, out_, scratch_, offsets_, cub_temp_, ones_;
+  DeviceBuffer in_, out_, scratch_, offsets_, cub_temp_, ones_, one_pass_partials_, tickets_;
   std::size_t cub_temp_bytes_ = 0;
-  int blocks_ = 1;
+  int blocks_ = 1;           ///< two_stage's blocks (full) or row chunks (outer, shared with one_pass)
+  int one_pass_blocks_ = 1;  ///< the full one_pass kernel's blocks
   std::unique_ptr<CublasHandle> cublas_;
   sum::ReductionReference reference_;
 };
@@ -247,6 +265,9 @@ void register_sum(Registry& registry) {
       std::vector<VariantInfo>{
           {"naive_atomic", VariantRole::own, "one fp32 atomicAdd per element, then a cast (memset, atomics, cast)", 3},
           {"two_stage", VariantRole::own, "grid-stride blocks with 16-byte loads into partials, then one block", 2},
+          {"one_pass", VariantRole::own,
+           "one kernel: a contiguous chunk per block, 4 16-byte loads in flight per thread; the last block to finish "
+           "folds the partials"},
           {"cub_reduce", VariantRole::baseline, "cub::DeviceReduce::TransformReduce, fp32 accumulation", 2},
       }));
   registry.add(std::make_unique<ReductionOp>(
@@ -261,6 +282,8 @@ void register_sum(Registry& registry) {
       std::vector<VariantInfo>{
           {"naive", VariantRole::own, "one thread per column walking down it"},
           {"two_stage", VariantRole::own, "32x8 blocks over column strips and row chunks with 16-byte loads, then per column", 2},
+          {"one_pass", VariantRole::own,
+           "two_stage's blocks in one kernel: the last row-chunk block of each column strip adds the chunks' partials"},
           {"cublas_gemv", VariantRole::baseline, "cublasGemmEx of the matrix with a ones vector (n = 1)"},
       }));
   registry.add(std::make_unique<ReductionOp>(

@@ -46,13 +46,14 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
   }
 
   const auto variants = op->variants();
-  REQUIRE(variants.size() == 4);
+  REQUIRE(variants.size() == 5);
   CHECK(variants[0].name == "manual");
   CHECK(variants[0].kernels_per_call == 5);
   CHECK(variants[1].name == "fused");
   CHECK(variants[2].name == "online");
-  CHECK(variants[3].role == VariantRole::baseline);
-  CHECK((variants[3].name == "cudnn" || variants[3].name == "fused_reference"));
+  CHECK(variants[3].name == "register_row");
+  CHECK(variants[4].role == VariantRole::baseline);
+  CHECK((variants[4].name == "cudnn" || variants[4].name == "fused_reference"));
   CHECK(op->reject_shape({}) != "");
   CHECK(op->reject_shape({7}) == "");
 }
@@ -68,13 +69,14 @@ TEST_CASE("the gelu family declares two ops with the fusion lesson in kernels pe
     CHECK(op.family() == "gelu");
     CHECK(op.shapes_for(size_class("large")) == size_class("large").shapes);
     const auto variants = op.variants();
-    REQUIRE(variants.size() == 4);
+    REQUIRE(variants.size() == 5);
     CHECK(variants[0].name == "manual");
     CHECK(variants[0].kernels_per_call == manual_kernels[i]);
     CHECK(variants[1].kernels_per_call == 1);
     CHECK(variants[2].name == "vectorized");
-    CHECK(variants[3].name == "cub_transform");
-    CHECK(variants[3].role == VariantRole::baseline);
+    CHECK(variants[3].name == "blocked");
+    CHECK(variants[4].name == "cub_transform");
+    CHECK(variants[4].role == VariantRole::baseline);
     const Traffic t = op.traffic({{1000}, DType::f16, "custom"});
     CHECK(t.bytes_read == 2000);
     CHECK(t.bytes_written == 2000);

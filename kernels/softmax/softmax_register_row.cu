@@ -1,0 +1,124 @@
+// The register-row softmax: one block per row, the row loaded once into registers, so DRAM sees
+// exactly one read and one write of each element whatever the L2 does. The online kernel reads
+// each row a second time in its write pass and relies on L1/L2 to serve it; with 8192-wide
+// 16-bit rows and 32768-wide fp32 rows that second read measured far from free (kernels/NOTES.md).
+#include "kernels/softmax/softmax_kernels.hpp"
+
+#include "harness/cuda_check.hpp"
+#include "kernels/softmax/softmax_device.cuh"
+
+#include <stdexcept>
+
+namespace kbench::softmax {
+
+namespace {
+
+/// Thread t of the block holds the row's 16-byte vectors t, t + kBlock, ..., t + (kVectors - 1)
+/// kBlock (each load coalesced across the block, all kVectors in flight at once). It folds its
+/// elements into one online (max, sum) state, with one rescale per thread; the block combines
+/// the states (warp shuffles, one barrier); every thread then writes e^(x - max) / sum for the
+/// vectors it holds. Vectors past the row's end are never loaded or stored.
+template <typename T, int kBlock, int kVectors>
+__global__ void __launch_bounds__(kBlock)
+    softmax_register_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
+  __shared__ float warp_max[32];
+  __shared__ float warp_sum[32];
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
+  const auto* in = reinterpret_cast<const uint4*>(x + offset);
+  auto* out = reinterpret_cast<uint4*>(y + offset);
+  const int units = static_cast<int>(cols / kVector<T>);
+
+  uint4 held[kVectors];
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    const int u = threadIdx.x + k * kBlock;
+    if (u < units) held[k] = in[u];
+  }
+
+  float thread_max = negative_infinity();
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    if (threadIdx.x + k * kBlock < units) {
+      float values[kVector<T>];
+      unpack<T>(held[k], values);
+#pragma unroll
+      for (int i = 0; i < kVector<T>; ++i) thread_max = fmaxf(thread_max, values[i]);
+    }
+  }
+  float thread_sum = 0.0f;
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    if (threadIdx.x + k * kBlock < units) {
+      float values[kVector<T>];
+      unpack<T>(held[k], values);
+#pragma unroll
+      for (int i = 0; i < kVector<T>; ++i) thread_sum += exp_via_exp2(values[i] - thread_max);
+    }
+  }
+
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  constexpr int kWarps = kBlock / 32;
+  MaxSum state = warp_combine({thread_max, thread_sum});
+  if (lane == 0) {
+    warp_max[warp] = state.m;
+    warp_sum[warp] = state.d;
+  }
+  __syncthreads();
+  state = lane < kWarps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum();
+  const MaxSum total = warp_combine(state);
+
+  const float inverse_sum = 1.0f / total.d;
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    const int u = threadIdx.x + k * kBlock;
+    if (u < units) {
+      float values[kVector<T>];
+      unpack<T>(held[k], values);
+#pragma unroll
+      for (int i = 0; i < kVector<T>; ++i) values[i] = exp_via_exp2(values[i] - total.m) * inverse_sum;
+      out[u] = pack<T>(values);
+    }
+  }
+}
+
+template <typename T, int kBlock, int kVectors>
+void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  softmax_register_row_kernel<T, kBlock, kVectors><<<static_cast<unsigned>(rows), kBlock, 0, stream>>>(x, y, cols);
+  KBENCH_CHECK_LAUNCH();
+}
+
+bool aligned16_host(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+bool register_row_fits(std::int64_t cols, std::size_t element_size) {
+  const auto per_vector = static_cast<std::int64_t>(16 / element_size);
+  return cols % per_vector == 0 && cols / per_vector <= register_row_max_vectors(element_size);
+}
+
+template <typename T>
+void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax register_row: more than 2^31 - 1 rows for a 1-D grid");
+  if (!aligned16_host(x) || !aligned16_host(y) || !register_row_fits(cols, sizeof(T))) {
+    // Odd widths and rows longer than the registers hold: the online kernel, which reads twice.
+    launch_online(x, y, rows, cols, stream);
+    return;
+  }
+  // Four vectors per thread (64 bytes in flight) in blocks of 128..1024 threads; the longest
+  // fp32 rows take eight per thread in 1024 threads (register_row_fits bounds the rest).
+  const std::int64_t units = cols / kVector<T>;
+  if (units <= 4 * 128) launch_shape<T, 128, 4>(x, y, rows, cols, stream);
+  else if (units <= 4 * 256) launch_shape<T, 256, 4>(x, y, rows, cols, stream);
+  else if (units <= 4 * 512) launch_shape<T, 512, 4>(x, y, rows, cols, stream);
+  else if (units <= 4 * 1024) launch_shape<T, 1024, 4>(x, y, rows, cols, stream);
+  else if constexpr (sizeof(T) == 4) launch_shape<T, 1024, 8>(x, y, rows, cols, stream);
+  else throw std::logic_error("softmax register_row: a row longer than register_row_fits allows");
+}
+
+template void launch_register_row<float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_register_row<__half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_register_row<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
+                                                 cudaStream_t);
+
+}  // namespace kbench::softmax
