@@ -7,7 +7,9 @@
 #   main      the README's main job (add, large) and the add sweep over every size class
 #   tables    kbench --op OP --size all for every op family (TABLE_OPS: which, default all four)
 #   sanitize  compute-sanitizer memcheck and racecheck over the GPU tests
+#   targets   kbench --config configs/targets.json (the kernel targets' rows), results JSON kept
 #   validate  timings against Nsight Compute, and repeatability over five processes
+#             (VALIDATE_SECTIONS: which of kernels, graph, repeat; default all)
 #   profilers kernel breakdowns (CUPTI) of manual vs fused GELU and softmax; ncu selecting one
 #             case's kernels by its NVTX range
 set -uo pipefail
@@ -100,11 +102,18 @@ stage_profilers() {
   return 0
 }
 
-stage_validate() {
-  scripts/validate_measurement.sh "$out/validate" 2>&1 | tee "$out/validate.txt"
+stage_targets() {
+  /usr/bin/time -f "targets.json wall time: %e s" $kbench --config configs/targets.json --json "$out/targets.json" \
+    --force > "$out/targets.txt" 2> "$out/targets.progress"
+  echo "targets: exit $?; $(tail -n 1 "$out/targets.progress")"
 }
 
-[ $# -gt 0 ] || { echo "usage: scripts/device_check.sh build|tests|main|tables|sanitize|validate ..." >&2; exit 2; }
+stage_validate() {
+  # shellcheck disable=SC2086 # the sections are words
+  scripts/validate_measurement.sh "$out/validate" ${VALIDATE_SECTIONS:-} 2>&1 | tee "$out/validate.txt"
+}
+
+[ $# -gt 0 ] || { echo "usage: scripts/device_check.sh build|tests|main|tables|sanitize|targets|validate|profilers ..." >&2; exit 2; }
 for stage in "$@"; do
   echo "== $stage"
   "stage_$stage" || echo "stage $stage failed"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Checks kbench's timings against Nsight Compute and itself, on a GPU machine with ncu.
-# usage: scripts/validate_measurement.sh OUT_DIR   (kbench built in ./build)
+# usage: scripts/validate_measurement.sh OUT_DIR [SECTION...]   (kbench built in ./build)
+# sections: kernels (ncu per kernel vs cold and hot), graph (ncu per graph vs hot), repeat (five
+# processes); default all three.
 set -uo pipefail
 out=${1:?usage: validate_measurement.sh OUT_DIR}
+shift
+sections=${*:-kernels graph repeat}
 mkdir -p "$out"
 kbench=build/kbench
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
 
+section_kernels() {
 echo "== Nsight Compute gpu__time_duration vs kbench (fp32): add and softmax at 64K, 4M and 64M elements"
 # op, shape, variant, ncu kernel filter
 cases=(
@@ -53,7 +58,56 @@ print(f"{tag:<36} ncu cold {cold_ncu:9.2f} us (x{k1})  kbench cold {modes['cold'
       f"({100 * (modes['hot'] / hot_ncu - 1):+6.1f}%)  eager {modes['eager']:8.2f} us")
 PY
 done
+}
 
+# Hot mode is a CUDA graph of N back-to-back calls replayed between two events, time / N. Nsight
+# Compute's per-kernel time isolates one launch (its ramp and drain included), so the like-for-like
+# check is ncu timing the same graph as one workload: kbench --profile --profile-calls N replays
+# it once inside its NVTX 'profile' range, and ncu --graph-profiling graph times that replay.
+section_graph() {
+echo "== Nsight Compute, whole-graph gpu__time_duration / N vs kbench hot mode (fp32)"
+local graph_cases=(
+  "add 65536 vectorized"
+  "add 65536 blocked"
+  "add 4194304 vectorized"
+  "add 67108864 vectorized"
+  "softmax 256x256 online"
+  "softmax 8192x8192 online"
+)
+for entry in "${graph_cases[@]}"; do
+  read -r op shape variant <<<"$entry"
+  tag="graph-$op-$shape-$variant"
+  $kbench --op "$op" --shape "$shape" --variant "$variant" --no-references --modes hot --json "$out/$tag.json" --force \
+    > "$out/$tag.txt" 2>&1
+  calls=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['cases'][0]['timings'][0]['calls_per_sample'])" \
+    "$out/$tag.json")
+  label=$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print(c['op'], c['variant'], c['dtype'], 'x'.join(map(str, c['shape'])))" \
+    "$out/$tag.json")
+  "$ncu" --graph-profiling graph --nvtx --nvtx-include "kbench@$label/profile/" --clock-control none --cache-control none \
+    --metrics gpu__time_duration.sum --csv $kbench --op "$op" --shape "$shape" --variant "$variant" --no-references \
+    --profile --profile-calls "$calls" > "$out/ncu-$tag.csv" 2> "$out/ncu-$tag.err"
+  python3 - "$out" "$tag" "$calls" <<'PY'
+import csv, json, sys
+out, tag, calls = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [line for line in open(f"{out}/ncu-{tag}.csv") if line.startswith('"')]
+values = []
+for row in csv.DictReader(rows):
+    if row.get("Metric Name") == "gpu__time_duration.sum":
+        scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}.get(
+            row["Metric Unit"], float("nan"))
+        values.append(float(row["Metric Value"].replace(",", "")) * scale)
+hot = json.load(open(f"{out}/{tag}.json"))["cases"][0]["timings"][0]["stats"]["median_ms"] * 1e3
+if len(values) != 1:
+    print(f"{tag:<40} ncu returned {len(values)} graph results (expected 1): see ncu-{tag}.csv / .err")
+else:
+    per_call = values[0] / calls
+    print(f"{tag:<40} ncu graph {values[0]:10.2f} us / {calls} = {per_call:8.3f} us per call   "
+          f"kbench hot {hot:8.3f} us ({100 * (hot / per_call - 1):+5.1f}%)")
+PY
+done
+}
+
+section_repeat() {
 echo "== Repeatability: five processes of kbench --op add --size all"
 for i in 1 2 3 4 5; do
   $kbench --op add --size all --json "$out/repeat-$i.json" --force > "$out/repeat-$i.txt" 2>&1
@@ -61,3 +115,6 @@ done
 python3 scripts/repeatability.py "$out"/repeat-*.json > "$out/repeatability.txt"
 grep -E "4096x4096|8192x8192|16x1024x1024|worst" "$out/repeatability.txt"
 python3 scripts/repeatability.py "$out"/repeat-*.json --classes large,xlarge | tail -n 1
+}
+
+for section in $sections; do "section_$section"; done
