@@ -5,7 +5,10 @@
 
 #include "harness/cuda_check.hpp"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace kbench::sum {
 
@@ -16,6 +19,7 @@ constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecuti
 constexpr int kLanesY = 8;   ///< row lanes per block
 constexpr int kFinishBlock = 256;
 constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
+constexpr int kMaxClusterChunks = 8;  ///< the portable cluster size
 
 template <typename T>
 __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
@@ -27,18 +31,17 @@ __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ o
   out[col] = from_float<T>(acc);
 }
 
-/// The body of both column kernels. The block covers kLanesX * W consecutive columns; each thread
+/// The body of every column kernel. The block covers kLanesX * W consecutive columns; each thread
 /// owns W of them (W = 16 / sizeof(T) with 16-byte loads when every row is 16-byte aligned,
-/// else 1) and walks the rows of its chunk with a stride of kLanesY, kRowUnroll rows loaded
-/// before any is added, so a warp reads one contiguous, coalesced stretch of a row per load and
-/// each thread keeps kRowUnroll loads in flight. The kLanesY row lanes are then folded through
-/// shared memory and the block writes one partial per column for its chunk.
+/// else 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
+/// kLanesY, kRowUnroll rows loaded before any is added, so a warp reads one contiguous,
+/// coalesced stretch of a row per load and each thread keeps kRowUnroll loads in flight. The
+/// thread's sums land in strip[ty][tx * W + w]; the call ends with a barrier.
 template <typename T, int W>
-__device__ __forceinline__ void fold_strip(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
-                                           std::int64_t cols, float (*strip)[kLanesX * W + 1]) {
+__device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::int64_t rows, std::int64_t cols,
+                                                 float (*strip)[kLanesX * W + 1]) {
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
-  const std::int64_t col = block_col + static_cast<std::int64_t>(tx) * W;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W + static_cast<std::int64_t>(tx) * W;
   const std::int64_t rows_per_chunk = (rows + gridDim.y - 1) / gridDim.y;
   const std::int64_t row_begin = blockIdx.y * rows_per_chunk;
   const std::int64_t row_end = min(rows, row_begin + rows_per_chunk);
@@ -75,12 +78,25 @@ __device__ __forceinline__ void fold_strip(const T* __restrict__ in, float* __re
 #pragma unroll
   for (int w = 0; w < W; ++w) strip[ty][tx * W + w] = acc[w];
   __syncthreads();
-  const int flat = ty * kLanesX + tx;
-  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
-    float sum = 0.0f;
+}
+
+/// The block's sum of strip column j (0 <= j < kLanesX * W) over its kLanesY row lanes.
+template <int W>
+__device__ __forceinline__ float strip_column(const float (*strip)[kLanesX * W + 1], int j) {
+  float sum = 0.0f;
 #pragma unroll
-    for (int y = 0; y < kLanesY; ++y) sum += strip[y][j];
-    if (block_col + j < cols) partials[blockIdx.y * cols + block_col + j] = sum;
+  for (int y = 0; y < kLanesY; ++y) sum += strip[y][j];
+  return sum;
+}
+
+/// Writes the block's per-column sums as partials[chunk][col].
+template <int W>
+__device__ __forceinline__ void write_partials(const float (*strip)[kLanesX * W + 1], float* __restrict__ partials,
+                                               std::int64_t cols) {
+  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
+  const int flat = threadIdx.y * kLanesX + threadIdx.x;
+  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
+    if (block_col + j < cols) partials[blockIdx.y * cols + block_col + j] = strip_column<W>(strip, j);
   }
 }
 
@@ -89,7 +105,8 @@ template <typename T, int W>
 __global__ void __launch_bounds__(kLanesX* kLanesY)
     columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
   __shared__ float strip[kLanesY][kLanesX * W + 1];
-  fold_strip<T, W>(in, partials, rows, cols, strip);
+  accumulate_strip<T, W>(in, rows, cols, strip);
+  write_partials<W>(strip, partials, cols);
 }
 
 /// The one-pass column reduction: stage 1's blocks, then the last row-chunk block of each column
@@ -101,7 +118,8 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
                             T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
   __shared__ float strip[kLanesY][kLanesX * W + 1];
   __shared__ bool last_block;
-  fold_strip<T, W>(in, partials, rows, cols, strip);
+  accumulate_strip<T, W>(in, rows, cols, strip);
+  write_partials<W>(strip, partials, cols);
   __threadfence();  // every thread's partials are visible device-wide before the ticket is taken
   __syncthreads();
   const int flat = threadIdx.y * kLanesX + threadIdx.x;
@@ -118,6 +136,38 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
     out[col] = from_float<T>(acc);
   }
   if (flat == 0) tickets[blockIdx.x] = 0;
+}
+
+/// The small-problem one-pass column reduction (Hopper): the row chunks of a column strip form one
+/// thread-block cluster (gridDim.y <= kMaxClusterChunks blocks along y). Each block pushes its
+/// per-column sums into the shared memory of the cluster's block 0 (distributed shared memory);
+/// after one cluster barrier block 0 adds them in chunk order and writes the strip. No global
+/// partials, fences or atomics: one pass over L2/DRAM and one barrier.
+template <typename T, int W>
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_cluster_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ float strip[kLanesY][kLanesX * W + 1];
+  __shared__ float gathered[kMaxClusterChunks][kLanesX * W];
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  accumulate_strip<T, W>(in, rows, cols, strip);
+  const unsigned rank = cluster.block_rank();
+  float* leader = cluster.map_shared_rank(&gathered[0][0], 0);
+  const int flat = threadIdx.y * kLanesX + threadIdx.x;
+  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) leader[rank * (kLanesX * W) + j] = strip_column<W>(strip, j);
+  cluster.sync();  // release the pushes, acquire them in block 0
+  if (rank != 0) return;
+  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
+  for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
+    if (block_col + j >= cols) break;
+    float acc = 0.0f;
+    for (unsigned k = 0; k < cluster.num_blocks(); ++k) acc += gathered[k][j];
+    out[block_col + j] = from_float<T>(acc);
+  }
+#else
+  __trap();  // launched only on compute capability 9.0 and later (launch_columns_one_pass checks)
+#endif
 }
 
 /// Stage 2: one thread per column adds up the chunks' partials.
@@ -179,12 +229,49 @@ std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t elemen
   return (cols + width - 1) / width;
 }
 
+/// Rows up to which the one-pass column sum runs as one cluster per strip: each thread then loads
+/// at most two groups of kRowUnroll rows.
+constexpr std::int64_t kClusterMaxRows = kMaxClusterChunks * kLanesY * kRowUnroll * 2;
+
+bool columns_use_cluster(std::int64_t rows, int cc_major) { return cc_major >= 9 && rows <= kClusterMaxRows; }
+
+int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size, int cc_major) {
+  if (columns_use_cluster(rows, cc_major)) {
+    const std::int64_t rows_per_block = kLanesY * kRowUnroll;
+    return static_cast<int>(std::clamp<std::int64_t>((rows + rows_per_block - 1) / rows_per_block, 1, kMaxClusterChunks));
+  }
+  return column_chunks(rows, cols, sm_count, element_size);
+}
+
+template <typename T, int W>
+void launch_cluster(const T* in, T* out, std::int64_t rows, std::int64_t cols, int chunks, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
+  config.blockDim = dim3(kLanesX, kLanesY);
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = static_cast<unsigned>(chunks);
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, columns_cluster_kernel<T, W>, in, out, rows, cols));
+}
+
 template <typename T>
 void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                             unsigned* tickets, int chunks, cudaStream_t stream) {
+                             unsigned* tickets, int chunks, int cc_major, cudaStream_t stream) {
+  const bool vector = vectorizable(in, cols);
+  if (columns_use_cluster(rows, cc_major)) {
+    if (chunks < 1 || chunks > kMaxClusterChunks) throw std::invalid_argument("sum_outer one_pass: chunks out of range");
+    if (vector) launch_cluster<T, kVector<T>>(in, out, rows, cols, chunks, stream);
+    else launch_cluster<T, 1>(in, out, rows, cols, chunks, stream);
+    return;
+  }
   const dim3 block(kLanesX, kLanesY);
   const dim3 grid(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
-  if (vectorizable(in, cols)) {
+  if (vector) {
     columns_one_pass_kernel<T, kVector<T>><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
   } else {
     columns_one_pass_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
@@ -195,7 +282,8 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
 #define KBENCH_INSTANTIATE_COLUMNS(T)                                                                        \
   template void launch_columns_naive<T>(const T*, T*, std::int64_t, std::int64_t, cudaStream_t);              \
   template void launch_columns_two_stage<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, cudaStream_t); \
-  template void launch_columns_one_pass<T>(const T*, T*, std::int64_t, std::int64_t, float*, unsigned*, int, cudaStream_t);
+  template void launch_columns_one_pass<T>(const T*, T*, std::int64_t, std::int64_t, float*, unsigned*, int, int, \
+                                           cudaStream_t);
 
 KBENCH_INSTANTIATE_COLUMNS(float)
 KBENCH_INSTANTIATE_COLUMNS(__half)

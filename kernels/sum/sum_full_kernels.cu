@@ -4,6 +4,8 @@
 
 #include "harness/cuda_check.hpp"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -13,8 +15,14 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kFinalBlock = 1024;
-/// 16-byte loads each thread of the one-pass kernel issues before folding any of them.
+/// 16-byte loads each thread of the one-pass kernels issues before folding any of them.
 constexpr int kUnroll = 4;
+/// The small-problem path: one cluster of kClusterBlocks blocks of kClusterBlock threads.
+constexpr int kClusterBlocks = 8;
+constexpr int kClusterBlock = 512;
+/// Vectors up to which the one-pass sum runs as one cluster: at most two groups of kUnroll loads
+/// per thread.
+constexpr std::int64_t kClusterMaxVectors = std::int64_t{kClusterBlocks} * kClusterBlock * kUnroll * 2;
 
 template <typename T>
 __global__ void full_atomic_kernel(const T* __restrict__ in, std::int64_t n, float* accumulator) {
@@ -122,6 +130,54 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+/// The small-problem one-pass full reduction (Hopper): the grid is one cluster of kClusterBlocks
+/// blocks striding over the tensor with kUnroll 16-byte loads in flight per thread; each block
+/// pushes its sum into block 0's shared memory (distributed shared memory), and after one cluster
+/// barrier block 0 adds the kClusterBlocks sums in rank order and writes out[0]. No global
+/// partials, fences or atomics.
+template <typename T>
+__global__ void __launch_bounds__(kClusterBlock)
+    full_cluster_kernel(const T* __restrict__ in, std::int64_t n, T* __restrict__ out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ float scratch[32];
+  __shared__ float block_sums[kClusterBlocks];
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const SumOp op;
+  float acc[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
+  constexpr std::int64_t kThreads = std::int64_t{kClusterBlocks} * kClusterBlock;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * kClusterBlock + threadIdx.x;
+  std::int64_t vectors = 0;
+  if (aligned16(in)) {
+    vectors = n / kVector<T>;
+    const auto* in4 = reinterpret_cast<const uint4*>(in);
+    std::int64_t i = thread;
+    for (; i + (kUnroll - 1) * kThreads < vectors; i += kUnroll * kThreads) {
+      uint4 v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = in4[i + u * kThreads];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) acc[u] = fold_vector<T>(v[u], acc[u], op);
+    }
+    for (; i < vectors; i += kThreads) acc[0] = fold_vector<T>(in4[i], acc[0], op);
+  }
+  for (std::int64_t i = vectors * kVector<T> + thread; i < n; i += kThreads) acc[0] += to_float(in[i]);
+  const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
+  const unsigned rank = cluster.block_rank();
+  if (threadIdx.x == 0) *cluster.map_shared_rank(&block_sums[rank], 0) = block_sum;
+  cluster.sync();  // release the pushes, acquire them in block 0
+  if (rank == 0 && threadIdx.x == 0) {
+    float total = 0.0f;
+    for (int b = 0; b < kClusterBlocks; ++b) total += block_sums[b];
+    *out = from_float<T>(total);
+  }
+#else
+  __trap();  // launched only on compute capability 9.0 and later (launch_full_one_pass checks)
+#endif
+}
+
 }  // namespace
 
 template <typename T>
@@ -150,23 +206,39 @@ void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials,
 }
 
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int sm_count) {
+int full_one_pass_blocks(std::int64_t n, int sm_count, int cc_major) {
+  const std::int64_t vectors = n / kVector<T>;
+  if (cc_major >= 9 && vectors <= kClusterMaxVectors) return kClusterBlocks;
   int blocks_per_sm = 0;
   KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, full_one_pass_kernel<T>, kBlock, 0));
   // At least kUnroll vectors per thread (more blocks for small n: shorter dependent chains); at
   // most one resident wave, beyond which blocks would only wait for a slot and add partials.
-  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t wanted = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
   return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, std::max(1, blocks_per_sm) * std::int64_t{sm_count}));
 }
 
 template <typename T>
 void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* ticket, int blocks,
-                          cudaStream_t stream) {
+                          int cc_major, cudaStream_t stream) {
   if (blocks < 1) throw std::invalid_argument("sum one_pass: blocks must be at least 1");
+  const std::int64_t vectors = n / kVector<T>;
+  if (cc_major >= 9 && vectors <= kClusterMaxVectors) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(kClusterBlocks);
+    config.blockDim = dim3(kClusterBlock);
+    config.stream = stream;
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = kClusterBlocks;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, full_cluster_kernel<T>, in, n, out));
+    return;
+  }
   // Vectors per block, rounded up to whole kBlock x kUnroll tiles so chunks start tile-aligned.
   const std::int64_t tile = kBlock * kUnroll;
-  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t chunk = std::max<std::int64_t>(1, ((vectors + blocks - 1) / blocks + tile - 1) / tile) * tile;
   full_one_pass_kernel<T><<<blocks, kBlock, 0, stream>>>(in, n, chunk, partials, ticket, out);
   KBENCH_CHECK_LAUNCH();
@@ -175,8 +247,8 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
 #define KBENCH_INSTANTIATE_FULL(T)                                                                   \
   template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
   template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);     \
-  template int full_one_pass_blocks<T>(std::int64_t, int);                                           \
-  template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, cudaStream_t);
+  template int full_one_pass_blocks<T>(std::int64_t, int, int);                                      \
+  template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_FULL(float)
 KBENCH_INSTANTIATE_FULL(__half)

@@ -27,17 +27,20 @@ int full_two_stage_blocks(std::int64_t n, int sm_count);
 template <typename T>
 void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
 
-/// Blocks of the one-pass full reduction: one resident wave of the device, fewer for small n.
+/// Blocks of the one-pass full reduction: one resident wave of the device, fewer for small n;
+/// the cluster's blocks where the cluster path runs (see launch_full_one_pass).
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int sm_count);
+int full_one_pass_blocks(std::int64_t n, int sm_count, int cc_major);
 
-/// One kernel: each of `blocks` blocks reduces a contiguous chunk with 16-byte loads (4 in flight
-/// per thread) into partials[block]; the last block to finish (an atomic ticket) folds the
-/// partials in block order and writes out[0]. `ticket` is one unsigned of device memory, zero
-/// before the first call; the kernel leaves it zero.
+/// One kernel. Up to 32768 16-byte vectors on compute capability 9.0+: one cluster of 8 blocks
+/// whose sums meet in block 0's shared memory. Otherwise each of `blocks` blocks reduces a
+/// contiguous chunk with 16-byte loads (4 in flight per thread) into partials[block], and the
+/// last block to finish (an atomic ticket) folds the partials in block order and writes out[0].
+/// `partials` holds `blocks` floats; `ticket` is one unsigned of device memory, zero before the
+/// first call and left zero by each call.
 template <typename T>
 void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* ticket, int blocks,
-                          cudaStream_t stream);
+                          int cc_major, cudaStream_t stream);
 
 // ---- inner axis: rows x cols -> rows ------------------------------------------------------------
 
@@ -70,12 +73,22 @@ template <typename T>
 void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                               cudaStream_t stream);
 
-/// The same column strips in one kernel: the last row-chunk block of each column strip (an atomic
-/// ticket per strip) sums the chunks' partials for its columns and writes them. `tickets` holds
-/// one unsigned per strip (column_strips), zero before the first call; the kernel leaves them zero.
+/// Whether the one-pass column sum runs as one cluster per column strip: compute capability 9.0+
+/// and at most 512 rows.
+bool columns_use_cluster(std::int64_t rows, int cc_major);
+
+/// Row chunks of the one-pass column sum: at most 8 (one cluster) on the cluster path, else
+/// column_chunks.
+int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size, int cc_major);
+
+/// The same column strips in one kernel. On the cluster path the row chunks of a strip form one
+/// cluster and meet in its block 0's shared memory. Otherwise the last row-chunk block of each
+/// strip (an atomic ticket per strip) sums the chunks' partials for its columns and writes them;
+/// `partials` holds chunks x cols floats and `tickets` one unsigned per strip (column_strips),
+/// zero before the first call and left zero by each call.
 template <typename T>
 void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                             unsigned* tickets, int chunks, cudaStream_t stream);
+                             unsigned* tickets, int chunks, int cc_major, cudaStream_t stream);
 
 /// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);

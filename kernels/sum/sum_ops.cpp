@@ -45,6 +45,13 @@ std::int64_t output_count(Mode mode, const Shape& shape) {
   return 0;
 }
 
+int device_cc_major() {
+  int device = 0, major = 0;
+  KBENCH_CUDA_CALL(cudaGetDevice(&device));
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major;
+}
+
 int device_sm_count() {
   int device = 0, sm_count = 0;
   KBENCH_CUDA_CALL(cudaGetDevice(&device));
@@ -93,7 +100,7 @@ class ReductionWorkload final : public Workload {
           else if (variant == 1) sum::launch_full_two_stage(in, out, n_, scratch_.as<float>(), blocks_, stream);
           else if (variant == 2)
             sum::launch_full_one_pass(in, out, n_, one_pass_partials_.as<float>(), tickets_.as<unsigned>(),
-                                      one_pass_blocks_, stream);
+                                      one_pass_blocks_, cc_major_, stream);
           else if (variant == 3) sum::cub_full_sum(cub_temp_.get(), cub_temp_bytes_, in, out, n_, stream);
           else throw std::out_of_range("sum_full: no variant " + std::to_string(variant));
           break;
@@ -111,8 +118,8 @@ class ReductionWorkload final : public Workload {
           else if (variant == 1)
             sum::launch_columns_two_stage(in, out, matrix_.rows, matrix_.cols, scratch_.as<float>(), blocks_, stream);
           else if (variant == 2)
-            sum::launch_columns_one_pass(in, out, matrix_.rows, matrix_.cols, scratch_.as<float>(),
-                                         tickets_.as<unsigned>(), blocks_, stream);
+            sum::launch_columns_one_pass(in, out, matrix_.rows, matrix_.cols, one_pass_partials_.as<float>(),
+                                         tickets_.as<unsigned>(), one_pass_blocks_, cc_major_, stream);
           else if (variant == 3) cublas_column_sum(stream);
           else throw std::out_of_range("sum_outer: no variant " + std::to_string(variant));
           break;
@@ -138,13 +145,14 @@ class ReductionWorkload final : public Workload {
   /// no call allocates inside the timed window.
   void prepare_scratch() {
     const int sm_count = device_sm_count();
+    cc_major_ = device_cc_major();
     dispatch_dtype(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
       switch (mode_) {
         case Mode::full:
           blocks_ = sum::full_two_stage_blocks(n_, sm_count);
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * sizeof(float));
-          one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, sm_count);
+          one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, sm_count, cc_major_);
           one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) * sizeof(float));
           tickets_ = zeroed_tickets(1);
           sum::cub_full_sum<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), n_, nullptr);
@@ -165,6 +173,9 @@ class ReductionWorkload final : public Workload {
         case Mode::outer: {
           blocks_ = sum::column_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T));
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * static_cast<std::size_t>(matrix_.cols) * sizeof(float));
+          one_pass_blocks_ = sum::columns_one_pass_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T), cc_major_);
+          one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) *
+                                            static_cast<std::size_t>(matrix_.cols) * sizeof(float));
           tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
           const HostTensor ones = ones_tensor(dtype_, static_cast<std::size_t>(matrix_.rows));
           ones_ = DeviceBuffer(ones.bytes.size());
@@ -207,7 +218,8 @@ class ReductionWorkload final : public Workload {
   DeviceBuffer in_, out_, scratch_, offsets_, cub_temp_, ones_, one_pass_partials_, tickets_;
   std::size_t cub_temp_bytes_ = 0;
   int blocks_ = 1;           ///< two_stage's blocks (full) or row chunks (outer, shared with one_pass)
-  int one_pass_blocks_ = 1;  ///< the full one_pass kernel's blocks
+  int one_pass_blocks_ = 1;  ///< one_pass's blocks (full) or row chunks (outer)
+  int cc_major_ = 0;         ///< the device's compute capability: 9+ takes one_pass's cluster path
   std::unique_ptr<CublasHandle> cublas_;
   sum::ReductionReference reference_;
 };
@@ -266,8 +278,8 @@ void register_sum(Registry& registry) {
           {"naive_atomic", VariantRole::own, "one fp32 atomicAdd per element, then a cast (memset, atomics, cast)", 3},
           {"two_stage", VariantRole::own, "grid-stride blocks with 16-byte loads into partials, then one block", 2},
           {"one_pass", VariantRole::own,
-           "one kernel: a contiguous chunk per block, 4 16-byte loads in flight per thread; the last block to finish "
-           "folds the partials"},
+           "one kernel: a contiguous chunk per block, 4 16-byte loads in flight per thread, the last block to finish "
+           "folds the partials; up to 512 KiB on Hopper, one 8-block cluster meeting in shared memory"},
           {"cub_reduce", VariantRole::baseline, "cub::DeviceReduce::TransformReduce, fp32 accumulation", 2},
       }));
   registry.add(std::make_unique<ReductionOp>(
@@ -283,7 +295,8 @@ void register_sum(Registry& registry) {
           {"naive", VariantRole::own, "one thread per column walking down it"},
           {"two_stage", VariantRole::own, "32x8 blocks over column strips and row chunks with 16-byte loads, then per column", 2},
           {"one_pass", VariantRole::own,
-           "two_stage's blocks in one kernel: the last row-chunk block of each column strip adds the chunks' partials"},
+           "two_stage's blocks in one kernel, the last row-chunk block of each column strip adds the chunks' "
+           "partials; up to 512 rows on Hopper, each strip's chunks one cluster meeting in shared memory"},
           {"cublas_gemv", VariantRole::baseline, "cublasGemmEx of the matrix with a ones vector (n = 1)"},
       }));
   registry.add(std::make_unique<ReductionOp>(

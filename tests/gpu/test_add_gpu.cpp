@@ -5,6 +5,7 @@
 #include "harness/registry.hpp"
 #include "harness/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/gpu_test_sizes.hpp"
 
 #include <random>
 
@@ -25,7 +26,7 @@ std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32
 
 std::vector<Shape> shapes_to_check() {
   std::vector<Shape> shapes{{1}, {3}, {1023}, {4097}, {(1 << 20) + 1}, {7, 1031}};
-  for (const SizeClass& size_class : size_classes())
+  for (const SizeClass& size_class : size_classes_to_test())
     for (const Shape& shape : size_class.shapes) shapes.push_back(shape);
   return shapes;
 }

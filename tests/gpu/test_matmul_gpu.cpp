@@ -6,6 +6,7 @@
 #include "harness/registry.hpp"
 #include "harness/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/gpu_test_sizes.hpp"
 
 #include <algorithm>
 #include <random>
@@ -33,7 +34,7 @@ std::vector<Shape> shapes_to_check() {
                             // fallbacks with one extent on a 16-byte boundary.
                             {130, 250, 64}, {64, 136, 36}};
   // The largest shape of each size class up to 2048³.
-  for (const SizeClass& size_class : size_classes()) {
+  for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
     const Shape* largest = nullptr;
     for (const Shape& shape : class_shapes) {

@@ -5,6 +5,7 @@
 #include "harness/registry.hpp"
 #include "harness/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/gpu_test_sizes.hpp"
 
 #include <random>
 
@@ -61,7 +62,7 @@ TEST_CASE("every reduction variant matches the reference on the size classes", "
   CudaStream stream;
   for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
     const Op& op = *registry().find(name);
-    for (const SizeClass& size_class : size_classes())
+    for (const SizeClass& size_class : size_classes_to_test())
       for (const Shape& shape : op.shapes_for(size_class)) check_every_variant(op, shape, stream);
   }
 }

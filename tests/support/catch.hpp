@@ -4,6 +4,7 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_message.hpp>  // INFO, WARN
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers.hpp>  // CHECK_THROWS_WITH
 using Catch::Approx;
 #else
 #include <catch2/catch.hpp>
