@@ -26,9 +26,9 @@ TEST_CASE("text that is not JSON is reported with its line and column", "[json_t
   CHECK(syntax_error("{\n  \"a\": [4,]\n}") ==
         "in.json: not valid JSON at line 2, column 11: syntax error while parsing value - unexpected ']'; expected "
         "'[', '{', or a literal");
-  CHECK(syntax_error("") ==
-        "in.json: not valid JSON at line 1, column 1: syntax error while parsing value - unexpected end of input; "
-        "expected '[', '{', or a literal");
+  // Empty input: nlohmann/json's own wording differs between 3.11 releases (Debian 12's "unexpected end
+  // of input", Ubuntu 24.04's "attempting to parse an empty input"); the place is what kbench adds.
+  CHECK(contains(syntax_error(""), "in.json: not valid JSON at line 1, column 1: "));
   // Truncated: the place is the end of the text.
   CHECK(contains(syntax_error("{\"a\":\n [1, 2"), "in.json: not valid JSON at line 2, column 7: "));
   CHECK(contains(syntax_error("[1] [2]"), "at line 1, column 5: syntax error while parsing value - unexpected '['; expected end of input"));
