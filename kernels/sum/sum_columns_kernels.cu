@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace kbench::sum {
 
@@ -140,8 +141,9 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
 
 /// The small-problem one-pass column reduction (Hopper): the row chunks of a column strip form one
 /// thread-block cluster (gridDim.y <= kMaxClusterChunks blocks along y). Each block pushes its
-/// per-column sums into the shared memory of the cluster's block 0 (distributed shared memory);
-/// after one cluster barrier block 0 adds them in chunk order and writes the strip. No global
+/// per-column sums into the shared memory of the cluster's block 0 (distributed shared memory,
+/// once a first cluster barrier shows every block running); after a second cluster barrier
+/// block 0 adds them in chunk order and writes the strip. No global
 /// partials, fences or atomics: one pass over L2/DRAM and one barrier.
 template <typename T, int W>
 __global__ void __launch_bounds__(kLanesX* kLanesY)
@@ -151,8 +153,12 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
   __shared__ float gathered[kMaxClusterChunks][kLanesX * W];
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
+  // Another block's shared memory may be written only once that block runs: arrive now, wait
+  // just before the pushes, so the loads overlap the barrier.
+  auto every_block_started = cluster.barrier_arrive();
   accumulate_strip<T, W>(in, rows, cols, strip);
   const unsigned rank = cluster.block_rank();
+  cluster.barrier_wait(std::move(every_block_started));
   float* leader = cluster.map_shared_rank(&gathered[0][0], 0);
   const int flat = threadIdx.y * kLanesX + threadIdx.x;
   for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) leader[rank * (kLanesX * W) + j] = strip_column<W>(strip, j);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace kbench::sum {
 
@@ -132,8 +133,8 @@ __global__ void __launch_bounds__(kBlock)
 
 /// The small-problem one-pass full reduction (Hopper): the grid is one cluster of kClusterBlocks
 /// blocks striding over the tensor with kUnroll 16-byte loads in flight per thread; each block
-/// pushes its sum into block 0's shared memory (distributed shared memory), and after one cluster
-/// barrier block 0 adds the kClusterBlocks sums in rank order and writes out[0]. No global
+/// pushes its sum into block 0's shared memory (distributed shared memory, once a first cluster
+/// barrier shows every block running), and after a second cluster barrier block 0 adds the kClusterBlocks sums in rank order and writes out[0]. No global
 /// partials, fences or atomics.
 template <typename T>
 __global__ void __launch_bounds__(kClusterBlock)
@@ -143,6 +144,9 @@ __global__ void __launch_bounds__(kClusterBlock)
   __shared__ float block_sums[kClusterBlocks];
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
+  // Another block's shared memory may be written only once that block runs: arrive now, wait
+  // just before the push, so the loads below overlap the barrier.
+  auto every_block_started = cluster.barrier_arrive();
   const SumOp op;
   float acc[kUnroll];
 #pragma unroll
@@ -166,6 +170,7 @@ __global__ void __launch_bounds__(kClusterBlock)
   for (std::int64_t i = vectors * kVector<T> + thread; i < n; i += kThreads) acc[0] += to_float(in[i]);
   const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
   const unsigned rank = cluster.block_rank();
+  cluster.barrier_wait(std::move(every_block_started));
   if (threadIdx.x == 0) *cluster.map_shared_rank(&block_sums[rank], 0) = block_sum;
   cluster.sync();  // release the pushes, acquire them in block 0
   if (rank == 0 && threadIdx.x == 0) {
