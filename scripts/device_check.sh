@@ -60,6 +60,8 @@ stage_sanitize() {
   local sanitizer tests=build/tests/kbench_gpu_tests
   sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -n 1)
   mapfile -t cases < <($tests "[gpu]" --list-tests --verbosity quiet 2>/dev/null || $tests "[gpu]" --list-test-names-only)
+  # SANITIZER_CASES: an extended regular expression that narrows the test cases by name.
+  [ -n "${SANITIZER_CASES:-}" ] && mapfile -t cases < <(printf '%s\n' "${cases[@]}" | grep -E "$SANITIZER_CASES")
   for tool in ${SANITIZER_TOOLS:-memcheck racecheck}; do
     local log="$out/sanitizer-$tool.log" clean=0 dirty=0 timed_out=0
     # The odd shapes of every test plus the small (racecheck) or small and medium (memcheck) size
