@@ -7,7 +7,7 @@
 #include "harness/registry.hpp"
 #include "harness/size_classes.hpp"
 #include "support/catch.hpp"
-#include "support/gpu_test_sizes.hpp"
+#include "support/gpu_test_scope.hpp"
 
 #include <random>
 
