@@ -20,9 +20,7 @@ constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecuti
 constexpr int kLanesY = 8;   ///< row lanes per block
 constexpr int kFinishBlock = 256;
 constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
-/// Blocks of one cluster on the small-problem path: Hopper's largest, beyond the portable 8 (the
-/// kernel opts in with cudaFuncAttributeNonPortableClusterSizeAllowed).
-constexpr int kMaxClusterChunks = 16;
+constexpr int kMaxClusterChunks = 8;  ///< the portable cluster size
 
 template <typename T>
 __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
@@ -238,15 +236,14 @@ std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t elemen
 }
 
 /// Rows up to which the one-pass column sum runs as one cluster per strip: each thread then loads
-/// at most one group of kRowUnroll rows.
-constexpr std::int64_t kClusterMaxRows = kMaxClusterChunks * kLanesY * kRowUnroll;
+/// at most two groups of kRowUnroll rows.
+constexpr std::int64_t kClusterMaxRows = kMaxClusterChunks * kLanesY * kRowUnroll * 2;
 
 bool columns_use_cluster(std::int64_t rows, int cc_major) { return cc_major >= 9 && rows <= kClusterMaxRows; }
 
 int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size, int cc_major) {
   if (columns_use_cluster(rows, cc_major)) {
-    // As many chunks as give each row lane at least two rows: short, parallel loads.
-    const std::int64_t rows_per_block = 2 * kLanesY;
+    const std::int64_t rows_per_block = kLanesY * kRowUnroll;
     return static_cast<int>(std::clamp<std::int64_t>((rows + rows_per_block - 1) / rows_per_block, 1, kMaxClusterChunks));
   }
   return column_chunks(rows, cols, sm_count, element_size);
@@ -254,11 +251,6 @@ int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, 
 
 template <typename T, int W>
 void launch_cluster(const T* in, T* out, std::int64_t rows, std::int64_t cols, int chunks, cudaStream_t stream) {
-  static const bool large_clusters_allowed = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(columns_cluster_kernel<T, W>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    return true;
-  }();
-  (void)large_clusters_allowed;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
   config.blockDim = dim3(kLanesX, kLanesY);

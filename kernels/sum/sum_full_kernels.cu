@@ -18,9 +18,8 @@ constexpr int kBlock = 256;
 constexpr int kFinalBlock = 1024;
 /// 16-byte loads each thread of the one-pass kernels issues before folding any of them.
 constexpr int kUnroll = 4;
-/// The small-problem path: one cluster of kClusterBlocks blocks of kClusterBlock threads (16 is
-/// Hopper's largest cluster, beyond the portable 8: the kernel opts in).
-constexpr int kClusterBlocks = 16;
+/// The small-problem path: one cluster of kClusterBlocks blocks of kClusterBlock threads.
+constexpr int kClusterBlocks = 8;
 constexpr int kClusterBlock = 512;
 /// Vectors up to which the one-pass sum runs as one cluster: at most two groups of kUnroll loads
 /// per thread.
@@ -229,11 +228,6 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
   if (blocks < 1) throw std::invalid_argument("sum one_pass: blocks must be at least 1");
   const std::int64_t vectors = n / kVector<T>;
   if (cc_major >= 9 && vectors <= kClusterMaxVectors) {
-    static const bool large_clusters_allowed = [] {
-      KBENCH_CUDA_CALL(cudaFuncSetAttribute(full_cluster_kernel<T>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-      return true;
-    }();
-    (void)large_clusters_allowed;
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(kClusterBlocks);
     config.blockDim = dim3(kClusterBlock);

@@ -32,7 +32,7 @@ void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials,
 template <typename T>
 int full_one_pass_blocks(std::int64_t n, int sm_count, int cc_major);
 
-/// One kernel. Up to 65536 16-byte vectors on compute capability 9.0+: one cluster of 16 blocks
+/// One kernel. Up to 32768 16-byte vectors on compute capability 9.0+: one cluster of 8 blocks
 /// whose sums meet in block 0's shared memory. Otherwise each of `blocks` blocks reduces a
 /// contiguous chunk with 16-byte loads (4 in flight per thread) into partials[block], and the
 /// last block to finish (an atomic ticket) folds the partials in block order and writes out[0].
@@ -77,7 +77,7 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
 /// and at most 512 rows.
 bool columns_use_cluster(std::int64_t rows, int cc_major);
 
-/// Row chunks of the one-pass column sum: at most 16 (one cluster) on the cluster path, else
+/// Row chunks of the one-pass column sum: at most 8 (one cluster) on the cluster path, else
 /// column_chunks.
 int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size, int cc_major);
 

@@ -279,7 +279,7 @@ void register_sum(Registry& registry) {
           {"two_stage", VariantRole::own, "grid-stride blocks with 16-byte loads into partials, then one block", 2},
           {"one_pass", VariantRole::own,
            "one kernel: a contiguous chunk per block, 4 16-byte loads in flight per thread, the last block to finish "
-           "folds the partials; up to 1 MiB on Hopper, one 16-block cluster meeting in shared memory"},
+           "folds the partials; up to 512 KiB on Hopper, one 8-block cluster meeting in shared memory"},
           {"cub_reduce", VariantRole::baseline, "cub::DeviceReduce::TransformReduce, fp32 accumulation", 2},
       }));
   registry.add(std::make_unique<ReductionOp>(
