@@ -109,6 +109,25 @@ __device__ __forceinline__ MaxSum warp_combine(MaxSum s) {
   return s;
 }
 
+/// Combines the states of every thread of the block; every thread gets the total. Each warp
+/// combines its lanes with shuffles, lane 0 leaves the warp's state in shared memory, and after one
+/// barrier every warp combines the (at most 32) warp states itself, so no second barrier is
+/// needed. blockDim.x must be a multiple of 32; all threads must call it.
+__device__ __forceinline__ MaxSum block_combine(MaxSum s) {
+  __shared__ float warp_max[32];
+  __shared__ float warp_sum[32];
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const int warps = blockDim.x / 32;
+  s = warp_combine(s);
+  if (lane == 0) {
+    warp_max[warp] = s.m;
+    warp_sum[warp] = s.d;
+  }
+  __syncthreads();
+  return warp_combine(lane < warps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum());
+}
+
 /// Reinterprets a 16-byte vector as kVector<T> elements and widens them to float.
 template <typename T>
 __device__ __forceinline__ void unpack(uint4 v, float (&out)[kVector<T>]) {

@@ -132,27 +132,13 @@ __global__ void __launch_bounds__(kWarpKernelBlock)
   write_pass<T, kVectorized>(x + offset, y + offset, cols, lane, 32, total);
 }
 
-/// A block per row: each warp combines its lanes with shuffles, lane 0 of each warp leaves the
-/// warp's state in shared memory, and after one barrier every warp combines the (at most 32)
-/// warp states itself, so all threads hold the row's total without a second barrier.
+/// A block per row: the threads' partial states meet in block_combine (one barrier), so every
+/// thread holds the row's total for the write pass.
 template <typename T, bool kVectorized, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     softmax_online_block_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
-  __shared__ float warp_max[32];
-  __shared__ float warp_sum[32];
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  constexpr int kWarps = kBlock / 32;
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
-
-  MaxSum state = warp_combine(read_pass<T, kVectorized>(x + offset, cols, threadIdx.x, kBlock));
-  if (lane == 0) {
-    warp_max[warp] = state.m;
-    warp_sum[warp] = state.d;
-  }
-  __syncthreads();
-  state = lane < kWarps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum();
-  const MaxSum total = warp_combine(state);
+  const MaxSum total = block_combine(read_pass<T, kVectorized>(x + offset, cols, threadIdx.x, kBlock));
   write_pass<T, kVectorized>(x + offset, y + offset, cols, threadIdx.x, kBlock, total);
 }
 

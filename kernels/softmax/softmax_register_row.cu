@@ -21,8 +21,6 @@ namespace {
 template <typename T, int kBlock, int kVectors>
 __global__ void __launch_bounds__(kBlock)
     softmax_register_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
-  __shared__ float warp_max[32];
-  __shared__ float warp_sum[32];
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
   const auto* in = reinterpret_cast<const uint4*>(x + offset);
   auto* out = reinterpret_cast<uint4*>(y + offset);
@@ -56,17 +54,7 @@ __global__ void __launch_bounds__(kBlock)
     }
   }
 
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  constexpr int kWarps = kBlock / 32;
-  MaxSum state = warp_combine({thread_max, thread_sum});
-  if (lane == 0) {
-    warp_max[warp] = state.m;
-    warp_sum[warp] = state.d;
-  }
-  __syncthreads();
-  state = lane < kWarps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum();
-  const MaxSum total = warp_combine(state);
+  const MaxSum total = block_combine({thread_max, thread_sum});
 
   const float inverse_sum = 1.0f / total.d;
 #pragma unroll
