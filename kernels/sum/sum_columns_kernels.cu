@@ -32,9 +32,21 @@ __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ o
   out[col] = from_float<T>(acc);
 }
 
+/// The unsigned vector type of `Bytes` bytes that a thread loads its W columns of a row as.
+template <int Bytes>
+struct LoadOf;
+template <>
+struct LoadOf<16> {
+  using type = uint4;
+};
+template <>
+struct LoadOf<8> {
+  using type = uint2;
+};
+
 /// The body of every column kernel. The block covers kLanesX * W consecutive columns; each thread
-/// owns W of them (W = 16 / sizeof(T) with 16-byte loads when every row is 16-byte aligned,
-/// else 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
+/// owns W of them (W x sizeof(T) = 16 or 8 bytes loaded as one vector when every row is aligned
+/// to it, else W = 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
 /// kLanesY, kRowUnroll rows loaded before any is added, so a warp reads one contiguous,
 /// coalesced stretch of a row per load and each thread keeps kRowUnroll loads in flight. The
 /// thread's sums land in strip[ty][tx * W + w]; the call ends with a barrier.
@@ -51,24 +63,25 @@ __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::
 #pragma unroll
   for (int w = 0; w < W; ++w) acc[w] = 0.0f;
   if (col < cols) {
-    if constexpr (W == kVector<T>) {
+    if constexpr (W > 1) {
+      using Load = typename LoadOf<W * sizeof(T)>::type;
       std::int64_t r = row_begin + ty;
       for (; r + (kRowUnroll - 1) * kLanesY < row_end; r += kRowUnroll * kLanesY) {
-        uint4 v[kRowUnroll];
+        Load v[kRowUnroll];
 #pragma unroll
-        for (int u = 0; u < kRowUnroll; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * kLanesY) * cols + col);
+        for (int u = 0; u < kRowUnroll; ++u) v[u] = *reinterpret_cast<const Load*>(in + (r + u * kLanesY) * cols + col);
 #pragma unroll
         for (int u = 0; u < kRowUnroll; ++u) {
           T elements[W];
-          memcpy(elements, &v[u], 16);
+          memcpy(elements, &v[u], sizeof(Load));
 #pragma unroll
           for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
         }
       }
       for (; r < row_end; r += kLanesY) {
-        const uint4 v = *reinterpret_cast<const uint4*>(in + r * cols + col);
+        const Load v = *reinterpret_cast<const Load*>(in + r * cols + col);
         T elements[W];
-        memcpy(elements, &v, 16);
+        memcpy(elements, &v, sizeof(Load));
 #pragma unroll
         for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
       }
@@ -249,10 +262,16 @@ int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, 
   return column_chunks(rows, cols, sm_count, element_size);
 }
 
+/// Columns per thread on the cluster path: 4 in every dtype (16-byte loads in fp32, 8-byte in
+/// 16-bit), so a 16-bit strip is 128 columns as in fp32 and a small tensor spreads over twice the
+/// blocks that 16-byte strips would give it (256 columns of fp16 at 256 rows: 16 blocks, not 8).
+constexpr int kClusterColumns = 4;
+
 template <typename T, int W>
 void launch_cluster(const T* in, T* out, std::int64_t rows, std::int64_t cols, int chunks, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
+  const std::int64_t strips = (cols + kLanesX * W - 1) / (kLanesX * W);
+  config.gridDim = dim3(static_cast<unsigned>(strips), static_cast<unsigned>(chunks));
   config.blockDim = dim3(kLanesX, kLanesY);
   config.stream = stream;
   cudaLaunchAttribute cluster{};
@@ -271,7 +290,9 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
   const bool vector = vectorizable(in, cols);
   if (columns_use_cluster(rows, cc_major)) {
     if (chunks < 1 || chunks > kMaxClusterChunks) throw std::invalid_argument("sum_outer one_pass: chunks out of range");
-    if (vector) launch_cluster<T, kVector<T>>(in, out, rows, cols, chunks, stream);
+    const bool grouped = reinterpret_cast<std::uintptr_t>(in) % (kClusterColumns * sizeof(T)) == 0 &&
+                         cols % kClusterColumns == 0;
+    if (grouped) launch_cluster<T, kClusterColumns>(in, out, rows, cols, chunks, stream);
     else launch_cluster<T, 1>(in, out, rows, cols, chunks, stream);
     return;
   }
