@@ -140,10 +140,10 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 /// The small-problem one-pass full reduction (Hopper): the grid is one cluster of kClusterBlocks
-/// blocks striding over the tensor with kUnroll 16-byte loads in flight per thread; each block
+/// blocks striding over the tensor with kUnroll 16-byte loads in flight per thread. Each block
 /// pushes its sum into block 0's shared memory (distributed shared memory, once a first cluster
-/// barrier shows every block running), and after a second cluster barrier block 0 adds the kClusterBlocks sums in rank order and writes out[0]. No global
-/// partials, fences or atomics.
+/// barrier shows every block running); after a second cluster barrier block 0 adds the
+/// kClusterBlocks sums in rank order and writes out[0]. No global partials, fences or atomics.
 template <typename T>
 __global__ void __launch_bounds__(kClusterBlock)
     full_cluster_kernel(const T* __restrict__ in, std::int64_t n, T* __restrict__ out) {
