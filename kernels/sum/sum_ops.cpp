@@ -217,7 +217,7 @@ class ReductionWorkload final : public Workload {
   std::int64_t outputs_ = 0;
   DeviceBuffer in_, out_, scratch_, offsets_, cub_temp_, ones_, one_pass_partials_, tickets_;
   std::size_t cub_temp_bytes_ = 0;
-  int blocks_ = 1;           ///< two_stage's blocks (full) or row chunks (outer, shared with one_pass)
+  int blocks_ = 1;           ///< two_stage's blocks (full) or row chunks (outer)
   int one_pass_blocks_ = 1;  ///< one_pass's blocks (full) or row chunks (outer)
   int cc_major_ = 0;         ///< the device's compute capability: 9+ takes one_pass's cluster path
   std::unique_ptr<CublasHandle> cublas_;
