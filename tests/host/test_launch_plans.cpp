@@ -1,0 +1,33 @@
+// The host-side choices of the kernels' launch shapes that need no GPU: which softmax rows the
+// register-row kernel holds, and when the one-pass outer sum takes its cluster path.
+#include "kernels/softmax/softmax_kernels.hpp"
+#include "kernels/sum/sum_kernels.hpp"
+#include "support/catch.hpp"
+
+using namespace kbench;
+
+TEST_CASE("register_row holds whole-vector rows up to 32768 elements", "[softmax]") {
+  CHECK(softmax::register_row_fits(32768, 4));       // 8192 fp32 vectors: 8 per thread of 1024
+  CHECK_FALSE(softmax::register_row_fits(32772, 4)); // one vector more
+  CHECK(softmax::register_row_fits(32768, 2));       // 4096 16-bit vectors: 4 per thread
+  CHECK_FALSE(softmax::register_row_fits(32776, 2)); // 4097: 8 per thread spilled in bf16
+  CHECK_FALSE(softmax::register_row_fits(65536, 2));
+  CHECK_FALSE(softmax::register_row_fits(1031, 4));  // not a whole number of vectors
+  CHECK_FALSE(softmax::register_row_fits(12, 2));
+  CHECK(softmax::register_row_fits(8, 2));
+}
+
+TEST_CASE("the one-pass outer sum takes one cluster per strip for up to 512 rows on sm_90+", "[sum]") {
+  CHECK(sum::columns_use_cluster(512, 9));
+  CHECK_FALSE(sum::columns_use_cluster(513, 9));
+  CHECK_FALSE(sum::columns_use_cluster(256, 8));  // no clusters before Hopper
+  CHECK(sum::columns_use_cluster(1, 10));
+  // On the cluster path: one chunk per 32 rows, at most the 8 blocks of a portable cluster.
+  CHECK(sum::columns_one_pass_chunks(256, 256, 132, 4, 9) == 8);
+  CHECK(sum::columns_one_pass_chunks(512, 256, 132, 2, 9) == 8);
+  CHECK(sum::columns_one_pass_chunks(33, 256, 132, 4, 9) == 2);
+  CHECK(sum::columns_one_pass_chunks(1, 7, 132, 4, 9) == 1);
+  // Otherwise the two-stage kernel's row chunks.
+  CHECK(sum::columns_one_pass_chunks(8192, 8192, 132, 4, 9) == sum::column_chunks(8192, 8192, 132, 4));
+  CHECK(sum::columns_one_pass_chunks(256, 256, 132, 4, 8) == sum::column_chunks(256, 256, 132, 4));
+}
