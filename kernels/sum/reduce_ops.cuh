@@ -46,6 +46,22 @@ __device__ __forceinline__ float fold_vector(uint4 v, float acc, Op op) {
   return acc;
 }
 
+/// Folds the 16-byte vectors i, i + stride, ... below `end` into acc with `op`: kUnroll loads
+/// issued before any is folded, each into its own accumulator, then the remainder one by one
+/// into acc[0].
+template <typename T, int kUnroll, typename Op>
+__device__ __forceinline__ void fold_vectors_strided(const uint4* __restrict__ in4, std::int64_t i, std::int64_t end,
+                                                     std::int64_t stride, float (&acc)[kUnroll], Op op) {
+  for (; i + (kUnroll - 1) * stride < end; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = in4[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc[u] = fold_vector<T>(v[u], acc[u], op);
+  }
+  for (; i < end; i += stride) acc[0] = fold_vector<T>(in4[i], acc[0], op);
+}
+
 /// Reduces `v` across the 32 lanes of a warp; every lane gets the result.
 template <typename Op>
 __device__ __forceinline__ float warp_reduce(float v, Op op) {

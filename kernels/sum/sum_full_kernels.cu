@@ -36,22 +36,6 @@ __global__ void cast_one(const float* value, T* out) {
   *out = from_float<T>(*value);
 }
 
-/// Folds the 16-byte vectors i, i + stride, ... below `end` into acc: kUnroll loads issued before
-/// any is folded, each into its own accumulator, then the remainder one by one.
-template <typename T>
-__device__ __forceinline__ void fold_strided(const uint4* __restrict__ in4, std::int64_t i, std::int64_t end,
-                                             std::int64_t stride, float (&acc)[kUnroll]) {
-  const SumOp op;
-  for (; i + (kUnroll - 1) * stride < end; i += kUnroll * stride) {
-    uint4 v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = in4[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) acc[u] = fold_vector<T>(v[u], acc[u], op);
-  }
-  for (; i < end; i += stride) acc[0] = fold_vector<T>(in4[i], acc[0], op);
-}
-
 /// Stage 1. Each thread keeps two independent fp32 accumulators (two 16-byte loads in flight per
 /// iteration), walks the tensor with a grid stride, and the block folds its threads' sums into
 /// one partial. Elements past the last whole vector are summed by the first threads.
@@ -113,8 +97,8 @@ __global__ void __launch_bounds__(kBlock)
   if (aligned16(in)) {
     vectors = n / kVector<T>;
     const std::int64_t end = min(vectors, (static_cast<std::int64_t>(blockIdx.x) + 1) * chunk);
-    fold_strided<T>(reinterpret_cast<const uint4*>(in), static_cast<std::int64_t>(blockIdx.x) * chunk + threadIdx.x, end,
-                    kBlock, acc);
+    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(in),
+                            static_cast<std::int64_t>(blockIdx.x) * chunk + threadIdx.x, end, kBlock, acc, op);
   }
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kBlock;
   for (std::int64_t i = vectors * kVector<T> + static_cast<std::int64_t>(blockIdx.x) * kBlock + threadIdx.x; i < n;
@@ -164,7 +148,7 @@ __global__ void __launch_bounds__(kClusterBlock)
   std::int64_t vectors = 0;
   if (aligned16(in)) {
     vectors = n / kVector<T>;
-    fold_strided<T>(reinterpret_cast<const uint4*>(in), thread, vectors, kThreads, acc);
+    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(in), thread, vectors, kThreads, acc, op);
   }
   for (std::int64_t i = vectors * kVector<T> + thread; i < n; i += kThreads) acc[0] += to_float(in[i]);
   const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);

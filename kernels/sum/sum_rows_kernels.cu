@@ -37,16 +37,7 @@ __device__ __forceinline__ float fold_row(const T* __restrict__ row, std::int64_
   std::int64_t tail_start = 0;
   if (aligned16(row)) {
     const std::int64_t vectors = cols / kVector<T>;
-    const auto* row4 = reinterpret_cast<const uint4*>(row);
-    std::int64_t v = first;
-    for (; v + (kRowUnroll - 1) * stride < vectors; v += kRowUnroll * stride) {
-      uint4 loaded[kRowUnroll];
-#pragma unroll
-      for (int u = 0; u < kRowUnroll; ++u) loaded[u] = row4[v + u * stride];
-#pragma unroll
-      for (int u = 0; u < kRowUnroll; ++u) acc[u] = fold_vector<T>(loaded[u], acc[u], op);
-    }
-    for (; v < vectors; v += stride) acc[0] = fold_vector<T>(row4[v], acc[0], op);
+    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(row), first, vectors, stride, acc, op);
     tail_start = vectors * kVector<T>;
   }
   for (std::int64_t c = tail_start + first; c < cols; c += stride) acc[0] = op(acc[0], to_float(row[c]));
