@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Checks kbench's timings against Nsight Compute and itself, on a GPU machine with ncu.
 # usage: scripts/validate_measurement.sh OUT_DIR [SECTION...]   (kbench built in ./build)
-# sections: kernels (ncu per kernel vs cold and hot), graph (ncu per graph vs hot), repeat (five
-# processes); default all three.
+# sections: kernels (ncu per kernel vs cold and hot), graph (ncu per graph vs hot), floor (ncu at
+# 1 element), repeat (five processes); default all four.
 set -uo pipefail
 out=${1:?usage: validate_measurement.sh OUT_DIR}
 shift
-sections=${*:-kernels graph repeat}
+sections=${*:-kernels graph floor repeat}
 mkdir -p "$out"
 kbench=build/kbench
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
@@ -103,6 +103,42 @@ else:
     per_call = values[0] / calls
     print(f"{tag:<40} ncu graph {values[0]:10.2f} us / {calls} = {per_call:8.3f} us per call   "
           f"kbench hot {hot:8.3f} us ({100 * (hot / per_call - 1):+5.1f}%)")
+PY
+done
+}
+
+# ncu's floor: the same kernel at 1 element (nothing to move) and at 64K. If ncu's duration of an
+# all-but-empty launch is already well above kbench's hot figure and CUPTI's timestamps, the gap
+# at 64K is ncu's per-launch cost, not the kernel's. gpc__cycles_elapsed gives the cycles and the
+# clock ncu saw, to tell a slower clock from more cycles.
+section_floor() {
+echo "== ncu floor: add vectorized fp32 at 1 and 65536 elements (ncu warm, kbench hot, CUPTI kernel time)"
+for shape in 1 1024 65536; do
+  tag="floor-add-$shape"
+  $kbench --op add --shape "$shape" --variant vectorized --no-references --modes hot,eager --json "$out/$tag.json" \
+    --force > "$out/$tag.txt" 2>&1
+  "$ncu" --clock-control none --cache-control none --kernel-name add_vectorized_kernel --launch-skip 20 \
+    --launch-count 20 --metrics gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second \
+    --csv $kbench --op add --shape "$shape" --variant vectorized --no-references --modes eager --min-samples 40 \
+    --max-samples 40 > "$out/ncu-$tag.csv" 2>/dev/null
+  python3 - "$out" "$tag" <<'PY'
+import csv, json, statistics, sys
+out, tag = sys.argv[1:]
+rows = [line for line in open(f"{out}/ncu-{tag}.csv") if line.startswith('"')]
+metrics = {}
+for row in csv.DictReader(rows):
+    value = float(row["Metric Value"].replace(",", ""))
+    unit = row["Metric Unit"]
+    scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
+             "cycle/nsecond": 1e3, "cycle/usecond": 1.0, "Ghz": 1e3, "Mhz": 1.0, "hz": 1e-6}.get(unit, 1.0)
+    metrics.setdefault(row["Metric Name"], []).append(value * scale)
+case = json.load(open(f"{out}/{tag}.json"))["cases"][0]
+modes = {t["mode"]: t["stats"]["median_ms"] * 1e3 for t in case["timings"]}
+cupti = case.get("kernel_breakdown", {}).get("gpu_ms_per_call", float("nan")) * 1e3
+med = lambda name: statistics.median(metrics[name]) if name in metrics else float("nan")
+print(f"{tag:<18} ncu {med('gpu__time_duration.sum'):6.2f} us ({med('gpc__cycles_elapsed.max'):7.0f} cycles at "
+      f"{med('gpc__cycles_elapsed.avg.per_second'):6.0f} MHz)  kbench hot {modes.get('hot', float('nan')):6.2f} us  "
+      f"eager {modes.get('eager', float('nan')):6.2f} us  CUPTI {cupti:6.2f} us")
 PY
 done
 }

@@ -14,7 +14,7 @@ void launch_cub_transform(Form form, const T* x, T* y, std::int64_t n, cudaStrea
   if (form == Form::tanh) {
     KBENCH_CUDA_CALL(cub::DeviceTransform::Transform(x, y, n, GeluFunctor<T, GeluTanh>{}, stream));
   } else {
-    KBENCH_CUDA_CALL(cub::DeviceTransform::Transform(x, y, n, GeluFunctor<T, GeluErf>{}, stream));
+    KBENCH_CUDA_CALL(cub::DeviceTransform::Transform(x, y, n, GeluFunctor<T, GeluErfFor<T>>{}, stream));
   }
   KBENCH_CHECK_LAUNCH();
 }

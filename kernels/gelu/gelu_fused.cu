@@ -103,7 +103,7 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 template <typename T, typename Body>
 void with_functor(Form form, Body&& body) {
   if (form == Form::tanh) body(GeluFunctor<T, GeluTanh>{});
-  else body(GeluFunctor<T, GeluErf>{});
+  else body(GeluFunctor<T, GeluErfFor<T>>{});
 }
 
 }  // namespace

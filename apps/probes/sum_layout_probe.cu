@@ -1,0 +1,286 @@
+// sum_layout_probe: how fast can a sum read its input, by access layout? A standalone probe
+// (not kbench's kernels) behind kernels/sum/NOTES.md: it times read-only kernels of several
+// layouts over one rows x cols tensor in kbench's cold method (L2 evicted by reading a 2x-L2
+// buffer, one call per event pair, median of the samples) and prints GB/s of the tensor's bytes.
+//
+//   sum_layout_probe [rows cols [samples]]      (default 8192 8192 50; fp32 and fp16 both)
+//
+// Layouts:
+//   grid_stride  persistent grid (8 blocks of 256 per SM), 16-byte vectors, 4 in flight
+//   chunks       persistent grid, one contiguous chunk per block (one_pass's large path)
+//   tiles V      one contiguous tile of 256 x V vectors per block, as many blocks as tiles
+//   cols 32x8 B  outer sum, 32 column lanes x 8 row lanes, B blocks per SM (two_stage's stage 1)
+//   cols 256x1 B outer sum, 256 column lanes x 1 row lane (a block reads 4 KB of a row per load)
+//   copy         cudaMemcpyAsync device to device of half the tensor (same bytes moved)
+// The full-sum layouts end in one atomicAdd per block (the probe needs no deterministic order);
+// the column layouts write one partial per column and row chunk, as stage 1 does.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define PROBE_CHECK(call)                                                                          \
+  do {                                                                                             \
+    cudaError_t status_ = (call);                                                                  \
+    if (status_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+namespace {
+
+constexpr int kBlock = 256;
+
+__device__ __forceinline__ float lane_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+__device__ __forceinline__ void block_add(float v, float* out) {
+  __shared__ float warps[32];
+  v = lane_sum(v);
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < blockDim.x / 32 ? warps[threadIdx.x] : 0.0f;
+    v = lane_sum(v);
+    if (threadIdx.x == 0) atomicAdd(out, v);
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ float vector_sum(uint4 v) {
+  constexpr int kPer = 16 / sizeof(T);
+  T e[kPer];
+  memcpy(e, &v, 16);
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) s += static_cast<float>(e[i]);
+  return s;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock) grid_stride(const uint4* in, std::int64_t vectors, float* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kBlock;
+  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kBlock + threadIdx.x;
+  float acc = 0.0f;
+  for (; i + 3 * stride < vectors; i += 4 * stride) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = in[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc += vector_sum<T>(v[u]);
+  }
+  for (; i < vectors; i += stride) acc += vector_sum<T>(in[i]);
+  block_add(acc, out);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock) chunks(const uint4* in, std::int64_t vectors, float* out) {
+  const std::int64_t chunk = (vectors + gridDim.x - 1) / gridDim.x;
+  const std::int64_t begin = blockIdx.x * chunk, end = min(vectors, begin + chunk);
+  float acc = 0.0f;
+  std::int64_t i = begin + threadIdx.x;
+  for (; i + 3 * kBlock < end; i += 4 * kBlock) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = in[i + u * kBlock];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc += vector_sum<T>(v[u]);
+  }
+  for (; i < end; i += kBlock) acc += vector_sum<T>(in[i]);
+  block_add(acc, out);
+}
+
+template <typename T, int V>
+__global__ void __launch_bounds__(kBlock) tiles(const uint4* in, std::int64_t vectors, float* out) {
+  const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kBlock * V + threadIdx.x;
+  uint4 v[V];
+#pragma unroll
+  for (int u = 0; u < V; ++u) v[u] = base + u * kBlock < vectors ? in[base + u * kBlock] : make_uint4(0, 0, 0, 0);
+  float acc = 0.0f;
+#pragma unroll
+  for (int u = 0; u < V; ++u) acc += vector_sum<T>(v[u]);
+  block_add(acc, out);
+}
+
+/// Column sums over row chunk blockIdx.y: LX column lanes of 16-byte vectors x LY row lanes,
+/// 4 rows in flight per thread, one partial per column per chunk.
+template <typename T, int LX, int LY>
+__global__ void __launch_bounds__(LX* LY) columns(const T* in, std::int64_t rows, std::int64_t cols, float* partials) {
+  constexpr int W = 16 / sizeof(T);
+  __shared__ float strip[LY][LX * W + 1];
+  const int tx = threadIdx.x % LX, ty = threadIdx.x / LX;
+  const std::int64_t col = (static_cast<std::int64_t>(blockIdx.x) * LX + tx) * W;
+  const std::int64_t per_chunk = (rows + gridDim.y - 1) / gridDim.y;
+  const std::int64_t begin = blockIdx.y * per_chunk, end = min(rows, begin + per_chunk);
+  float acc[W] = {};
+  std::int64_t r = begin + ty;
+  for (; r + 3 * LY < end; r += 4 * LY) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * LY) * cols + col);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      T e[W];
+      memcpy(e, &v[u], 16);
+#pragma unroll
+      for (int w = 0; w < W; ++w) acc[w] += static_cast<float>(e[w]);
+    }
+  }
+  for (; r < end; r += LY) {
+    const uint4 v = *reinterpret_cast<const uint4*>(in + r * cols + col);
+    T e[W];
+    memcpy(e, &v, 16);
+#pragma unroll
+    for (int w = 0; w < W; ++w) acc[w] += static_cast<float>(e[w]);
+  }
+  if constexpr (LY == 1) {
+#pragma unroll
+    for (int w = 0; w < W; ++w) partials[blockIdx.y * cols + col + w] = acc[w];
+  } else {
+#pragma unroll
+    for (int w = 0; w < W; ++w) strip[ty][tx * W + w] = acc[w];
+    __syncthreads();
+    const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * LX * W;
+    for (int j = threadIdx.x; j < LX * W; j += LX * LY) {
+      float s = 0.0f;
+      for (int y = 0; y < LY; ++y) s += strip[y][j];
+      partials[blockIdx.y * cols + block_col + j] = s;
+    }
+  }
+}
+
+__global__ void evict(const uint4* data, std::size_t count, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const uint4 v = data[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9E3779B9u) *sink = acc;
+}
+
+struct Probe {
+  uint4* flush = nullptr;
+  std::size_t flush_vectors = 0;
+  unsigned* sink = nullptr;
+  int sm_count = 0;
+  int samples = 50;
+  cudaEvent_t begin{}, end{};
+
+  /// Median microseconds of `launch` in cold mode.
+  double cold_us(const std::function<void()>& launch) {
+    launch();  // warm-up (module load, first-touch)
+    std::vector<float> times;
+    for (int s = 0; s < samples; ++s) {
+      evict<<<4 * sm_count, 512>>>(flush, flush_vectors, sink);
+      PROBE_CHECK(cudaEventRecord(begin));
+      launch();
+      PROBE_CHECK(cudaEventRecord(end));
+      PROBE_CHECK(cudaEventSynchronize(end));
+      float ms = 0;
+      PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
+      times.push_back(ms * 1000.0f);
+    }
+    PROBE_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+};
+
+template <typename T>
+void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
+  const std::int64_t n = rows * cols;
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
+  T* in = nullptr;
+  float *out = nullptr, *partials = nullptr;
+  void* copy_dst = nullptr;
+  PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
+  PROBE_CHECK(cudaMemset(in, 0, n * sizeof(T)));
+  PROBE_CHECK(cudaMalloc(&out, sizeof(float)));
+  PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
+  PROBE_CHECK(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
+  const auto* in4 = reinterpret_cast<const uint4*>(in);
+  auto report = [&](const std::string& name, double us) {
+    std::printf("%-5s %6lldx%-6lld %-22s %9.2f us %8.1f GB/s %6.1f %% of peak\n", dtype, static_cast<long long>(rows),
+                static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3, 100.0 * bytes / us * 1e-3 / peak_gbps);
+  };
+  report("copy (half, d2d)", probe.cold_us([&] {
+    PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
+  }));
+  for (int per_sm : {4, 8}) {
+    const int grid = per_sm * probe.sm_count;
+    report("grid_stride " + std::to_string(per_sm) + "/SM", probe.cold_us([&] { grid_stride<T><<<grid, kBlock>>>(in4, vectors, out); }));
+    report("chunks " + std::to_string(per_sm) + "/SM", probe.cold_us([&] { chunks<T><<<grid, kBlock>>>(in4, vectors, out); }));
+  }
+  auto tile_run = [&](auto v_tag) {
+    constexpr int V = decltype(v_tag)::value;
+    const auto blocks = static_cast<unsigned>((vectors + kBlock * V - 1) / (kBlock * V));
+    report("tiles " + std::to_string(V), probe.cold_us([&] { tiles<T, V><<<blocks, kBlock>>>(in4, vectors, out); }));
+  };
+  tile_run(std::integral_constant<int, 4>{});
+  tile_run(std::integral_constant<int, 8>{});
+  tile_run(std::integral_constant<int, 16>{});
+  constexpr int W = 16 / sizeof(T);
+  auto column_run = [&](auto lx_tag, auto ly_tag, int per_sm) {
+    constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;
+    const std::int64_t strips = cols / (LX * W);
+    const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * probe.sm_count + strips - 1) / strips, 1, rows / 4);
+    if (chunk_count * cols * 4 > (64ll << 20)) return;
+    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(chunk_count));
+    report("cols " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
+               std::to_string(chunk_count) + ")",
+           probe.cold_us([&] { columns<T, LX, LY><<<grid, LX * LY>>>(in, rows, cols, partials); }));
+  };
+  if (cols % (256 * W) == 0) {
+    for (int per_sm : {4, 8}) column_run(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{}, per_sm);
+    for (int per_sm : {1, 2, 4}) column_run(std::integral_constant<int, 256>{}, std::integral_constant<int, 1>{}, per_sm);
+    for (int per_sm : {2, 4}) column_run(std::integral_constant<int, 128>{}, std::integral_constant<int, 2>{}, per_sm);
+  }
+  PROBE_CHECK(cudaFree(in));
+  PROBE_CHECK(cudaFree(out));
+  PROBE_CHECK(cudaFree(partials));
+  PROBE_CHECK(cudaFree(copy_dst));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 8192;
+  const std::int64_t cols = argc > 2 ? std::atoll(argv[2]) : 8192;
+  Probe probe;
+  probe.samples = argc > 3 ? std::atoi(argv[3]) : 50;
+  if (rows < 4 || cols < 1 || probe.samples < 1 || (rows * cols) % 8 != 0) {
+    std::fprintf(stderr, "usage: sum_layout_probe [rows cols [samples]]: rows >= 4, rows x cols a multiple of 8\n");
+    return 2;
+  }
+  int device = 0, l2 = 0, mem_khz = 0, bus_bits = 0;
+  PROBE_CHECK(cudaGetDevice(&device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&probe.sm_count, cudaDevAttrMultiProcessorCount, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  const double peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
+  cudaDeviceProp prop{};
+  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
+  std::printf("%s, %d SMs, L2 %d MB, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name,
+              probe.sm_count, l2 >> 20, peak_gbps, probe.samples);
+  probe.flush_vectors = 2ull * l2 / 16;
+  PROBE_CHECK(cudaMalloc(&probe.flush, probe.flush_vectors * 16));
+  PROBE_CHECK(cudaMemset(probe.flush, 0, probe.flush_vectors * 16));
+  PROBE_CHECK(cudaMalloc(&probe.sink, sizeof(unsigned)));
+  PROBE_CHECK(cudaEventCreate(&probe.begin));
+  PROBE_CHECK(cudaEventCreate(&probe.end));
+  run_dtype<float>(probe, "fp32", rows, cols, peak_gbps);
+  run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps);
+  return 0;
+}
