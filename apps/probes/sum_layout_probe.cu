@@ -9,6 +9,7 @@
 //   grid_stride  persistent grid (8 blocks of 256 per SM), 16-byte vectors, 4 in flight
 //   chunks       persistent grid, one contiguous chunk per block (one_pass's large path)
 //   tiles V      one contiguous tile of 256 x V vectors per block, as many blocks as tiles
+//   rows B       inner sum, one block of B threads per row (row_parallel's long-row kernel)
 //   cols 32x8 B  outer sum, 32 column lanes x 8 row lanes, B blocks per SM (two_stage's stage 1)
 //   cols 256x1 B outer sum, 256 column lanes x 1 row lane (a block reads 4 KB of a row per load)
 //   copy         cudaMemcpyAsync device to device of half the tensor (same bytes moved)
@@ -109,6 +110,30 @@ __global__ void __launch_bounds__(kBlock) tiles(const uint4* in, std::int64_t ve
 #pragma unroll
   for (int u = 0; u < V; ++u) acc += vector_sum<T>(v[u]);
   block_add(acc, out);
+}
+
+/// Row sums, one block of B threads per row: 16-byte vectors, 4 in flight per thread.
+template <typename T, int B>
+__global__ void __launch_bounds__(B) rows_block(const uint4* in, std::int64_t row_vectors, float* out) {
+  const uint4* row = in + static_cast<std::int64_t>(blockIdx.x) * row_vectors;
+  float acc[4] = {};
+  std::int64_t i = threadIdx.x;
+  for (; i + 3 * B < row_vectors; i += 4 * B) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = row[i + u * B];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc[u] += vector_sum<T>(v[u]);
+  }
+  for (; i < row_vectors; i += B) acc[0] += vector_sum<T>(row[i]);
+  __shared__ float warps[32];
+  float v = lane_sum((acc[0] + acc[1]) + (acc[2] + acc[3]));
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = lane_sum(threadIdx.x < B / 32 ? warps[threadIdx.x] : 0.0f);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+  }
 }
 
 /// Column sums over row chunk blockIdx.y: LX column lanes of 16-byte vectors x LY row lanes,
@@ -230,6 +255,13 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   tile_run(std::integral_constant<int, 4>{});
   tile_run(std::integral_constant<int, 8>{});
   tile_run(std::integral_constant<int, 16>{});
+  if (cols * static_cast<std::int64_t>(sizeof(T)) % 16 == 0) {
+    const std::int64_t row_vectors = cols * static_cast<std::int64_t>(sizeof(T)) / 16;
+    const auto grid = static_cast<unsigned>(rows);
+    report("rows 128", probe.cold_us([&] { rows_block<T, 128><<<grid, 128>>>(in4, row_vectors, partials); }));
+    report("rows 256", probe.cold_us([&] { rows_block<T, 256><<<grid, 256>>>(in4, row_vectors, partials); }));
+    report("rows 512", probe.cold_us([&] { rows_block<T, 512><<<grid, 512>>>(in4, row_vectors, partials); }));
+  }
   constexpr int W = 16 / sizeof(T);
   auto column_run = [&](auto lx_tag, auto ly_tag, int per_sm) {
     constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;

@@ -218,8 +218,11 @@ void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t c
 int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size) {
   const std::int64_t width = kLanesX * static_cast<std::int64_t>(16 / element_size);
   const std::int64_t column_blocks = (cols + width - 1) / width;
-  // A full wave: 8 blocks of 256 threads per SM.
-  const std::int64_t wanted = (8 * static_cast<std::int64_t>(sm_count) + column_blocks - 1) / column_blocks;
+  // 4 blocks of 256 threads per SM, each with 4 rows in flight per thread. sum_layout_probe at
+  // 8192^2 on the H100 (stage 1 alone, % of peak): 88.4 fp32 / 85.3 fp16 with 4 blocks per SM,
+  // 87.2 / 79.7 with 8 (more chunks walking rows further apart at once); 256 x 1 and 128 x 2
+  // thread layouts were slower still.
+  const std::int64_t wanted = (4 * static_cast<std::int64_t>(sm_count) + column_blocks - 1) / column_blocks;
   const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(65535, (rows + kLanesY - 1) / kLanesY));
   return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, most));
 }

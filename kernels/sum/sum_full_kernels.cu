@@ -76,13 +76,38 @@ __global__ void __launch_bounds__(kFinalBlock) full_stage2_kernel(const float* _
   if (threadIdx.x == 0) *out = from_float<T>(acc);
 }
 
+/// This thread's share of partials[0, count) (partials 16-byte aligned), read through L2 (__ldcg:
+/// other blocks wrote them, so no L1 line may be trusted): 16-byte loads, kUnroll in flight into
+/// as many accumulators, then the count % 4 scalars. The order depends on count and the thread
+/// only. With one block per tile there are thousands of partials (8192 at 8192^2 fp16), and
+/// one scalar load after another would leave the last block waiting on L2 dozens of times.
+__device__ __forceinline__ float fold_partials(const float* __restrict__ partials, unsigned count) {
+  const auto* quads = reinterpret_cast<const float4*>(partials);
+  const unsigned quad_count = count / 4;
+  float acc[kUnroll] = {};
+  unsigned q = threadIdx.x;
+  for (; q + (kUnroll - 1) * kBlock < quad_count; q += kUnroll * kBlock) {
+    float4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcg(quads + q + u * kBlock);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+  }
+  for (; q < quad_count; q += kBlock) {
+    const float4 v = __ldcg(quads + q);
+    acc[0] += (v.x + v.y) + (v.z + v.w);
+  }
+  for (unsigned b = quad_count * 4 + threadIdx.x; b < count; b += kBlock) acc[0] += __ldcg(partials + b);
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 /// The one-pass full reduction. Block b folds the contiguous chunk of `chunk` 16-byte vectors
 /// starting at vector b x chunk, kUnroll loads in flight per thread into kUnroll accumulators;
 /// the scalar elements (the n % kVector<T> past the last vector, or all of them when `in` is not
 /// 16-byte aligned) are folded grid-stride. Each block writes its partial, fences, and takes a
-/// ticket; the block that draws the last ticket folds every partial in block order (so the result
-/// does not depend on which block finished last), writes out[0] and puts the ticket counter back
-/// to 0 for the next call.
+/// ticket; the block that draws the last ticket folds every partial (fold_partials: a fixed order,
+/// so the result does not depend on which block finished last), writes out[0] and puts the ticket
+/// counter back to 0 for the next call.
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
     full_one_pass_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, float* __restrict__ partials,
@@ -114,9 +139,7 @@ __global__ void __launch_bounds__(kBlock)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  float total = 0.0f;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += kBlock) total += __ldcg(partials + b);  // L2, not a stale L1
-  total = block_reduce(total, op, scratch);
+  const float total = block_reduce(fold_partials(partials, gridDim.x), op, scratch);
   if (threadIdx.x == 0) {
     *out = from_float<T>(total);
     *ticket = 0;
@@ -194,15 +217,17 @@ void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials,
 }
 
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int sm_count, int cc_major) {
+int full_one_pass_blocks(std::int64_t n, int cc_major) {
   const std::int64_t vectors = n / kVector<T>;
   if (cc_major >= 9 && vectors <= kClusterMaxVectors) return kClusterBlocks;
-  int blocks_per_sm = 0;
-  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, full_one_pass_kernel<T>, kBlock, 0));
-  // At least kUnroll vectors per thread (more blocks for small n: shorter dependent chains); at
-  // most one resident wave, beyond which blocks would only wait for a slot and add partials.
-  const std::int64_t wanted = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
-  return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, std::max(1, blocks_per_sm) * std::int64_t{sm_count}));
+  // One tile of kBlock x kUnroll vectors (16 KB) per block, as many blocks as tiles: each block
+  // issues its loads once and leaves, and the blocks in flight read one sliding window of the
+  // tensor. sum_layout_probe measured this at 87.7 % (fp16) and 91.1 % (fp32) of the H100's peak
+  // for 8192^2, against 82.7-83.4 % and 87.9-88.3 % for a resident wave of blocks each walking
+  // its own contiguous chunk (this kernel's earlier layout); grid-stride was in between.
+  const std::int64_t tiles = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
+  if (tiles > 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many elements for a 1-D grid");
+  return static_cast<int>(std::max<std::int64_t>(1, tiles));
 }
 
 template <typename T>
@@ -235,7 +260,7 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
 #define KBENCH_INSTANTIATE_FULL(T)                                                                   \
   template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
   template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);     \
-  template int full_one_pass_blocks<T>(std::int64_t, int, int);                                      \
+  template int full_one_pass_blocks<T>(std::int64_t, int);                                           \
   template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_FULL(float)

@@ -27,10 +27,10 @@ int full_two_stage_blocks(std::int64_t n, int sm_count);
 template <typename T>
 void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
 
-/// Blocks of the one-pass full reduction: one resident wave of the device, fewer for small n;
-/// the cluster's blocks where the cluster path runs (see launch_full_one_pass).
+/// Blocks of the one-pass full reduction: one per tile of 1024 16-byte vectors; the cluster's
+/// blocks where the cluster path runs (see launch_full_one_pass).
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int sm_count, int cc_major);
+int full_one_pass_blocks(std::int64_t n, int cc_major);
 
 /// One kernel. Up to 32768 16-byte vectors on compute capability 9.0+: one cluster of 8 blocks
 /// whose sums meet in block 0's shared memory. Otherwise each of `blocks` blocks reduces a

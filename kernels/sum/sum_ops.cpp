@@ -152,7 +152,7 @@ class ReductionWorkload final : public Workload {
         case Mode::full:
           blocks_ = sum::full_two_stage_blocks(n_, sm_count);
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * sizeof(float));
-          one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, sm_count, cc_major_);
+          one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, cc_major_);
           one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) * sizeof(float));
           tickets_ = zeroed_tickets(1);
           sum::cub_full_sum<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), n_, nullptr);

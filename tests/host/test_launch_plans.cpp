@@ -1,8 +1,11 @@
 // The host-side choices of the kernels' launch shapes that need no GPU: which softmax rows the
-// register-row kernel holds, and when the one-pass outer sum takes its cluster path.
+// register-row kernel holds, how the one-pass sums split their work and when they take the
+// cluster path.
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 #include "support/catch.hpp"
+
+#include <cuda_fp16.h>
 
 using namespace kbench;
 
@@ -30,4 +33,24 @@ TEST_CASE("the one-pass outer sum takes one cluster per strip for up to 512 rows
   // Otherwise the two-stage kernel's row chunks.
   CHECK(sum::columns_one_pass_chunks(8192, 8192, 132, 4, 9) == sum::column_chunks(8192, 8192, 132, 4));
   CHECK(sum::columns_one_pass_chunks(256, 256, 132, 4, 8) == sum::column_chunks(256, 256, 132, 4));
+}
+
+TEST_CASE("the one-pass full sum runs one block per 16 KB tile, or one cluster when small on sm_90+", "[sum]") {
+  // 8192^2: 16.8M fp32 vectors of 4 elements / 1024 per tile; fp16 has half the vectors.
+  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192, 9) == 16384);
+  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192, 9) == 8192);
+  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192 + 4, 9) == 16385);  // a partial last tile
+  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192 + 3, 9) == 16384);  // 3 scalars: folded grid-stride
+  // Up to 32768 vectors (512 KiB): the 8 blocks of one cluster on Hopper, tiles before it.
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 9) == 8);
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 8) == 32);
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768 + 4, 9) == 33);
+  CHECK(sum::full_one_pass_blocks<float>(3, 8) == 1);
+}
+
+TEST_CASE("the column sums take 4 blocks per SM of row chunks", "[sum]") {
+  // 8192 fp32 columns: 64 strips of 128; 4 x 132 blocks wanted: 9 chunks. fp16: 32 strips, 17.
+  CHECK(sum::column_chunks(8192, 8192, 132, 4) == 9);
+  CHECK(sum::column_chunks(8192, 8192, 132, 2) == 17);
+  CHECK(sum::column_chunks(16, 8192, 132, 4) == 2);  // at most one chunk per 8 rows
 }
