@@ -1,7 +1,8 @@
 // sum_layout_probe: how fast can a sum read its input, by access layout? A standalone probe
 // (not kbench's kernels) behind kernels/sum/NOTES.md: it times read-only kernels of several
 // layouts over one rows x cols tensor in kbench's cold method (L2 evicted by reading a 2x-L2
-// buffer, one call per event pair, median of the samples) and prints GB/s of the tensor's bytes.
+// buffer, one call per event pair, median of the samples) and prints GB/s of the tensor's bytes,
+// once with random contents and once with zeros.
 //
 //   sum_layout_probe [rows cols [samples]]      (default 8192 8192 50; fp32 and fp16 both)
 //
@@ -183,6 +184,20 @@ __global__ void __launch_bounds__(LX* LY) columns(const T* in, std::int64_t rows
   }
 }
 
+/// Fills `words` 32-bit words with a hash of their index (finite fp16/fp32 values: the exponent
+/// bits are masked), or with zeros: the probe times both, since the tensor's contents can change
+/// a memory-bound kernel's speed.
+__global__ void fill(unsigned* data, std::size_t words, bool zeros, unsigned mask) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    unsigned h = static_cast<unsigned>(i) * 0x9E3779B1u;
+    h ^= h >> 15;
+    h *= 0x85EBCA77u;
+    h ^= h >> 13;
+    data[i] = zeros ? 0u : (h & mask);
+  }
+}
+
 __global__ void evict(const uint4* data, std::size_t count, unsigned* sink) {
   unsigned acc = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -222,7 +237,7 @@ struct Probe {
 };
 
 template <typename T>
-void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
+void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps, bool zeros) {
   const std::int64_t n = rows * cols;
   const double bytes = static_cast<double>(n) * sizeof(T);
   const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
@@ -230,13 +245,16 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   float *out = nullptr, *partials = nullptr;
   void* copy_dst = nullptr;
   PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
-  PROBE_CHECK(cudaMemset(in, 0, n * sizeof(T)));
+  // Random mantissas and signs, exponents kept small: fp32 0xBF7FFFFF, fp16 pairs 0xBBFFBBFF.
+  fill<<<4 * probe.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4, zeros,
+                                    sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu);
+  PROBE_CHECK(cudaDeviceSynchronize());
   PROBE_CHECK(cudaMalloc(&out, sizeof(float)));
   PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
   PROBE_CHECK(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
   const auto* in4 = reinterpret_cast<const uint4*>(in);
   auto report = [&](const std::string& name, double us) {
-    std::printf("%-5s %6lldx%-6lld %-22s %9.2f us %8.1f GB/s %6.1f %% of peak\n", dtype, static_cast<long long>(rows),
+    std::printf("%-5s %-6s %6lldx%-6lld %-22s %9.2f us %8.1f GB/s %6.1f %% of peak\n", dtype, zeros ? "zeros" : "random", static_cast<long long>(rows),
                 static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3, 100.0 * bytes / us * 1e-3 / peak_gbps);
   };
   report("copy (half, d2d)", probe.cold_us([&] {
@@ -312,7 +330,9 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaMalloc(&probe.sink, sizeof(unsigned)));
   PROBE_CHECK(cudaEventCreate(&probe.begin));
   PROBE_CHECK(cudaEventCreate(&probe.end));
-  run_dtype<float>(probe, "fp32", rows, cols, peak_gbps);
-  run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps);
+  for (const bool zeros : {false, true}) {
+    run_dtype<float>(probe, "fp32", rows, cols, peak_gbps, zeros);
+    run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps, zeros);
+  }
   return 0;
 }

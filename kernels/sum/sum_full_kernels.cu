@@ -101,48 +101,71 @@ __device__ __forceinline__ float fold_partials(const float* __restrict__ partial
   return (acc[0] + acc[1]) + (acc[2] + acc[3]);
 }
 
-/// The one-pass full reduction. Block b folds the contiguous chunk of `chunk` 16-byte vectors
-/// starting at vector b x chunk, kUnroll loads in flight per thread into kUnroll accumulators;
-/// the scalar elements (the n % kVector<T> past the last vector, or all of them when `in` is not
-/// 16-byte aligned) are folded grid-stride. Each block writes its partial, fences, and takes a
-/// ticket; the block that draws the last ticket folds every partial (fold_partials: a fixed order,
-/// so the result does not depend on which block finished last), writes out[0] and puts the ticket
-/// counter back to 0 for the next call.
+/// Adds `value` to *counter with release semantics at device scope, without waiting for the old
+/// value (a RED, not an ATOM): the writes this thread made before it are visible to whoever
+/// acquires the new count.
+__device__ __forceinline__ void add_release(unsigned* counter, unsigned value) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
+}
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
+  unsigned value;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+  return value;
+}
+
+/// The one-pass full reduction: gridDim.x - 1 worker blocks and one collector, block 0.
+///
+/// Worker w (block w + 1) folds the contiguous chunk of `chunk` 16-byte vectors starting at vector
+/// w x chunk, kUnroll loads in flight per thread into kUnroll accumulators; the scalar elements
+/// (the n % kVector<T> past the last vector, or all of them when `in` is not 16-byte aligned) are
+/// folded grid-stride over the workers. Thread 0 writes the block's partial and counts it with a
+/// release add, and the block leaves: no fence wait and no ticket round trip keep it resident.
+/// The collector waits (acquire loads, backing off) until every worker has counted, folds the
+/// partials in a fixed order (fold_partials, so the result does not depend on which worker
+/// finished last), writes out[0] and puts the counter back to 0 for the next call. It holds one
+/// block slot while it waits; the workers never wait for it, so every one of them can run.
+///
+/// With a ticket instead (fence, atomicAdd, the last block folds) each of the 8192 blocks of an
+/// 8192^2 fp16 sum stayed resident for a fence and an atomic round trip after its loads: 50.7 us
+/// (79 % of the H100's peak) against 45.5 us for the same tiles ending in a fire-and-forget add.
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
     full_one_pass_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, float* __restrict__ partials,
-                         unsigned* __restrict__ ticket, T* __restrict__ out) {
+                         unsigned* __restrict__ counter, T* __restrict__ out) {
   __shared__ float scratch[32];
-  __shared__ bool last_block;
   const SumOp op;
+  const unsigned workers = gridDim.x - 1;
+  if (blockIdx.x == 0) {
+    if (threadIdx.x == 0) {
+      while (load_acquire(counter) != workers) __nanosleep(256);
+    }
+    __syncthreads();  // the other threads read the partials after thread 0's acquire
+    const float total = block_reduce(fold_partials(partials, workers), op, scratch);
+    if (threadIdx.x == 0) {
+      *out = from_float<T>(total);
+      *counter = 0;  // no worker of this call touches it again; the next call starts after this one
+    }
+    return;
+  }
+  const std::int64_t worker = blockIdx.x - 1;
   float acc[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
   std::int64_t vectors = 0;
   if (aligned16(in)) {
     vectors = n / kVector<T>;
-    const std::int64_t end = min(vectors, (static_cast<std::int64_t>(blockIdx.x) + 1) * chunk);
-    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(in),
-                            static_cast<std::int64_t>(blockIdx.x) * chunk + threadIdx.x, end, kBlock, acc, op);
+    const std::int64_t end = min(vectors, (worker + 1) * chunk);
+    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(in), worker * chunk + threadIdx.x, end, kBlock, acc, op);
   }
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kBlock;
-  for (std::int64_t i = vectors * kVector<T> + static_cast<std::int64_t>(blockIdx.x) * kBlock + threadIdx.x; i < n;
-       i += stride) {
+  const std::int64_t stride = static_cast<std::int64_t>(workers) * kBlock;
+  for (std::int64_t i = vectors * kVector<T> + worker * kBlock + threadIdx.x; i < n; i += stride) {
     acc[0] += to_float(in[i]);
   }
   const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_sum;
-    __threadfence();  // the partial is visible device-wide before the ticket is taken
-    last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  __threadfence();
-  const float total = block_reduce(fold_partials(partials, gridDim.x), op, scratch);
-  if (threadIdx.x == 0) {
-    *out = from_float<T>(total);
-    *ticket = 0;
+    partials[worker] = block_sum;
+    add_release(counter, 1u);
   }
 }
 
@@ -226,7 +249,7 @@ int full_one_pass_blocks(std::int64_t n, int cc_major) {
   // for 8192^2, against 82.7-83.4 % and 87.9-88.3 % for a resident wave of blocks each walking
   // its own contiguous chunk (this kernel's earlier layout); grid-stride was in between.
   const std::int64_t tiles = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
-  if (tiles > 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many elements for a 1-D grid");
+  if (tiles >= 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many elements for a 1-D grid");
   return static_cast<int>(std::max<std::int64_t>(1, tiles));
 }
 
@@ -253,7 +276,8 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
   // Vectors per block, rounded up to whole kBlock x kUnroll tiles so chunks start tile-aligned.
   const std::int64_t tile = kBlock * kUnroll;
   const std::int64_t chunk = std::max<std::int64_t>(1, ((vectors + blocks - 1) / blocks + tile - 1) / tile) * tile;
-  full_one_pass_kernel<T><<<blocks, kBlock, 0, stream>>>(in, n, chunk, partials, ticket, out);
+  if (blocks >= 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many blocks for a 1-D grid");
+  full_one_pass_kernel<T><<<blocks + 1, kBlock, 0, stream>>>(in, n, chunk, partials, ticket, out);  // + the collector
   KBENCH_CHECK_LAUNCH();
 }
 
