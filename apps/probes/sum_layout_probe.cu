@@ -11,7 +11,8 @@
 //   chunks       persistent grid, one contiguous chunk per block (one_pass's large path)
 //   tiles V      one contiguous tile of 256 x V vectors per block, as many blocks as tiles
 //   rows B       inner sum, one block of B threads per row (row_parallel's long-row kernel)
-//   cols 32x8 B  outer sum, 32 column lanes x 8 row lanes, B blocks per SM (two_stage's stage 1)
+//   cols XxY B   outer sum, X column lanes x Y row lanes, B blocks per SM (two_stage's stage 1
+//                is 32 x 8)
 //   cols 256x1 B outer sum, 256 column lanes x 1 row lane (a block reads 4 KB of a row per load)
 //   copy         cudaMemcpyAsync device to device of half the tensor (same bytes moved)
 // The full-sum layouts end in one atomicAdd per block (the probe needs no deterministic order);
@@ -283,6 +284,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   constexpr int W = 16 / sizeof(T);
   auto column_run = [&](auto lx_tag, auto ly_tag, int per_sm) {
     constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;
+    if (cols % (LX * W) != 0) return;
     const std::int64_t strips = cols / (LX * W);
     const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * probe.sm_count + strips - 1) / strips, 1, rows / 4);
     if (chunk_count * cols * 4 > (64ll << 20)) return;
@@ -291,8 +293,11 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
                std::to_string(chunk_count) + ")",
            probe.cold_us([&] { columns<T, LX, LY><<<grid, LX * LY>>>(in, rows, cols, partials); }));
   };
-  if (cols % (256 * W) == 0) {
-    for (int per_sm : {4, 8}) column_run(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{}, per_sm);
+  {
+    for (int per_sm : {2, 3, 4, 8}) column_run(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{}, per_sm);
+    for (int per_sm : {2, 4}) column_run(std::integral_constant<int, 32>{}, std::integral_constant<int, 16>{}, per_sm);
+    for (int per_sm : {2, 4}) column_run(std::integral_constant<int, 64>{}, std::integral_constant<int, 4>{}, per_sm);
+    for (int per_sm : {4, 8}) column_run(std::integral_constant<int, 16>{}, std::integral_constant<int, 16>{}, per_sm);
     for (int per_sm : {1, 2, 4}) column_run(std::integral_constant<int, 256>{}, std::integral_constant<int, 1>{}, per_sm);
     for (int per_sm : {2, 4}) column_run(std::integral_constant<int, 128>{}, std::integral_constant<int, 2>{}, per_sm);
   }
