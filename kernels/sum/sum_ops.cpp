@@ -99,8 +99,8 @@ class ReductionWorkload final : public Workload {
           if (variant == 0) sum::launch_full_atomic(in, out, n_, scratch_.as<float>(), stream);
           else if (variant == 1) sum::launch_full_two_stage(in, out, n_, scratch_.as<float>(), blocks_, stream);
           else if (variant == 2)
-            sum::launch_full_one_pass(in, out, n_, one_pass_partials_.as<unsigned long long>(),
-                                      tickets_.as<unsigned>(), one_pass_blocks_, cc_major_, stream);
+            sum::launch_full_one_pass(in, out, n_, one_pass_partials_.as<float>(), tickets_.as<unsigned>(),
+                                      one_pass_blocks_, cc_major_, stream);
           else if (variant == 3) sum::cub_full_sum(cub_temp_.get(), cub_temp_bytes_, in, out, n_, stream);
           else throw std::out_of_range("sum_full: no variant " + std::to_string(variant));
           break;
@@ -153,10 +153,8 @@ class ReductionWorkload final : public Workload {
           blocks_ = sum::full_two_stage_blocks(n_, sm_count);
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * sizeof(float));
           one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, cc_major_);
-          // The workers' posts (sum and call tag, 8 bytes each) and the call counter: zero, so that
-          // no slot carries the first call's tag.
-          one_pass_partials_ = zeroed_words(2 * static_cast<std::size_t>(one_pass_blocks_));
-          tickets_ = zeroed_words(1);
+          one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) * sizeof(float));
+          tickets_ = zeroed_tickets(1);
           sum::cub_full_sum<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), n_, nullptr);
           cub_temp_ = DeviceBuffer(cub_temp_bytes_);
           break;
@@ -178,7 +176,7 @@ class ReductionWorkload final : public Workload {
           one_pass_blocks_ = sum::columns_one_pass_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T), cc_major_);
           one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) *
                                             static_cast<std::size_t>(matrix_.cols) * sizeof(float));
-          tickets_ = zeroed_words(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
+          tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
           const HostTensor ones = ones_tensor(dtype_, static_cast<std::size_t>(matrix_.rows));
           ones_ = DeviceBuffer(ones.bytes.size());
           KBENCH_CUDA_CALL(cudaMemcpy(ones_.get(), ones.bytes.data(), ones.bytes.size(), cudaMemcpyHostToDevice));
@@ -189,9 +187,8 @@ class ReductionWorkload final : public Workload {
     });
   }
 
-  /// `count` 32-bit words of zeroed device memory: the one-pass kernels' counters (which must be
-  /// zero before the first call) and the full sum's posts (8 bytes each).
-  static DeviceBuffer zeroed_words(std::size_t count) {
+  /// The one-pass kernels' ticket counters: zero before the first call, left zero by each call.
+  static DeviceBuffer zeroed_tickets(std::size_t count) {
     DeviceBuffer tickets(count * sizeof(unsigned));
     KBENCH_CUDA_CALL(cudaMemset(tickets.get(), 0, tickets.bytes()));
     return tickets;
