@@ -49,6 +49,12 @@ class Workload {
   virtual void poison_outputs(cudaStream_t stream) = 0;
   /// Copies the outputs back and compares them with the reference. Synchronises `stream`.
   virtual Verification check_outputs(cudaStream_t stream) = 0;
+  /// Empty when this device can run `variant`, else why not (a kernel built for one compute
+  /// capability only): the runner then skips the row with that reason instead of launching.
+  virtual std::string cannot_run(std::size_t variant) const {
+    (void)variant;
+    return {};
+  }
 };
 
 class Op {

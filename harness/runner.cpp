@@ -150,6 +150,11 @@ void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream,
 void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, const MeasureContext& context,
                      const MeasureSettings& settings, const RunExtras& extras, std::vector<std::string>& notes) {
   const NvtxRange case_range(row_label(row));
+  if (const std::string why = workload.cannot_run(variant); !why.empty()) {
+    row.status = CaseStatus::skipped;
+    row.message = "skipped: " + why;
+    return;
+  }
   try {
     const NvtxRange verify_range("verify");
     workload.poison_outputs(context.stream);

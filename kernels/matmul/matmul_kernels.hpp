@@ -10,6 +10,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 namespace kbench::matmul {
 
 /// One thread per element of C, a K-long dot product straight from global memory.
@@ -36,5 +38,13 @@ void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfl
 /// The same kernel for fp32 data multiplied as TF32 (m16n8k8): each input rounded to TF32
 /// (cvt.rna), products accumulated in fp32, C written in fp32.
 void launch_tensor_core_tf32(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
+
+/// Tensor cores through Hopper's warpgroup MMA: fp16 or bf16 inputs, 128×256 block tiles of two
+/// warpgroups issuing m64n256k16 wgmmas on 128-byte-swizzled shared memory filled by cp.async
+/// (matmul_wgmma.cu). Runs on compute capability 9.0 only: check wgmma_unavailable first.
+void launch_wgmma(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream);
+void launch_wgmma(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, cudaStream_t stream);
+/// Empty when a device of this compute capability runs launch_wgmma's kernel, else why not.
+std::string wgmma_unavailable(int cc_major, int cc_minor);
 
 }  // namespace kbench::matmul

@@ -1,6 +1,7 @@
 // The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}.
 #include "kernels/matmul/matmul_op.hpp"
 
+#include "harness/cuda_check.hpp"
 #include "harness/cuda_resources.hpp"
 #include "harness/dtype_dispatch.hpp"
 #include "harness/host_tensor.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 using matmul::Dims;
 
-enum MatmulVariant : std::size_t { kNaive, kTiled, kRegisterBlocked, kTensorCore, kCublas, kVariantCount };
+enum MatmulVariant : std::size_t { kNaive, kTiled, kRegisterBlocked, kTensorCore, kWgmma, kCublas, kVariantCount };
 
 /// True when the element at `index` of a raw `dtype` buffer is NaN or ±Inf (all exponent bits set).
 bool is_nonfinite(DType dtype, const std::uint8_t* raw, std::int64_t index) {
@@ -57,6 +58,15 @@ class MatmulWorkload final : public Workload {
     positions_ = matmul::sample_positions(m, n, seed ^ 0x9E3779B97F4A7C15ull);
     reference_ = matmul::reference_at(a.values, b.values, m, n, k, positions_);
     cublas_ = std::make_unique<matmul::CublasMatmul>();
+    int device = 0, major = 0, minor = 0;
+    KBENCH_CUDA_CALL(cudaGetDevice(&device));
+    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    wgmma_unavailable_ = matmul::wgmma_unavailable(major, minor);
+  }
+
+  std::string cannot_run(std::size_t variant) const override {
+    return variant == kWgmma ? wgmma_unavailable_ : std::string{};
   }
 
   void launch(std::size_t variant, cudaStream_t stream) override {
@@ -90,6 +100,16 @@ class MatmulWorkload final : public Workload {
             matmul::launch_tensor_core_tf32(a_.as<float>(), b_.as<float>(), c_.as<float>(), dims_, stream);
             break;
           case DType::f32: throw unsupported(variant);
+        }
+        break;
+      case kWgmma:
+        if (!wgmma_unavailable_.empty()) throw std::invalid_argument("matmul wgmma: " + wgmma_unavailable_);
+        if (dtype_ == DType::f16) {
+          matmul::launch_wgmma(a_.as<__half>(), b_.as<__half>(), c_.as<__half>(), dims_, stream);
+        } else if (dtype_ == DType::bf16) {
+          matmul::launch_wgmma(a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(), c_.as<__nv_bfloat16>(), dims_, stream);
+        } else {
+          throw unsupported(variant);
         }
         break;
       case kCublas: cublas_->run(dtype_, a_.get(), b_.get(), c_.get(), dims_, stream); break;
@@ -166,6 +186,7 @@ class MatmulWorkload final : public Workload {
   std::vector<std::int64_t> positions_;  ///< flat indices of C that are compared
   matmul::ReferenceValues reference_;    ///< at positions_
   std::unique_ptr<matmul::CublasMatmul> cublas_;
+  std::string wgmma_unavailable_;  ///< empty on compute capability 9.0
 };
 
 class MatmulOp final : public Op {
@@ -198,6 +219,11 @@ class MatmulOp final : public Op {
          "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages)",
          1,
          {DType::f16, DType::bf16, DType::tf32}},
+        {"wgmma", VariantRole::own,
+         "Hopper warpgroup MMA (wgmma m64n256k16, sm_90a; compute capability 9.0 only), 128x256 block tile of "
+         "two warpgroups, 128-byte-swizzled shared memory filled by cp.async, 4 stages, one MMA group in flight",
+         1,
+         {DType::f16, DType::bf16}},
         {"cublas", VariantRole::baseline,
          "cublasGemmEx, row-major via the transpose; fp32 without TF32, tf32 with COMPUTE_32F_FAST_TF32"},
     };

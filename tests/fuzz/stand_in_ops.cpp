@@ -64,9 +64,10 @@ void register_stand_in_ops(Registry& registry) {
   add("sum_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass"}, "cublas_gemv"), sum_outer_shape);
   add("max_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
-  std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core"}, "cublas");
+  std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
   matmul[3].only_dtypes = {DType::f16, DType::bf16, DType::tf32};
+  matmul[4].only_dtypes = {DType::f16, DType::bf16};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage, variants({"manual", "fused", "online", "register_row"}, "cudnn"), any_rank);
   add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked"}, "cub_transform"), any_rank);

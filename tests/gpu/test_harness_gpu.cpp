@@ -1,5 +1,6 @@
 // The harness's own GPU parts: device query, the copy roof, L2 flush and the sampler.
 #include "harness/copy_roof.hpp"
+#include "harness/cuda_check.hpp"
 #include "harness/gpu_timers.hpp"
 #include "harness/cuda_resources.hpp"
 #include "harness/device_info.hpp"
@@ -175,6 +176,69 @@ TEST_CASE("a case that cannot fit in device memory is skipped with the numbers; 
   CHECK(contains(outcome.rows[0].message, "needs about"));
   CHECK(contains(outcome.rows[0].message, "MiB free"));
   CHECK(outcome.rows.back().status == CaseStatus::passed);  // add's copy roof still ran
+}
+
+namespace {
+/// A stand-in op of two variants whose workload says this device cannot run the second one; the
+/// first writes its one output element with a memset.
+class PickyOp final : public Op {
+ public:
+  std::string name() const override { return "picky"; }
+  std::string summary() const override { return "test stand-in"; }
+  std::vector<VariantInfo> variants() const override {
+    return {{"runs", VariantRole::own, ""}, {"needs_other_gpu", VariantRole::own, ""}};
+  }
+  std::vector<DType> dtypes() const override { return {DType::f32}; }
+  std::string reject_shape(const Shape&) const override { return {}; }
+  Traffic traffic(const Problem&) const override { return {0, 4, 0}; }
+  std::unique_ptr<Workload> prepare(const Problem&, std::uint64_t) const override {
+    class Picky final : public Workload {
+     public:
+      void launch(std::size_t variant, cudaStream_t stream) override {
+        if (variant != 0) throw std::logic_error("the runner launched a variant this device cannot run");
+        KBENCH_CUDA_CALL(cudaMemsetAsync(out_.get(), 0, 4, stream));
+      }
+      void poison_outputs(cudaStream_t stream) override { KBENCH_CUDA_CALL(cudaMemsetAsync(out_.get(), 0xFF, 4, stream)); }
+      Verification check_outputs(cudaStream_t stream) override {
+        unsigned bits = 1;
+        KBENCH_CUDA_CALL(cudaMemcpyAsync(&bits, out_.get(), 4, cudaMemcpyDeviceToHost, stream));
+        KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+        Verification v;
+        v.passed = bits == 0;
+        v.checked = 1;
+        v.message = v.passed ? "ok" : "unwritten";
+        return v;
+      }
+      std::string cannot_run(std::size_t variant) const override {
+        return variant == 1 ? "built for another GPU" : std::string{};
+      }
+
+     private:
+      DeviceBuffer out_{4};
+    };
+    return std::make_unique<Picky>();
+  }
+};
+}  // namespace
+
+TEST_CASE("a variant the device cannot run is skipped with the workload's reason, never launched", "[gpu][runner]") {
+  Registry registry;
+  registry.add(std::make_unique<PickyOp>());
+  Selection selection;
+  selection.ops = {"picky"};
+  selection.shapes = {{1}};
+  selection.with_references = false;
+  const Plan plan = make_plan(registry, selection);
+  MeasureSettings settings;
+  settings.min_samples = 2;
+  settings.min_time_s = 0;
+  settings.modes = "cold";
+  const RunOutcome outcome = run_plan(plan, query_device_info(0), settings, 3);
+  REQUIRE(outcome.rows.size() == 2);
+  CHECK(outcome.rows[0].status == CaseStatus::passed);
+  CHECK(outcome.rows[1].status == CaseStatus::skipped);
+  CHECK(outcome.rows[1].message == "skipped: built for another GPU");
+  CHECK(outcome.rows[1].timings.empty());
 }
 
 TEST_CASE("a stop request skips every row not yet run and says interrupted", "[gpu][runner]") {

@@ -65,6 +65,10 @@ TEST_CASE("every matmul variant matches the reference for every dtype it runs", 
       const std::int64_t outputs = shape[0] * shape[1];
       for (std::size_t v = 0; v < variants.size(); ++v) {
         if (!variants[v].supports(dtype) || variant_skipped_by_env(variants[v].name)) continue;
+        if (const std::string why = workload->cannot_run(v); !why.empty()) {
+          WARN("matmul " << variants[v].name << " not checked on this device: " << why);
+          continue;
+        }
         INFO("matmul " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
                        << seed);
         workload->poison_outputs(stream.get());
@@ -92,6 +96,22 @@ TEST_CASE("every matmul dtype has a kbench variant beside the naive ones and the
     INFO(dtype_name(dtype));
     CHECK(fast == 1);
   }
+}
+
+TEST_CASE("the wgmma variant runs on compute capability 9.0 and is refused elsewhere, by name", "[gpu][matmul]") {
+  int device = 0, major = 0, minor = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess);
+  auto workload = matmul_op().prepare({{64, 64, 64}, DType::f16, "test"}, 1);
+  const std::string why = workload->cannot_run(variant_index("wgmma"));
+  CHECK(why.empty() == (major == 9 && minor == 0));
+  if (!why.empty()) {
+    CHECK(contains(why, "compute capability 9.0"));
+    CudaStream stream;
+    CHECK_THROWS_AS(workload->launch(variant_index("wgmma"), stream.get()), std::invalid_argument);
+  }
+  CHECK(workload->cannot_run(variant_index("tensor_core")).empty());
 }
 
 TEST_CASE("a poisoned matmul output that no kernel wrote fails verification", "[gpu][matmul]") {

@@ -78,7 +78,8 @@ TEST_CASE("matmul traffic: inputs once, output once, 2MNK FLOPs on the dtype's u
   CHECK(op.traffic({{4096, 4096, 4096}, DType::bf16, "large"}).math == "fp16_tensor");
 }
 
-TEST_CASE("matmul plans register_blocked for fp32 only and tensor_core for the tensor dtypes", "[matmul][plan]") {
+TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tensor dtypes, wgmma for 16-bit",
+          "[matmul][plan]") {
   Registry registry;
   register_all_ops(registry);
   Selection selection;
@@ -91,8 +92,14 @@ TEST_CASE("matmul plans register_blocked for fp32 only and tensor_core for the t
     std::vector<std::string> names;
     for (std::size_t v : entry.variants) names.push_back(entry.op->variants()[v].name);
     INFO(dtype_name(entry.problem.dtype));
-    const bool fp32 = entry.problem.dtype == DType::f32;
-    CHECK(names == std::vector<std::string>{"naive", "tiled", fp32 ? "register_blocked" : "tensor_core", "cublas"});
+    switch (entry.problem.dtype) {
+      case DType::f32: CHECK(names == std::vector<std::string>{"naive", "tiled", "register_blocked", "cublas"}); break;
+      case DType::tf32: CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "cublas"}); break;
+      case DType::f16:
+      case DType::bf16:
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "cublas"});
+        break;
+    }
   }
   selection.dtypes = {"fp16"};
   selection.variants = {"register_blocked"};
