@@ -72,17 +72,17 @@ void rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Op
     rows_warp_kernel<T><<<static_cast<unsigned>(blocks), kRowsBlock, 0, stream>>>(in, out, rows, cols, op);
   } else {
     if (rows > 0x7FFFFFFF) throw std::invalid_argument("sum rows: too many rows for one grid");
-    // The smallest block that gives each thread at most one group of kRowUnroll vectors: all of
-    // a thread's loads go out at once and the block leaves after one memory round trip.
-    // sum_layout_probe at 8192^2 (H100, % of peak): fp16 rows (1024 vectors) 87.2 with 256
-    // threads against 85.9 with 128 and 85.1 with 512; fp32 rows (2048) 91.2 with 512 against
-    // 89.9 with 256.
+    // 256 threads, 128 for rows of at most 128 x kRowUnroll vectors (each thread then still has
+    // a whole group of loads). Measured at 8192^2 on the H100 (cold, % of peak): fp16 rows (1024
+    // vectors) 85.2 with 256 threads against 84.2 with 128; fp32 rows (2048 vectors) 89.9 with
+    // 256 against 88.7 with 512 (one group per thread), although sum_layout_probe's bare row
+    // kernel had 512 ahead there (91.2 against 89.9).
     const auto grid = static_cast<unsigned>(rows);
-    const std::int64_t vectors = cols / kVector<T>;
-    if (vectors <= 128 * kRowUnroll) rows_block_kernel<T, Op, 128><<<grid, 128, 0, stream>>>(in, out, cols, op);
-    else if (vectors <= 256 * kRowUnroll) rows_block_kernel<T, Op, 256><<<grid, 256, 0, stream>>>(in, out, cols, op);
-    else if (vectors <= 512 * kRowUnroll) rows_block_kernel<T, Op, 512><<<grid, 512, 0, stream>>>(in, out, cols, op);
-    else rows_block_kernel<T, Op, 1024><<<grid, 1024, 0, stream>>>(in, out, cols, op);
+    if (cols / kVector<T> <= 128 * kRowUnroll) {
+      rows_block_kernel<T, Op, 128><<<grid, 128, 0, stream>>>(in, out, cols, op);
+    } else {
+      rows_block_kernel<T, Op, 256><<<grid, 256, 0, stream>>>(in, out, cols, op);
+    }
   }
   KBENCH_CHECK_LAUNCH();
 }
