@@ -19,7 +19,7 @@ class CopyRoofWorkload final : public Workload {
   CopyRoofWorkload(std::size_t bytes, std::uint64_t seed) : source_(bytes), destination_(bytes) {
     const HostTensor data = random_tensor(DType::f32, bytes / sizeof(float), seed);
     expected_ = data.bytes;
-    KBENCH_CUDA_CALL(cudaMemcpy(source_.get(), expected_.data(), bytes, cudaMemcpyHostToDevice));
+    upload(source_.get(), expected_.data(), bytes);
   }
 
   void launch(std::size_t, cudaStream_t stream) override {

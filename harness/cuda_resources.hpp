@@ -129,4 +129,14 @@ class CapturedGraph {
   cudaGraphExec_t exec_ = nullptr;
 };
 
+/// Copies `bytes` from host memory to the device and returns once they are in device memory.
+/// cudaMemcpy from pageable host memory may return as soon as the bytes are staged, before the DMA
+/// lands (CUDA's "API synchronization behavior"), and kbench launches on non-blocking streams,
+/// which do not wait for the legacy stream that copy ran on: a kernel could read stale memory.
+/// (Two copy-roof rows of 64 KB read back bytes that were not their source, in two sessions.)
+inline void upload(void* device, const void* host, std::size_t bytes) {
+  KBENCH_CUDA_CALL(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+}
+
 }  // namespace kbench

@@ -22,8 +22,8 @@ class AddWorkload final : public Workload {
     c_ = DeviceBuffer(bytes);
     HostTensor a = random_tensor(dtype_, static_cast<std::size_t>(n_), seed);
     HostTensor b = random_tensor(dtype_, static_cast<std::size_t>(n_), seed ^ 0x5DEECE66Dull);
-    KBENCH_CUDA_CALL(cudaMemcpy(a_.get(), a.bytes.data(), bytes, cudaMemcpyHostToDevice));
-    KBENCH_CUDA_CALL(cudaMemcpy(b_.get(), b.bytes.data(), bytes, cudaMemcpyHostToDevice));
+    upload(a_.get(), a.bytes.data(), bytes);
+    upload(b_.get(), b.bytes.data(), bytes);
     // Reference in double from the exact dtype inputs.
     reference_.resize(static_cast<std::size_t>(n_));
     for (std::size_t i = 0; i < reference_.size(); ++i) {

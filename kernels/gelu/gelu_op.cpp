@@ -37,7 +37,7 @@ class GeluWorkload final : public Workload {
     t1_ = DeviceBuffer(bytes);
 
     HostTensor x = random_tensor(dtype_, static_cast<std::size_t>(n_), seed, kInputLow, kInputHigh);
-    KBENCH_CUDA_CALL(cudaMemcpy(x_.get(), x.bytes.data(), bytes, cudaMemcpyHostToDevice));
+    upload(x_.get(), x.bytes.data(), bytes);
     reference_ = gelu::reference_gelu(form_, x.values);
     inputs_ = std::move(x.values);
 

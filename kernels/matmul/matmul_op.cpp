@@ -51,8 +51,8 @@ class MatmulWorkload final : public Workload {
     // Fresh inputs in [-1, 1), one stream per matrix drawn from the harness's seed.
     const HostTensor a = random_tensor(dtype_, static_cast<std::size_t>(m * k), seed);
     const HostTensor b = random_tensor(dtype_, static_cast<std::size_t>(k * n), seed ^ 0x5DEECE66Dull);
-    KBENCH_CUDA_CALL(cudaMemcpy(a_.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice));
-    KBENCH_CUDA_CALL(cudaMemcpy(b_.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice));
+    upload(a_.get(), a.bytes.data(), a.bytes.size());
+    upload(b_.get(), b.bytes.data(), b.bytes.size());
 
     // The reference, in double from the exact dtype values, at the checked positions only.
     positions_ = matmul::sample_positions(m, n, seed ^ 0x9E3779B97F4A7C15ull);

@@ -52,7 +52,7 @@ class SoftmaxWorkload final : public Workload {
     row_sum_ = DeviceBuffer(row_bytes);
 
     const HostTensor x = random_tensor(dtype_, static_cast<std::size_t>(n_), seed, kInputLow, kInputHigh);
-    KBENCH_CUDA_CALL(cudaMemcpy(x_.get(), x.bytes.data(), bytes, cudaMemcpyHostToDevice));
+    upload(x_.get(), x.bytes.data(), bytes);
     reference_ = softmax::reference_softmax(x.values, matrix_.rows, matrix_.cols);
 #if KBENCH_HAVE_CUDNN
     cudnn_unsupported_ = softmax::CudnnSoftmax::unsupported_reason(matrix_.rows, matrix_.cols);

@@ -78,7 +78,7 @@ class ReductionWorkload final : public Workload {
     outputs_ = outputs;
 
     const HostTensor x = random_tensor(dtype_, static_cast<std::size_t>(n_), seed);
-    KBENCH_CUDA_CALL(cudaMemcpy(in_.get(), x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice));
+    upload(in_.get(), x.bytes.data(), x.bytes.size());
     switch (mode_) {
       case Mode::full: reference_ = sum::reference_full(x.values); break;
       case Mode::inner: reference_ = sum::reference_rows(x.values, matrix_.rows, matrix_.cols, Reduction::sum); break;
@@ -163,7 +163,7 @@ class ReductionWorkload final : public Workload {
           std::vector<std::int64_t> offsets(static_cast<std::size_t>(matrix_.rows) + 1);
           for (std::size_t r = 0; r < offsets.size(); ++r) offsets[r] = static_cast<std::int64_t>(r) * matrix_.cols;
           offsets_ = DeviceBuffer(offsets.size() * sizeof(std::int64_t));
-          KBENCH_CUDA_CALL(cudaMemcpy(offsets_.get(), offsets.data(), offsets_.bytes(), cudaMemcpyHostToDevice));
+          upload(offsets_.get(), offsets.data(), offsets_.bytes());
           const Reduction reduction = mode_ == Mode::inner_max ? Reduction::max : Reduction::sum;
           sum::cub_segmented<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), matrix_.rows,
                                 offsets_.as<std::int64_t>(), reduction, nullptr);
@@ -179,7 +179,7 @@ class ReductionWorkload final : public Workload {
           tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
           const HostTensor ones = ones_tensor(dtype_, static_cast<std::size_t>(matrix_.rows));
           ones_ = DeviceBuffer(ones.bytes.size());
-          KBENCH_CUDA_CALL(cudaMemcpy(ones_.get(), ones.bytes.data(), ones.bytes.size(), cudaMemcpyHostToDevice));
+          upload(ones_.get(), ones.bytes.data(), ones.bytes.size());
           cublas_ = std::make_unique<CublasHandle>();
           break;
         }
@@ -191,6 +191,7 @@ class ReductionWorkload final : public Workload {
   static DeviceBuffer zeroed_tickets(std::size_t count) {
     DeviceBuffer tickets(count * sizeof(unsigned));
     KBENCH_CUDA_CALL(cudaMemset(tickets.get(), 0, tickets.bytes()));
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // cudaMemset may return first; the kernels' stream would not wait
     return tickets;
   }
 
