@@ -1,14 +1,14 @@
-// sum_layout_probe: how fast can a sum read its input, by access layout? A standalone probe
-// (not kbench's kernels) behind kernels/sum/NOTES.md: it times read-only kernels of several
-// layouts over one rows x cols tensor in kbench's cold method (L2 evicted by reading a 2x-L2
-// buffer, one call per event pair, median of the samples) and prints GB/s of the tensor's bytes,
+// sum_layout_probe: how fast can a sum read its input, by access layout? A probe behind
+// kernels/sum/NOTES.md, outside kbench's ops: it times read-only kernels of several layouts over
+// one rows x cols tensor in kbench's cold method (kbench's L2Flusher before each sample, one call
+// per event pair, median of the samples) and prints GB/s of the tensor's bytes,
 // once with random contents and once with zeros.
 //
 //   sum_layout_probe [rows cols [samples]]      (default 8192 8192 50; fp32 and fp16 both)
 //
 // Layouts:
 //   grid_stride  persistent grid (8 blocks of 256 per SM), 16-byte vectors, 4 in flight
-//   chunks       persistent grid, one contiguous chunk per block (one_pass's large path)
+//   chunks       persistent grid, one contiguous chunk per block (one_pass's earlier large path)
 //   tiles V      one contiguous tile of 256 x V vectors per block, as many blocks as tiles
 //   rows B       inner sum, one block of B threads per row (row_parallel's long-row kernel)
 //   cols XxY B   outer sum, X column lanes x Y row lanes, B blocks per SM (two_stage's stage 1
@@ -17,6 +17,8 @@
 //   copy         cudaMemcpyAsync device to device of half the tensor (same bytes moved)
 // The full-sum layouts end in one atomicAdd per block (the probe needs no deterministic order);
 // the column layouts write one partial per column and row chunk, as stage 1 does.
+#include "harness/l2_flush.hpp"
+
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -199,20 +201,8 @@ __global__ void fill(unsigned* data, std::size_t words, bool zeros, unsigned mas
   }
 }
 
-__global__ void evict(const uint4* data, std::size_t count, unsigned* sink) {
-  unsigned acc = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const uint4 v = data[i];
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x9E3779B9u) *sink = acc;
-}
-
 struct Probe {
-  uint4* flush = nullptr;
-  std::size_t flush_vectors = 0;
-  unsigned* sink = nullptr;
+  kbench::L2Flusher* flusher = nullptr;  ///< kbench's own eviction: reads a buffer of 2x L2
   int sm_count = 0;
   int samples = 50;
   cudaEvent_t begin{}, end{};
@@ -222,7 +212,7 @@ struct Probe {
     launch();  // warm-up (module load, first-touch)
     std::vector<float> times;
     for (int s = 0; s < samples; ++s) {
-      evict<<<4 * sm_count, 512>>>(flush, flush_vectors, sink);
+      flusher->flush(nullptr);
       PROBE_CHECK(cudaEventRecord(begin));
       launch();
       PROBE_CHECK(cudaEventRecord(end));
@@ -329,10 +319,8 @@ int main(int argc, char** argv) {
   PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
   std::printf("%s, %d SMs, L2 %d MB, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name,
               probe.sm_count, l2 >> 20, peak_gbps, probe.samples);
-  probe.flush_vectors = 2ull * l2 / 16;
-  PROBE_CHECK(cudaMalloc(&probe.flush, probe.flush_vectors * 16));
-  PROBE_CHECK(cudaMemset(probe.flush, 0, probe.flush_vectors * 16));
-  PROBE_CHECK(cudaMalloc(&probe.sink, sizeof(unsigned)));
+  kbench::L2Flusher flusher(l2);
+  probe.flusher = &flusher;
   PROBE_CHECK(cudaEventCreate(&probe.begin));
   PROBE_CHECK(cudaEventCreate(&probe.end));
   for (const bool zeros : {false, true}) {
