@@ -133,7 +133,7 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
 /// order, no fence), 87.9 / 45.5 us. Posting each sum with a call tag in one 8-byte relaxed store
 /// (no fence at all) and having the collector poll every post was slower: 107.1 / 52.2 us.
 template <typename T>
-__global__ void __launch_bounds__(kBlock, 2048 / kBlock)  // 8 resident blocks: at most 32 registers
+__global__ void __launch_bounds__(kBlock)
     full_one_pass_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, float* __restrict__ partials,
                          unsigned* __restrict__ counter, T* __restrict__ out) {
   __shared__ float scratch[32];

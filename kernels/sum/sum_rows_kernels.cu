@@ -55,11 +55,9 @@ __global__ void __launch_bounds__(kRowsBlock)
   if (lane == 0) out[row] = from_float<T>(acc);
 }
 
-/// Long rows: one block of kBlock threads per row. The bound asks for a full SM of these blocks
-/// (2048 threads): at most 32 registers, where the compiler's own choice (36 for 16-bit sums,
-/// 44 for fp32) left room for 7 or 5 blocks of 256.
+/// Long rows: one block of kBlock threads per row.
 template <typename T, typename Op, int kBlock>
-__global__ void __launch_bounds__(kBlock, 2048 / kBlock)
+__global__ void __launch_bounds__(kBlock)
     rows_block_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t cols, Op op) {
   __shared__ float scratch[32];
   const std::int64_t row = blockIdx.x;
