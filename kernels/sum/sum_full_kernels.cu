@@ -120,7 +120,9 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
 /// w x chunk, kUnroll loads in flight per thread into kUnroll accumulators; the scalar elements
 /// (the n % kVector<T> past the last vector, or all of them when `in` is not 16-byte aligned) are
 /// folded grid-stride over the workers. Thread 0 writes the block's partial and counts it with a
-/// release add, and the block leaves: no fence wait and no ticket round trip keep it resident.
+/// release add, and the block leaves: no returned ticket to wait for and no barrier after it (the
+/// release may still cost thread 0 a wait for its partial's store, a memory barrier in SASS; no
+/// disassembler was at hand to check).
 /// The collector waits (acquire loads, backing off) until every worker has counted, folds the
 /// partials in a fixed order (fold_partials, so the result does not depend on which worker
 /// finished last), writes out[0] and puts the counter back to 0 for the next call. It holds one
