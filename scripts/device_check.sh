@@ -9,7 +9,7 @@
 #   sanitize  compute-sanitizer memcheck and racecheck over the GPU tests
 #   targets   kbench --config configs/targets.json (the kernel targets' rows), results JSON kept
 #   validate  timings against Nsight Compute, and repeatability over five processes
-#             (VALIDATE_SECTIONS: which of kernels, graph, repeat; default all)
+#             (VALIDATE_SECTIONS: which of kernels, graph, floor, repeat; default all)
 #   profilers kernel breakdowns (CUPTI) of manual vs fused GELU and softmax; ncu selecting one
 #             case's kernels by its NVTX range
 set -uo pipefail
