@@ -59,4 +59,13 @@ std::string select_device(int index) {
   return {};
 }
 
+ComputeCapability current_compute_capability() {
+  int device = 0;
+  ComputeCapability cc;
+  KBENCH_CUDA_CALL(cudaGetDevice(&device));
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, device));
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, device));
+  return cc;
+}
+
 }  // namespace kbench

@@ -24,4 +24,12 @@ int cuda_device_count();
 /// Throws NoDeviceError or UnsupportedArchitectureError.
 std::string select_device(int index);
 
+/// The current device's compute capability (an op choosing a kernel, or refusing one built for
+/// another architecture).
+struct ComputeCapability {
+  int major = 0;
+  int minor = 0;
+};
+ComputeCapability current_compute_capability();
+
 }  // namespace kbench

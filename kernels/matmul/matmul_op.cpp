@@ -1,8 +1,8 @@
 // The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}.
 #include "kernels/matmul/matmul_op.hpp"
 
-#include "harness/cuda_check.hpp"
 #include "harness/cuda_resources.hpp"
+#include "harness/device_setup.hpp"
 #include "harness/dtype_dispatch.hpp"
 #include "harness/host_tensor.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
@@ -58,11 +58,8 @@ class MatmulWorkload final : public Workload {
     positions_ = matmul::sample_positions(m, n, seed ^ 0x9E3779B97F4A7C15ull);
     reference_ = matmul::reference_at(a.values, b.values, m, n, k, positions_);
     cublas_ = std::make_unique<matmul::CublasMatmul>();
-    int device = 0, major = 0, minor = 0;
-    KBENCH_CUDA_CALL(cudaGetDevice(&device));
-    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    wgmma_unavailable_ = matmul::wgmma_unavailable(major, minor);
+    const ComputeCapability cc = current_compute_capability();
+    wgmma_unavailable_ = matmul::wgmma_unavailable(cc.major, cc.minor);
   }
 
   std::string cannot_run(std::size_t variant) const override {

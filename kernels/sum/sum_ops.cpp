@@ -4,6 +4,7 @@
 
 #include "harness/cublas_handle.hpp"
 #include "harness/cuda_resources.hpp"
+#include "harness/device_setup.hpp"
 #include "harness/dtype_dispatch.hpp"
 #include "harness/host_tensor.hpp"
 #include "kernels/sum/reduction_reference.hpp"
@@ -43,13 +44,6 @@ std::int64_t output_count(Mode mode, const Shape& shape) {
     case Mode::outer: return m.cols;
   }
   return 0;
-}
-
-int device_cc_major() {
-  int device = 0, major = 0;
-  KBENCH_CUDA_CALL(cudaGetDevice(&device));
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major;
 }
 
 int device_sm_count() {
@@ -145,7 +139,7 @@ class ReductionWorkload final : public Workload {
   /// no call allocates inside the timed window.
   void prepare_scratch() {
     const int sm_count = device_sm_count();
-    cc_major_ = device_cc_major();
+    cc_major_ = current_compute_capability().major;
     dispatch_dtype(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
       switch (mode_) {

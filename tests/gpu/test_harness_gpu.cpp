@@ -142,6 +142,15 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
 }
 
 namespace {
+/// The quickest settings that still time a row: cold mode, two samples, no minimum time.
+MeasureSettings two_cold_samples() {
+  MeasureSettings settings;
+  settings.min_samples = 2;
+  settings.min_time_s = 0;
+  settings.modes = "cold";
+  return settings;
+}
+
 /// A stand-in op that claims more device memory than any GPU has (never prepared).
 class HugeOp final : public Op {
  public:
@@ -166,11 +175,7 @@ TEST_CASE("a case that cannot fit in device memory is skipped with the numbers; 
   selection.ops = {"huge", "add"};
   selection.shapes = {{1024}};
   const Plan plan = make_plan(registry, selection);
-  MeasureSettings settings;
-  settings.min_samples = 2;
-  settings.min_time_s = 0;
-  settings.modes = "cold";
-  const RunOutcome outcome = run_plan(plan, query_device_info(0), settings, 3);
+  const RunOutcome outcome = run_plan(plan, query_device_info(0), two_cold_samples(), 3);
   REQUIRE(outcome.rows.size() == plan.row_count());
   CHECK(outcome.rows[0].status == CaseStatus::skipped);
   CHECK(contains(outcome.rows[0].message, "needs about"));
@@ -229,11 +234,7 @@ TEST_CASE("a variant the device cannot run is skipped with the workload's reason
   selection.shapes = {{1}};
   selection.with_references = false;
   const Plan plan = make_plan(registry, selection);
-  MeasureSettings settings;
-  settings.min_samples = 2;
-  settings.min_time_s = 0;
-  settings.modes = "cold";
-  const RunOutcome outcome = run_plan(plan, query_device_info(0), settings, 3);
+  const RunOutcome outcome = run_plan(plan, query_device_info(0), two_cold_samples(), 3);
   REQUIRE(outcome.rows.size() == 2);
   CHECK(outcome.rows[0].status == CaseStatus::passed);
   CHECK(outcome.rows[1].status == CaseStatus::skipped);
