@@ -79,6 +79,7 @@ import datetime
 import gc
 import math
 import os
+import re
 import secrets
 import shlex
 import signal
@@ -256,7 +257,13 @@ def device_block(torch, index, peak_bw_override):
 
 
 def git_state():
-    """(commit, dirty) of the checkout this script lives in; "unknown" outside one."""
+    """(commit, dirty) of the checkout this script lives in; "unknown" outside one. As for kbench's
+    build (cmake/KbenchWriteBuildInfo.cmake), KBENCH_GIT_COMMIT and KBENCH_GIT_DIRTY name them for a
+    copy whose .git is missing or stale (a lent GPU machine's)."""
+    commit = os.environ.get("KBENCH_GIT_COMMIT", "")
+    if re.fullmatch(r"[0-9a-f]+", commit):
+        dirty = os.environ.get("KBENCH_GIT_DIRTY", "")
+        return commit, dirty if dirty in ("true", "false") else "unknown"
     def git(*args):
         return subprocess.run(["git", "-C", HERE, *args], capture_output=True, text=True, timeout=10, check=True).stdout
     try:

@@ -131,6 +131,14 @@ class Document(unittest.TestCase):
         self.assertTrue(build["optimized"])
         self.assertIn("PyTorch 2.11.0+fake", build["version"])
 
+    def test_git_state_takes_the_environment_override_like_the_cmake_build(self):
+        with mock.patch.dict(os.environ, {"KBENCH_GIT_COMMIT": "42f1e7e", "KBENCH_GIT_DIRTY": "false"}):
+            self.assertEqual(tb.git_state(), ("42f1e7e", "false"))
+        with mock.patch.dict(os.environ, {"KBENCH_GIT_COMMIT": "42f1e7e", "KBENCH_GIT_DIRTY": "maybe"}):
+            self.assertEqual(tb.git_state(), ("42f1e7e", "unknown"))
+        with mock.patch.dict(os.environ, {"KBENCH_GIT_COMMIT": "not a hash"}):
+            self.assertNotEqual(tb.git_state()[0], "not a hash")
+
     def test_document_from_a_fake_measurement_reads_like_kbench_output(self):
         config = sweep.load_config(WITH_SKIPS)
         planned = tb.plan_rows(config, sweep.make_plan(config), tb.VARIANTS)
