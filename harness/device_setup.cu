@@ -68,4 +68,11 @@ ComputeCapability current_compute_capability() {
   return cc;
 }
 
+int current_sm_count() {
+  int device = 0, sm_count = 0;
+  KBENCH_CUDA_CALL(cudaGetDevice(&device));
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  return sm_count;
+}
+
 }  // namespace kbench

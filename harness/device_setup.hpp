@@ -32,4 +32,7 @@ struct ComputeCapability {
 };
 ComputeCapability current_compute_capability();
 
+/// The current device's number of SMs (an op sizing its grid, or choosing a tile size).
+int current_sm_count();
+
 }  // namespace kbench

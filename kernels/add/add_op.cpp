@@ -2,6 +2,7 @@
 #include "kernels/add/add_op.hpp"
 
 #include "harness/cuda_resources.hpp"
+#include "harness/device_setup.hpp"
 #include "harness/dtype_dispatch.hpp"
 #include "harness/host_tensor.hpp"
 #include "kernels/add/add_kernels.hpp"
@@ -29,9 +30,7 @@ class AddWorkload final : public Workload {
     for (std::size_t i = 0; i < reference_.size(); ++i) {
       reference_[i] = static_cast<double>(a.values[i]) + static_cast<double>(b.values[i]);
     }
-    int device = 0, sm_count = 0;
-    KBENCH_CUDA_CALL(cudaGetDevice(&device));
-    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    const int sm_count = current_sm_count();
     vectorized_grid_ = dispatch_dtype(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return add::vectorized_grid<T>(n_, sm_count);

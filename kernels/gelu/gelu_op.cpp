@@ -4,6 +4,7 @@
 #include "kernels/gelu/gelu_op.hpp"
 
 #include "harness/cuda_resources.hpp"
+#include "harness/device_setup.hpp"
 #include "harness/dtype_dispatch.hpp"
 #include "harness/host_tensor.hpp"
 #include "kernels/gelu/gelu_kernels.hpp"
@@ -41,9 +42,7 @@ class GeluWorkload final : public Workload {
     reference_ = gelu::reference_gelu(form_, x.values);
     inputs_ = std::move(x.values);
 
-    int device = 0, sm_count = 0;
-    KBENCH_CUDA_CALL(cudaGetDevice(&device));
-    KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+    const int sm_count = current_sm_count();
     vectorized_grid_ = dispatch_dtype(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return gelu::vectorized_grid<T>(form_, n_, sm_count);

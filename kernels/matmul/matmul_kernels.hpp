@@ -27,11 +27,18 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 /// fp32 SIMT kernel: 128×128 tile of C per 256-thread block, 8×8 per thread held in registers,
 /// double-buffered shared memory; 16-byte global loads when K and N are multiples of 4
 /// (matmul_register_blocked.cu).
+/// Shapes with fewer 128×128 tiles than SMs and K, N multiples of 4 run launch_small_simt.
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
+
+/// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, K split four
+/// ways inside the block, partial tiles added in shared memory. Needs K % 4 == 0, N % 4 == 0 and
+/// 16-byte aligned pointers (matmul_small_simt.cu).
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
-/// per warp (matmul_tensor_core.cu).
+/// per warp; 32×32 one-warp blocks when the big tiles would not cover half the SMs
+/// (matmul_tensor_core.cu).
 void launch_tensor_core(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream);
 void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims,
                         cudaStream_t stream);

@@ -28,9 +28,14 @@
 // the FMA loop. The vectorized instantiation needs K % 4 == 0 and N % 4 == 0 (each 16-byte
 // vector is then wholly inside or wholly outside the matrix, and 16-byte aligned); any other shape
 // takes the scalar instantiation, which loads and stores element by element with its own guard.
+//
+// Small problems. A shape with fewer 128×128 tiles than the GPU has SMs (1024³ and below on an
+// H100) leaves most SMs idle here; with K and N multiples of 4 it runs matmul_small_simt.cu's
+// 16×32-tile, split-K kernel instead.
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
+#include "harness/device_setup.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -192,8 +197,14 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 }  // namespace
 
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
+  static const int sm_count = current_sm_count();  // kbench uses one device per process
   const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
   const bool vectorized = dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(c);
+  if (vectorized && blocks < sm_count) {
+    // Less than one block per SM: the small-tile, split-K kernel keeps more SMs busy.
+    launch_small_simt(a, b, c, dims, stream);
+    return;
+  }
   if (vectorized) {
     matmul_register_blocked_kernel<true>
         <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);

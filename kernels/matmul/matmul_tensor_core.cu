@@ -57,6 +57,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
+#include "harness/device_setup.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -67,13 +68,18 @@ namespace kbench::matmul {
 namespace {
 
 /// A kBM×kBN block tile, WarpsM×WarpsN warps, Stages shared-memory stages of KBytes bytes of K
-/// per row, and the blocks per SM the register budget is sized for.
-template <typename T, int BM, int BN, int WarpsM, int WarpsN, int Stages, int MinBlocks, int KBytes, bool Overlap>
+/// per row, and the blocks per SM the register budget is sized for. SplitK > 1 repeats the warp
+/// grid SplitK times: copy k of the grid computes the MMA slices s of each step with
+/// s % SplitK == k, and the copies' accumulators are added in shared memory at the end.
+template <typename T, int BM, int BN, int WarpsM, int WarpsN, int Stages, int MinBlocks, int KBytes, bool Overlap,
+          int SplitK = 1>
 struct Config {
   static constexpr int kBM = BM, kBN = BN, kWarpsN = WarpsN, kStages = Stages, kMinBlocks = MinBlocks;
   static constexpr bool kOverlap = Overlap;  // fragment loads of slice s + 1 overlap the MMAs of slice s
   static constexpr bool kTf32 = std::is_same_v<T, float>;
-  static constexpr int kThreads = 32 * WarpsM * WarpsN;
+  static constexpr int kSplitK = SplitK;
+  static constexpr int kGridWarps = WarpsM * WarpsN;  // warps of one copy of the warp grid
+  static constexpr int kThreads = 32 * kGridWarps * SplitK;
   static constexpr int kChunk = 16 / static_cast<int>(sizeof(T));  // elements per 16-byte copy
   static constexpr int kBK = KBytes / static_cast<int>(sizeof(T));  // K per step
   static constexpr int kMmaK = kTf32 ? 8 : 16;                      // K per MMA
@@ -89,7 +95,11 @@ struct Config {
   static constexpr int kBChunksPerRow = kBN / kChunk;
   static constexpr int kALoads = kBM * kAChunksPerRow / kThreads;  // 16-byte chunks per thread and step
   static constexpr int kBLoads = kBK * kBChunksPerRow / kThreads;
-  static constexpr std::size_t kSmemBytes = static_cast<std::size_t>(kStages) * (kAStage + kBStage) * sizeof(T);
+  static constexpr std::size_t kStageBytes = static_cast<std::size_t>(kStages) * (kAStage + kBStage) * sizeof(T);
+  // With SplitK, the stages are reused for the accumulators of every copy of the warp grid.
+  static constexpr std::size_t kSplitBytes =
+      SplitK > 1 ? static_cast<std::size_t>(kThreads) * (kWarpRows / 16) * (kWarpCols / 8) * 4 * sizeof(float) : 0;
+  static constexpr std::size_t kSmemBytes = kStageBytes > kSplitBytes ? kStageBytes : kSplitBytes;
 
   static_assert(kWarpRows % 16 == 0 && kWarpCols % 16 == 0, "warp tiles are whole 16x16 blocks");
   static_assert(kALoads * kThreads == kBM * kAChunksPerRow && kBLoads * kThreads == kBK * kBChunksPerRow,
@@ -99,6 +109,8 @@ struct Config {
   static_assert((kAStage * sizeof(T)) % 128 == 0 && (kBStage * sizeof(T)) % 128 == 0,
                 "stage bases stay 128-byte aligned");
   static_assert(kBK % kMmaK == 0, "a step is whole MMAs deep");
+  static_assert(SplitK == 1 || (!Overlap && (kBK / kMmaK) % SplitK == 0),
+                "split K: every copy of the warp grid takes the same number of slices per step");
 };
 
 /// The configurations shipped, from timing several on an H200 (NOTES.md). fp16/bf16 on 16-byte
@@ -107,14 +119,22 @@ struct Config {
 /// 128×128 tiles, 4 warps as 2×2, 4 stages of 16 K deep (74 KB, two blocks per SM). The
 /// element-wise fallback for odd shapes takes the latter for every type: its per-element copies
 /// need registers the 128×256 kernel does not have to spare.
+///
+/// Small problems (at most one big tile per 8 SMs: 512³ and below in 16-bit) take Small instead:
+/// a 32×32 tile per block, so a 256³ product spreads over 64 SMs rather than 2, with four warps
+/// that split each step's MMA slices among them (one accumulator chain a quarter as long), and
+/// 5 stages of 128 bytes of K, so a K of up to 256 (16-bit) or 128 (fp32) is in flight from the
+/// start: at that size a call is a few memory latencies, not MMA throughput.
 template <typename T>
 struct Shipped {
   using Aligned = Config<T, 128, 256, 2, 4, 3, 1, 128, true>;
+  using Small = Config<T, 32, 32, 1, 1, 5, 4, 128, false, 4>;
   using Fallback = Config<T, 128, 128, 2, 2, 4, 2, 64, false>;
 };
 template <>
 struct Shipped<float> {
   using Aligned = Config<float, 128, 128, 2, 2, 4, 2, 64, false>;
+  using Small = Config<float, 32, 32, 1, 1, 5, 4, 128, false, 4>;
   using Fallback = Aligned;
 };
 
@@ -298,7 +318,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
       grouped_tile(static_cast<int>(blockIdx.x), ceil_div(m, Cfg::kBM), ceil_div(n, Cfg::kBN), 8);
   const int block_row = tile.row * Cfg::kBM;
   const int block_col = tile.col * Cfg::kBN;
-  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32 % Cfg::kGridWarps;  // within one copy of the warp grid
+  const int warp_k = static_cast<int>(threadIdx.x) / 32 / Cfg::kGridWarps;  // the copy (SplitK)
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp_row = (warp / Cfg::kWarpsN) * Cfg::kWarpRows;  // within the block tile
   const int warp_col = (warp % Cfg::kWarpsN) * Cfg::kWarpCols;
@@ -333,6 +354,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
       const T* b_tile = b_stage(step % Cfg::kStages) + warp_col;
 #pragma unroll
       for (int kk = 0; kk < Cfg::kBK; kk += Cfg::kMmaK) {
+        if (Cfg::kSplitK > 1 && (kk / Cfg::kMmaK) % Cfg::kSplitK != warp_k) continue;
         unsigned a_frag[Cfg::kTilesM][4];
         unsigned b_frag[Cfg::kTilesN][2];
         load_fragments<T, Cfg>(a_frag, b_frag, a_tile, b_tile, kk, lane);
@@ -385,6 +407,35 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     }
   }
   cp_async_wait<0>();  // nothing may be in flight when the block exits (only empty groups are)
+
+  if constexpr (Cfg::kSplitK > 1) {
+    // Every copy of the warp grid parks its accumulators in the stages, lane-minor (conflict
+    // free); copy 0 adds the others' in copy order and stores C.
+    float* parked = reinterpret_cast<float*>(smem);
+    constexpr int kPerWarp = Cfg::kTilesM * Cfg::kTilesN * 4 * 32;
+    __syncthreads();  // every warp is done reading the stages
+    if (warp_k > 0) {
+      float* mine = parked + ((warp_k - 1) * Cfg::kGridWarps + warp) * kPerWarp + lane;
+#pragma unroll
+      for (int i = 0; i < Cfg::kTilesM; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::kTilesN; ++j)
+#pragma unroll
+          for (int q = 0; q < 4; ++q) mine[((i * Cfg::kTilesN + j) * 4 + q) * 32] = acc[i][j][q];
+    }
+    __syncthreads();
+    if (warp_k > 0) return;
+#pragma unroll
+    for (int copy = 1; copy < Cfg::kSplitK; ++copy) {
+      const float* theirs = parked + ((copy - 1) * Cfg::kGridWarps + warp) * kPerWarp + lane;
+#pragma unroll
+      for (int i = 0; i < Cfg::kTilesM; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::kTilesN; ++j)
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[i][j][q] += theirs[((i * Cfg::kTilesN + j) * 4 + q) * 32];
+    }
+  }
 
   // Epilogue: each thread holds C[g][2t, 2t+1] and C[g+8][2t, 2t+1] of every 16×8 tile, written
   // as pairs (one 4- or 8-byte store) when N is even, element by element otherwise.
@@ -448,16 +499,26 @@ int shared_memory_optin() {
   return bytes;
 }
 
+/// The current device's SM count, read once (kbench uses one device per process).
+int sm_count() {
+  static const int count = current_sm_count();
+  return count;
+}
+
 template <typename T>
 void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
   using Aligned = typename Shipped<T>::Aligned;
+  using Small = typename Shipped<T>::Small;
   using Fallback = typename Shipped<T>::Fallback;
   constexpr int kChunk = 16 / static_cast<int>(sizeof(T));
   const bool aligned =
       dims.k % kChunk == 0 && dims.n % kChunk == 0 && aligned16(a) && aligned16(b) && aligned16(c);
+  const long long big_tiles = static_cast<long long>(ceil_div(dims.m, Aligned::kBM)) * ceil_div(dims.n, Aligned::kBN);
   // A GPU with less shared memory than the fast configuration needs runs the fallback (correct
   // for any shape, slower) rather than failing the launch.
-  if (aligned && Aligned::kSmemBytes <= static_cast<std::size_t>(shared_memory_optin())) {
+  if (aligned && 8 * big_tiles <= sm_count()) {
+    launch_config<T, Small, true>(a, b, c, dims, stream);
+  } else if (aligned && Aligned::kSmemBytes <= static_cast<std::size_t>(shared_memory_optin())) {
     launch_config<T, Aligned, true>(a, b, c, dims, stream);
   } else {
     launch_config<T, Fallback, false>(a, b, c, dims, stream);

@@ -35,12 +35,16 @@ int full_one_pass_blocks(std::int64_t n, int cc_major);
 /// One kernel. Up to 32768 16-byte vectors on compute capability 9.0+: one cluster of 8 blocks
 /// whose sums meet in block 0's shared memory. Otherwise each of `blocks` worker blocks reduces a
 /// contiguous chunk with 16-byte loads (4 in flight per thread) into partials[worker] and counts
-/// it, and one more block waits for the count, folds the partials in a fixed order and writes
-/// out[0]. `partials` holds `blocks` floats; `ticket` is one unsigned of device memory, zero
-/// before the first call and left zero by each call.
+/// it on its group's counter, and one more block folds each group's partials in a fixed order as
+/// soon as the group is counted and writes out[0]. `partials` holds `blocks` floats; `counters`
+/// holds full_one_pass_counters(blocks) unsigned of device memory, zero before the first call and
+/// left zero by each call.
 template <typename T>
-void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* ticket, int blocks,
+void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* counters, int blocks,
                           int cc_major, cudaStream_t stream);
+
+/// Counters launch_full_one_pass needs for `blocks` workers.
+int full_one_pass_counters(int blocks);
 
 // ---- inner axis: rows x cols -> rows ------------------------------------------------------------
 

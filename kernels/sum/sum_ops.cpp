@@ -46,13 +46,6 @@ std::int64_t output_count(Mode mode, const Shape& shape) {
   return 0;
 }
 
-int device_sm_count() {
-  int device = 0, sm_count = 0;
-  KBENCH_CUDA_CALL(cudaGetDevice(&device));
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  return sm_count;
-}
-
 cudaDataType_t cublas_type(DType dtype) {
   switch (dtype) {
     case DType::f16: return CUDA_R_16F;
@@ -138,7 +131,7 @@ class ReductionWorkload final : public Workload {
   /// Scratch, temporary storage and handles that the variants need, allocated once here so that
   /// no call allocates inside the timed window.
   void prepare_scratch() {
-    const int sm_count = device_sm_count();
+    const int sm_count = current_sm_count();
     cc_major_ = current_compute_capability().major;
     dispatch_dtype(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -148,7 +141,7 @@ class ReductionWorkload final : public Workload {
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * sizeof(float));
           one_pass_blocks_ = sum::full_one_pass_blocks<T>(n_, cc_major_);
           one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) * sizeof(float));
-          tickets_ = zeroed_tickets(1);
+          tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::full_one_pass_counters(one_pass_blocks_)));
           sum::cub_full_sum<T>(nullptr, cub_temp_bytes_, in_.as<T>(), out_.as<T>(), n_, nullptr);
           cub_temp_ = DeviceBuffer(cub_temp_bytes_);
           break;

@@ -32,7 +32,10 @@ std::vector<Shape> shapes_to_check() {
   std::vector<Shape> shapes{{1, 1, 1}, {7, 13, 5}, {127, 4099, 65}, {129, 257, 31}, {1000, 1000, 1000},
                             // K a multiple of 8 but not N, and the reverse: the element-wise
                             // fallbacks with one extent on a 16-byte boundary.
-                            {130, 250, 64}, {64, 136, 36}};
+                            {130, 250, 64}, {64, 136, 36},
+                            // The small-problem tiles (tensor_core 32×32, register_blocked 16×32,
+                            // K steps of 32) with every extent partial.
+                            {200, 72, 264}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);

@@ -48,6 +48,13 @@ TEST_CASE("the one-pass full sum runs one block per 16 KB tile, or one cluster w
   CHECK(sum::full_one_pass_blocks<float>(3, 8) == 1);
 }
 
+TEST_CASE("the one-pass full sum has one counter per group of 1024 workers", "[sum]") {
+  CHECK(sum::full_one_pass_counters(1) == 1);
+  CHECK(sum::full_one_pass_counters(1024) == 1);
+  CHECK(sum::full_one_pass_counters(1025) == 2);
+  CHECK(sum::full_one_pass_counters(8192) == 8);  // 8192^2 fp16
+}
+
 TEST_CASE("the column sums take 4 blocks per SM of row chunks", "[sum]") {
   // 8192 fp32 columns: 64 strips of 128; 4 x 132 blocks wanted: 9 chunks. fp16: 32 strips, 17.
   CHECK(sum::column_chunks(8192, 8192, 132, 4) == 9);
