@@ -208,12 +208,14 @@ class MatmulOp final : public Op {
          "one thread per element of C, operands straight from global memory (tf32: computes in fp32)"},
         {"tiled", VariantRole::own, "32x32 shared-memory tiles, one element per thread (tf32: computes in fp32)"},
         {"register_blocked", VariantRole::own,
-         "128x128 block tile, 8x8 per thread in registers, double-buffered shared memory, 16-byte loads",
+         "128x128 block tile, 8x8 per thread in registers, double-buffered shared memory, 16-byte loads; "
+         "below one tile per SM: 16x32 tiles with K split four ways in the block",
          1,
          {DType::f32}},
         {"tensor_core", VariantRole::own,
          "mma.sync tensor cores (fp16/bf16 m16n8k16, tf32 m16n8k8), ldmatrix, 64x64 per warp, cp.async "
-         "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages)",
+         "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages; "
+         "at most one such tile per 8 SMs: 32x32 tiles of four warps splitting K)",
          1,
          {DType::f16, DType::bf16, DType::tf32}},
         {"wgmma", VariantRole::own,
