@@ -21,6 +21,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
 namespace kbench::matmul {
@@ -45,19 +46,6 @@ constexpr int kAChunks = kBM * kBK / 4;     // 16-byte copies per stage: 128 of 
 constexpr int kBChunks = kBK * kBN / 4;
 static_assert(kAChunks <= kThreads && kBChunks == kThreads, "one B chunk per thread, one A chunk for the first 128");
 static_assert(kSlices * 64 == kThreads && 8 * 2 == kBM && 8 * 4 == kBN, "a slice's 8x8 threads cover the tile");
-
-__device__ __forceinline__ void cp_async_16(float* dst, const float* src, bool inside) {
-  const unsigned dst_shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_shared), "l"(src), "r"(inside ? 16 : 0)
-               : "memory");
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-
-template <int Pending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
 
 /// Starts the copies of the step at `k0` into one stage. K % 4 == 0 and N % 4 == 0, so each
 /// 16-byte chunk is wholly inside the matrix or wholly outside it (then zero-filled).

@@ -58,6 +58,7 @@
 
 #include "harness/cuda_check.hpp"
 #include "harness/device_setup.hpp"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -137,25 +138,6 @@ struct Shipped<float> {
   using Small = Config<float, 32, 32, 1, 1, 5, 4, 128, false, 4>;
   using Fallback = Aligned;
 };
-
-// --- cp.async (sm_80+) -------------------------------------------------------------------------
-
-/// Copies 16 bytes global -> shared, or writes 16 zero bytes when `inside` is false (source
-/// size 0: nothing is read from `src`, which must still be a valid address).
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool inside) {
-  const unsigned dst_shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  const int src_bytes = inside ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_shared), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-
-/// Waits until at most `Pending` of this thread's commit groups are still in flight.
-template <int Pending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
 
 // --- fragments and MMAs --------------------------------------------------------------------------
 

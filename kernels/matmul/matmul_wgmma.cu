@@ -30,6 +30,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/wgmma.cuh"
 
@@ -56,16 +57,6 @@ constexpr int kChunk = 8;                                 // elements per 16-byt
 /// Byte offset of 16-byte chunk `chunk` of swizzled row `row`.
 __device__ __forceinline__ unsigned swizzled(int row, int chunk) {
   return static_cast<unsigned>(row * kRowBytes + ((chunk ^ (row % 8)) * 16));
-}
-
-__device__ __forceinline__ void cp_async_16(unsigned dst, const void* src, bool inside) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(inside ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int Pending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 
 __device__ __forceinline__ unsigned bits_of(__half x) { return __half_as_ushort(x); }
