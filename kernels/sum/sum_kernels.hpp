@@ -27,13 +27,14 @@ int full_two_stage_blocks(std::int64_t n, int sm_count);
 template <typename T>
 void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
 
-/// Blocks of the one-pass full reduction: one per tile of 1024 16-byte vectors; the cluster's
-/// blocks where the cluster path runs (see launch_full_one_pass).
+/// Blocks of the one-pass full reduction: one per tile of 1024 16-byte vectors; 1 or the
+/// cluster's blocks where the single-block or cluster path runs (see launch_full_one_pass).
 template <typename T>
 int full_one_pass_blocks(std::int64_t n, int cc_major);
 
-/// One kernel. Up to 32768 16-byte vectors on compute capability 9.0+: one cluster of 8 blocks
-/// whose sums meet in block 0's shared memory. Otherwise each of `blocks` worker blocks reduces a
+/// One kernel. Up to 8192 16-byte vectors (128 KiB): one block of 1024 threads. Up to 32768 on
+/// compute capability 9.0+: one cluster of 8 blocks whose sums meet in block 0's shared memory.
+/// Otherwise each of `blocks` worker blocks reduces a
 /// contiguous chunk with 16-byte loads (4 in flight per thread) into partials[worker] and counts
 /// it on its group's counter, and one more block folds each group's partials in a fixed order as
 /// soon as the group is counted and writes out[0]. `partials` holds `blocks` floats; `counters`

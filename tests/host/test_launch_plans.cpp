@@ -46,6 +46,10 @@ TEST_CASE("the one-pass full sum runs one block per 16 KB tile, or one cluster w
   CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 8) == 32);
   CHECK(sum::full_one_pass_blocks<float>(4 * 32768 + 4, 9) == 33);
   CHECK(sum::full_one_pass_blocks<float>(3, 8) == 1);
+  // Up to 8192 vectors (128 KiB): one block on any GPU; 256² fp32 (16384 vectors) is a cluster.
+  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 9) == 1);
+  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 8) == 1);
+  CHECK(sum::full_one_pass_blocks<float>(256 * 256, 9) == 8);
 }
 
 TEST_CASE("the one-pass full sum has one counter per group of 1024 workers", "[sum]") {
