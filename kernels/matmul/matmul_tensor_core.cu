@@ -496,8 +496,9 @@ void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
   const bool aligned =
       dims.k % kChunk == 0 && dims.n % kChunk == 0 && aligned16(a) && aligned16(b) && aligned16(c);
   const long long big_tiles = static_cast<long long>(ceil_div(dims.m, Aligned::kBM)) * ceil_div(dims.n, Aligned::kBN);
-  // A GPU with less shared memory than the fast configuration needs runs the fallback (correct
-  // for any shape, slower) rather than failing the launch.
+  // At most one big tile per 8 SMs: the small tiles (see Shipped). A GPU with less shared memory
+  // than the fast configuration needs runs the fallback (correct for any shape, slower) rather
+  // than failing the launch.
   if (aligned && 8 * big_tiles <= sm_count()) {
     launch_config<T, Small, true>(a, b, c, dims, stream);
   } else if (aligned && Aligned::kSmemBytes <= static_cast<std::size_t>(shared_memory_optin())) {
