@@ -30,9 +30,9 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 /// Shapes with fewer 128×128 tiles than SMs and K, N multiples of 4 run launch_small_simt.
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
-/// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, K split four
-/// ways inside the block, partial tiles added in shared memory. Needs K % 4 == 0, N % 4 == 0 and
-/// 16-byte aligned pointers (matmul_small_simt.cu).
+/// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, each of its 8
+/// warps a K-slice with 4×4 outputs per thread, partial tiles added in shared memory. Needs
+/// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,

@@ -209,7 +209,7 @@ class MatmulOp final : public Op {
         {"tiled", VariantRole::own, "32x32 shared-memory tiles, one element per thread (tf32: computes in fp32)"},
         {"register_blocked", VariantRole::own,
          "128x128 block tile, 8x8 per thread in registers, double-buffered shared memory, 16-byte loads; "
-         "below one tile per SM: 16x32 tiles with K split four ways in the block",
+         "below one tile per SM: 16x32 tiles with K split over the block's 8 warps",
          1,
          {DType::f32}},
         {"tensor_core", VariantRole::own,
