@@ -2,6 +2,8 @@
 /// Device helpers the matmul kernels share: element conversions (every kernel accumulates in fp32
 /// and rounds once, on the store, to the output dtype) and the order in which blocks walk C.
 
+#include "harness/device_setup.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -21,6 +23,13 @@ template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
 
 inline __host__ __device__ int ceil_div(int x, int y) { return (x + y - 1) / y; }
+
+/// The current device's SM count, read once (kbench uses one device per process): the launchers
+/// pick small-problem tiles by it.
+inline int launch_sm_count() {
+  static const int count = current_sm_count();
+  return count;
+}
 
 struct TileCoord {
   int row;  ///< tile index along M

@@ -35,7 +35,6 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
-#include "harness/device_setup.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -197,10 +196,9 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 }  // namespace
 
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  static const int sm_count = current_sm_count();  // kbench uses one device per process
   const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
   const bool vectorized = dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(c);
-  if (vectorized && blocks < sm_count) {
+  if (vectorized && blocks < launch_sm_count()) {
     // Less than one block per SM: the small-tile, split-K kernel keeps more SMs busy.
     launch_small_simt(a, b, c, dims, stream);
     return;

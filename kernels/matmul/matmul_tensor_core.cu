@@ -57,7 +57,6 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
-#include "harness/device_setup.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -481,11 +480,6 @@ int shared_memory_optin() {
   return bytes;
 }
 
-/// The current device's SM count, read once (kbench uses one device per process).
-int sm_count() {
-  static const int count = current_sm_count();
-  return count;
-}
 
 template <typename T>
 void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
@@ -499,7 +493,7 @@ void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
   // At most one big tile per 8 SMs: the small tiles (see Shipped). A GPU with less shared memory
   // than the fast configuration needs runs the fallback (correct for any shape, slower) rather
   // than failing the launch.
-  if (aligned && 8 * big_tiles <= sm_count()) {
+  if (aligned && 8 * big_tiles <= launch_sm_count()) {
     launch_config<T, Small, true>(a, b, c, dims, stream);
   } else if (aligned && Aligned::kSmemBytes <= static_cast<std::size_t>(shared_memory_optin())) {
     launch_config<T, Aligned, true>(a, b, c, dims, stream);

@@ -281,11 +281,26 @@ void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials,
   KBENCH_CHECK_LAUNCH();
 }
 
+/// The one-pass sum's three paths, by size; full_one_pass_blocks and launch_full_one_pass both
+/// ask here, so they cannot disagree.
+namespace {
+enum class OnePassPath { single_block, cluster, tiles };
+
+OnePassPath one_pass_path(std::int64_t vectors, int cc_major) {
+  if (vectors <= kSingleBlockMaxVectors) return OnePassPath::single_block;
+  if (cc_major >= 9 && vectors <= kClusterMaxVectors) return OnePassPath::cluster;
+  return OnePassPath::tiles;
+}
+}  // namespace
+
 template <typename T>
 int full_one_pass_blocks(std::int64_t n, int cc_major) {
   const std::int64_t vectors = n / kVector<T>;
-  if (vectors <= kSingleBlockMaxVectors) return 1;
-  if (cc_major >= 9 && vectors <= kClusterMaxVectors) return kClusterBlocks;
+  switch (one_pass_path(vectors, cc_major)) {
+    case OnePassPath::single_block: return 1;
+    case OnePassPath::cluster: return kClusterBlocks;
+    case OnePassPath::tiles: break;
+  }
   // One tile of kBlock x kUnroll vectors (16 KB) per block, as many blocks as tiles: each block
   // issues its loads once and leaves, and the blocks in flight read one sliding window of the
   // tensor. sum_layout_probe measured this at 87.7 % (fp16) and 91.1 % (fp32) of the H100's peak
@@ -303,12 +318,13 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
                           int cc_major, cudaStream_t stream) {
   if (blocks < 1) throw std::invalid_argument("sum one_pass: blocks must be at least 1");
   const std::int64_t vectors = n / kVector<T>;
-  if (vectors <= kSingleBlockMaxVectors) {
+  const OnePassPath path = one_pass_path(vectors, cc_major);
+  if (path == OnePassPath::single_block) {
     full_single_block_kernel<T><<<1, kSingleBlock, 0, stream>>>(in, n, out);
     KBENCH_CHECK_LAUNCH();
     return;
   }
-  if (cc_major >= 9 && vectors <= kClusterMaxVectors) {
+  if (path == OnePassPath::cluster) {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(kClusterBlocks);
     config.blockDim = dim3(kClusterBlock);
