@@ -1,0 +1,457 @@
+// sum_handoff_probe: what do the one-pass sums lose between the bare read of their layout and
+// kbench's shipped kernel, and which candidate closes the gap? A probe behind
+// kernels/sum/NOTES.md, outside kbench's ops. Everything is timed in one process, in kbench's
+// cold method (kbench's L2Flusher before each sample, one call per event pair, median), so the
+// shipped kernels and the candidates meet on the same GPU in the same minute.
+//
+//   sum_handoff_probe [rows cols [samples]]     (default 8192 8192 50; fp32 and fp16)
+//
+// Full sum (rows x cols elements into one):
+//   shipped one_pass        sum::launch_full_one_pass (tiles of 256 x 4 vectors, collector block)
+//   tiles, atomic [hint]    the bare tile read: each block ends in one float atomicAdd (no order)
+//   tiles, store  [hint]    the same, each block only stores its sum (no hand-off at all)
+//   tiles, collector hint   the shipped kernel's hand-off with the loads below
+// Outer sum (a sum per column):
+//   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks, tickets)
+//   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
+//                           fastest, so the blocks in flight read one band of whole rows; each
+//                           block stores its column sums (no hand-off)
+//   window R, collector     the same with collector blocks that fold each band of rows as soon
+//                           as its counter is full, in band order (deterministic), and write out
+// [hint]: ld.global.nc.L1::no_allocate.L2::256B (bypass L1, ask L2 for 256-byte sectors), else a
+// plain ld.global.v4.
+// Each candidate that writes the sum is checked against the shipped kernel's output.
+#include "harness/l2_flush.hpp"
+#include "kernels/sum/sum_kernels.hpp"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define PROBE_CHECK(call)                                                                          \
+  do {                                                                                             \
+    cudaError_t status_ = (call);                                                                  \
+    if (status_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kTileVectors = 4;       ///< vectors per thread of a full-sum tile (the shipped 256 x 4)
+constexpr int kGroupWorkers = 1024;   ///< full-sum workers per counter, as shipped
+constexpr int kLanesX = 32, kLanesY = 8;
+constexpr int kInFlight = 8;          ///< rows a window thread loads before adding any
+constexpr int kCollectorColumns = 2048;  ///< columns one outer-sum collector block folds (8 per thread)
+
+template <bool Hint>
+__device__ __forceinline__ uint4 load16(const uint4* p) {
+  if constexpr (Hint) {
+    uint4 v;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p));
+    return v;
+  } else {
+    return *p;
+  }
+}
+
+__device__ __forceinline__ void add_release(unsigned* counter) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(counter) : "memory");
+}
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
+  unsigned value;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
+  return value;
+}
+
+__device__ __forceinline__ float lane_sum(float v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+/// The block's sum in thread 0 (blockDim.x == kBlock).
+__device__ __forceinline__ float block_sum(float v) {
+  __shared__ float warps[kBlock / 32];
+  v = lane_sum(v);
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = threadIdx.x < kBlock / 32 ? warps[threadIdx.x] : 0.0f;
+  if (threadIdx.x < 32) v = lane_sum(v);
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ void add_vector(uint4 v, float* acc) {
+  constexpr int kPer = 16 / sizeof(T);
+  T e[kPer];
+  memcpy(e, &v, 16);
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) acc[i] += static_cast<float>(e[i]);
+}
+
+template <typename T>
+__device__ __forceinline__ float vector_sum(uint4 v) {
+  float acc[16 / sizeof(T)] = {};
+  add_vector<T>(v, acc);
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 16 / static_cast<int>(sizeof(T)); ++i) s += acc[i];
+  return s;
+}
+
+enum class FullEnd { atomic, store, collector };
+
+/// Full sum over `vectors` 16-byte vectors, one tile of kBlock x kTileVectors per worker block.
+/// With FullEnd::collector, block 0 is the shipped kernel's collector and the workers are
+/// blocks 1.., each counting on its group's counter with a release add.
+template <typename T, bool Hint, FullEnd End>
+__global__ void __launch_bounds__(kBlock)
+    full_tiles(const uint4* __restrict__ in, std::int64_t vectors, float* __restrict__ partials,
+               unsigned* __restrict__ counters, float* __restrict__ out) {
+  const unsigned first_worker = End == FullEnd::collector ? 1 : 0;
+  if (End == FullEnd::collector && blockIdx.x == 0) {
+    const unsigned workers = gridDim.x - 1;
+    float acc = 0.0f;
+    for (unsigned g = 0; g * kGroupWorkers < workers; ++g) {
+      const unsigned count = min(workers - g * kGroupWorkers, static_cast<unsigned>(kGroupWorkers));
+      if (threadIdx.x == 0) {
+        while (load_acquire(counters + g) != count) __nanosleep(64);
+        counters[g] = 0;
+      }
+      __syncthreads();
+      const unsigned first = g * kGroupWorkers + 4 * threadIdx.x, end = g * kGroupWorkers + count;
+      if (first + 4 <= end) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(partials + first));
+        acc += (v.x + v.y) + (v.z + v.w);
+      } else {
+        for (unsigned i = first; i < end; ++i) acc += __ldcg(partials + i);
+      }
+    }
+    const float total = block_sum(acc);
+    if (threadIdx.x == 0) *out = total;
+    return;
+  }
+  const std::int64_t worker = blockIdx.x - first_worker;
+  const std::int64_t base = worker * kBlock * kTileVectors + threadIdx.x;
+  uint4 v[kTileVectors];
+#pragma unroll
+  for (int u = 0; u < kTileVectors; ++u) {
+    const std::int64_t i = base + u * kBlock;
+    v[u] = i < vectors ? load16<Hint>(in + i) : make_uint4(0, 0, 0, 0);
+  }
+  float acc = 0.0f;
+#pragma unroll
+  for (int u = 0; u < kTileVectors; ++u) acc += vector_sum<T>(v[u]);
+  const float sum = block_sum(acc);
+  if (threadIdx.x != 0) return;
+  if constexpr (End == FullEnd::atomic) {
+    atomicAdd(out, sum);
+  } else if constexpr (End == FullEnd::store) {
+    partials[worker] = sum;
+  } else {
+    partials[worker] = sum;
+    add_release(counters + worker / kGroupWorkers);
+  }
+}
+
+/// Outer sum over R-row bands of 16-byte column strips (cols a multiple of the strip width,
+/// 32 x 16 / sizeof(T) columns). Worker w covers strip w % strips of band w / strips and stores its
+/// column sums as partials[band][col]. With Collect, blocks 0 .. collectors - 1 come first: block
+/// c folds columns [c x kCollectorColumns, +kCollectorColumns) band by band, as soon as the band's
+/// counter for its columns is full, and writes them to out; workers count with a release add after
+/// a barrier (so every thread's partial store precedes thread 0's release).
+template <typename T, int R, bool Hint, bool Collect>
+__global__ void __launch_bounds__(kBlock)
+    outer_window(const T* __restrict__ in, std::int64_t rows, std::int64_t cols, int collectors,
+                 float* __restrict__ partials, unsigned* __restrict__ counters, T* __restrict__ out) {
+  constexpr int W = 16 / sizeof(T);
+  constexpr int kStrip = kLanesX * W;
+  const int strips = static_cast<int>(cols / kStrip);
+  const int bands = static_cast<int>((rows + R - 1) / R);
+  if (Collect && static_cast<int>(blockIdx.x) < collectors) {
+    const int c = blockIdx.x;
+    const std::int64_t col0 = static_cast<std::int64_t>(c) * kCollectorColumns;
+    const std::int64_t width = min(cols - col0, static_cast<std::int64_t>(kCollectorColumns));
+    const unsigned count = static_cast<unsigned>(width / kStrip);
+    float acc[2][4] = {};
+    for (int band = 0; band < bands; ++band) {
+      if (threadIdx.x == 0) {
+        unsigned* counter = counters + static_cast<std::int64_t>(band) * collectors + c;
+        while (load_acquire(counter) != count) __nanosleep(64);
+        *counter = 0;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const std::int64_t j = h * (kCollectorColumns / 2) + 4 * threadIdx.x;
+        if (j < width) {
+          const float4 p = __ldcg(reinterpret_cast<const float4*>(partials + band * cols + col0 + j));
+          acc[h][0] += p.x, acc[h][1] += p.y, acc[h][2] += p.z, acc[h][3] += p.w;
+        }
+      }
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const std::int64_t j = h * (kCollectorColumns / 2) + 4 * threadIdx.x;
+      if (j < width) {
+#pragma unroll
+        for (int w = 0; w < 4; ++w) out[col0 + j + w] = static_cast<T>(acc[h][w]);
+      }
+    }
+    return;
+  }
+  const int worker = blockIdx.x - (Collect ? collectors : 0);
+  const int strip = worker % strips, band = worker / strips;
+  const int tx = threadIdx.x % kLanesX, ty = threadIdx.x / kLanesX;
+  const std::int64_t col = static_cast<std::int64_t>(strip) * kStrip + tx * W;
+  const std::int64_t row_end = min(rows, static_cast<std::int64_t>(band + 1) * R);
+  float acc[W] = {};
+  for (std::int64_t r0 = static_cast<std::int64_t>(band) * R + ty; r0 < row_end; r0 += kInFlight * kLanesY) {
+    uint4 v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const std::int64_t r = r0 + u * kLanesY;
+      v[u] = r < row_end ? load16<Hint>(reinterpret_cast<const uint4*>(in + r * cols + col)) : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) add_vector<T>(v[u], acc);
+  }
+  __shared__ float lanes[kLanesY][kStrip + 1];
+#pragma unroll
+  for (int w = 0; w < W; ++w) lanes[ty][tx * W + w] = acc[w];
+  __syncthreads();
+  for (int j = threadIdx.x; j < kStrip; j += kBlock) {
+    float s = 0.0f;
+#pragma unroll
+    for (int y = 0; y < kLanesY; ++y) s += lanes[y][j];
+    partials[band * cols + static_cast<std::int64_t>(strip) * kStrip + j] = s;
+  }
+  if constexpr (Collect) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      add_release(counters + static_cast<std::int64_t>(band) * collectors + strip * kStrip / kCollectorColumns);
+    }
+  }
+}
+
+/// Fills `words` 32-bit words with a hash of their index, exponents masked small and finite.
+__global__ void fill(unsigned* data, std::size_t words, unsigned mask) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    unsigned h = static_cast<unsigned>(i) * 0x9E3779B1u;
+    h ^= h >> 15;
+    h *= 0x85EBCA77u;
+    h ^= h >> 13;
+    data[i] = h & mask;
+  }
+}
+
+struct Probe {
+  kbench::L2Flusher* flusher = nullptr;
+  int sm_count = 0;
+  int samples = 50;
+  cudaEvent_t begin{}, end{};
+
+  /// Median microseconds of `launch` in cold mode.
+  double cold_us(const std::function<void()>& launch) {
+    launch();
+    PROBE_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times;
+    for (int s = 0; s < samples; ++s) {
+      flusher->flush(nullptr);
+      PROBE_CHECK(cudaEventRecord(begin));
+      launch();
+      PROBE_CHECK(cudaEventRecord(end));
+      PROBE_CHECK(cudaEventSynchronize(end));
+      float ms = 0;
+      PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
+      times.push_back(ms * 1000.0f);
+    }
+    PROBE_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  }
+};
+
+template <typename T>
+std::vector<float> download(const T* device, std::size_t count) {
+  std::vector<T> raw(count);
+  PROBE_CHECK(cudaMemcpy(raw.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<float>(raw[i]);
+  return values;
+}
+
+/// Largest |a - b| / (1 + |b|) over the two vectors.
+double worst_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(double{a[i]} - b[i]) / (1.0 + std::fabs(double{b[i]})));
+  return worst;
+}
+
+template <typename T>
+void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
+  const std::int64_t n = rows * cols;
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
+  T *in = nullptr, *out = nullptr, *shipped_out = nullptr;
+  float *partials = nullptr, *scalar = nullptr;
+  unsigned* counters = nullptr;
+  void* copy_dst = nullptr;
+  PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
+  fill<<<4 * probe.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
+                                    sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu);
+  PROBE_CHECK(cudaMalloc(&out, cols * sizeof(T)));
+  PROBE_CHECK(cudaMalloc(&shipped_out, cols * sizeof(T)));
+  PROBE_CHECK(cudaMalloc(&scalar, sizeof(float)));
+  PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
+  PROBE_CHECK(cudaMalloc(&counters, 1 << 20));
+  PROBE_CHECK(cudaMemset(counters, 0, 1 << 20));
+  PROBE_CHECK(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
+  PROBE_CHECK(cudaDeviceSynchronize());
+  const auto* in4 = reinterpret_cast<const uint4*>(in);
+  auto report = [&](const std::string& name, double us, const std::string& check = "") {
+    std::printf("%-5s %6lldx%-6lld %-34s %9.2f us %8.1f GB/s %6.1f %% of peak %s\n", dtype,
+                static_cast<long long>(rows), static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3,
+                100.0 * bytes / us * 1e-3 / peak_gbps, check.c_str());
+    std::fflush(stdout);
+  };
+  auto checked = [](double worst) { return worst < 1e-2 ? "(output matches shipped)" : "(OUTPUT DIFFERS: " + std::to_string(worst) + ")"; };
+
+  report("copy (half, d2d)", probe.cold_us([&] {
+    PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
+  }));
+
+  // ---- full sum
+  const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(n, 9);
+  report("full: shipped one_pass", probe.cold_us([&] {
+    kbench::sum::launch_full_one_pass<T>(in, shipped_out, n, partials, counters, one_pass_blocks, 9, nullptr);
+  }));
+  const std::vector<float> shipped_total = download(shipped_out, 1);
+  const auto tiles = static_cast<unsigned>((vectors + kBlock * kTileVectors - 1) / (kBlock * kTileVectors));
+  auto full_run = [&](auto hint_tag, auto end_tag, const std::string& name) {
+    constexpr bool Hint = decltype(hint_tag)::value;
+    constexpr FullEnd End = decltype(end_tag)::value;
+    const unsigned grid = tiles + (End == FullEnd::collector ? 1 : 0);
+    auto launch = [&] {
+      if (End == FullEnd::atomic) PROBE_CHECK(cudaMemsetAsync(scalar, 0, sizeof(float)));
+      full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar);
+    };
+    // The atomic variant's memset is outside the timed window: time the kernel alone.
+    const double us = probe.cold_us([&] { full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar); });
+    std::string check;
+    if (End != FullEnd::store) {
+      launch();
+      PROBE_CHECK(cudaDeviceSynchronize());
+      const std::vector<float> total = download(scalar, 1);
+      const double relative = std::fabs(double{total[0]} - shipped_total[0]) / (1.0 + std::fabs(double{shipped_total[0]}));
+      check = relative < (sizeof(T) == 4 ? 1e-4 : 4e-3) ? "(sum matches shipped)" : "(SUM DIFFERS: " + std::to_string(total[0]) +
+                                                                                         " vs " + std::to_string(shipped_total[0]) + ")";
+    }
+    report(name, us, check);
+  };
+  using Plain = std::false_type;
+  using Hinted = std::true_type;
+  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::atomic>{}, "full: tiles, atomic");
+  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::atomic>{}, "full: tiles, atomic, hint");
+  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::store>{}, "full: tiles, store");
+  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::store>{}, "full: tiles, store, hint");
+  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector");
+  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector, hint");
+
+  // ---- outer sum
+  constexpr int W = 16 / sizeof(T);
+  if (cols % (kLanesX * W) != 0) {
+    std::printf("%-5s outer: skipped (cols not a multiple of %d)\n", dtype, kLanesX * W);
+  } else {
+    const int chunks = kbench::sum::columns_one_pass_chunks(rows, cols, probe.sm_count, sizeof(T), 9);
+    report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", probe.cold_us([&] {
+      kbench::sum::launch_columns_one_pass<T>(in, shipped_out, rows, cols, partials, counters, chunks, 9, nullptr);
+    }));
+    const std::vector<float> shipped_columns = download(shipped_out, static_cast<std::size_t>(cols));
+    const int collectors = static_cast<int>((cols + kCollectorColumns - 1) / kCollectorColumns);
+    const int strips = static_cast<int>(cols / (kLanesX * W));
+    auto window_run = [&](auto r_tag, auto hint_tag, auto collect_tag) {
+      constexpr int R = decltype(r_tag)::value;
+      constexpr bool Hint = decltype(hint_tag)::value, Collect = decltype(collect_tag)::value;
+      const std::int64_t bands = (rows + R - 1) / R;
+      if (bands * cols * 4 > (64ll << 20) || bands * collectors * 4 > (1 << 20)) return;
+      const auto grid = static_cast<unsigned>(bands * strips + (Collect ? collectors : 0));
+      auto launch = [&] { outer_window<T, R, Hint, Collect><<<grid, kBlock>>>(in, rows, cols, collectors, partials, counters, out); };
+      const double us = probe.cold_us(launch);
+      std::string check;
+      if (Collect) {
+        PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
+        launch();
+        PROBE_CHECK(cudaDeviceSynchronize());
+        check = checked(worst_difference(download(out, static_cast<std::size_t>(cols)), shipped_columns));
+      }
+      report("outer: window " + std::to_string(R) + (Collect ? ", collector" : ", store") + (Hint ? ", hint" : ""), us, check);
+    };
+    using R64 = std::integral_constant<int, 64>;
+    using R128 = std::integral_constant<int, 128>;
+    using R256 = std::integral_constant<int, 256>;
+    window_run(R64{}, Plain{}, Plain{});
+    window_run(R128{}, Plain{}, Plain{});
+    window_run(R256{}, Plain{}, Plain{});
+    window_run(R128{}, Hinted{}, Plain{});
+    window_run(R64{}, Plain{}, Hinted{});
+    window_run(R128{}, Plain{}, Hinted{});
+    window_run(R256{}, Plain{}, Hinted{});
+    window_run(R128{}, Hinted{}, Hinted{});
+    window_run(R256{}, Hinted{}, Hinted{});
+  }
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out), static_cast<void*>(scalar),
+                  static_cast<void*>(partials), static_cast<void*>(counters), copy_dst}) {
+    PROBE_CHECK(cudaFree(p));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 8192;
+  const std::int64_t cols = argc > 2 ? std::atoll(argv[2]) : 8192;
+  Probe probe;
+  probe.samples = argc > 3 ? std::atoi(argv[3]) : 50;
+  if (rows < 1 || cols < 1 || probe.samples < 1 || (rows * cols) % 8 != 0 || cols > (64 << 20) / 4) {
+    std::fprintf(stderr, "usage: sum_handoff_probe [rows cols [samples]]: rows x cols a multiple of 8\n");
+    return 2;
+  }
+  int device = 0, l2 = 0, mem_khz = 0, bus_bits = 0, major = 0;
+  PROBE_CHECK(cudaGetDevice(&device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&probe.sm_count, cudaDevAttrMultiProcessorCount, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 9) {
+    std::fprintf(stderr, "sum_handoff_probe: needs compute capability 9.0 or later (the shipped kernels' paths it times)\n");
+    return 2;
+  }
+  const double peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
+  cudaDeviceProp prop{};
+  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
+  std::printf("%s, %d SMs, L2 %d MB, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name,
+              probe.sm_count, l2 >> 20, peak_gbps, probe.samples);
+  kbench::L2Flusher flusher(l2);
+  probe.flusher = &flusher;
+  PROBE_CHECK(cudaEventCreate(&probe.begin));
+  PROBE_CHECK(cudaEventCreate(&probe.end));
+  run_dtype<float>(probe, "fp32", rows, cols, peak_gbps);
+  run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps);
+  return 0;
+}
