@@ -31,13 +31,6 @@ inline int launch_sm_count() {
   return count;
 }
 
-/// The current device's compute capability major, read once: the launchers take Hopper-only
-/// paths (clusters) by it.
-inline int launch_cc_major() {
-  static const int major = current_compute_capability().major;
-  return major;
-}
-
 struct TileCoord {
   int row;  ///< tile index along M
   int col;  ///< tile index along N

@@ -31,14 +31,9 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, each of its 8
-/// warps a K-slice with 4×4 outputs per thread, partial tiles added in shared memory; with
-/// `splits` > 1 (1 to 4, compute capability 9.0+) a cluster of that many blocks splits each tile's
-/// K and adds its tiles in the first block's shared memory. Needs K % 4 == 0, N % 4 == 0 and
-/// 16-byte aligned pointers (matmul_small_simt.cu).
-void launch_small_simt(const float* a, const float* b, float* c, Dims dims, int splits, cudaStream_t stream);
-
-/// The K-splits launch_small_simt is given for `dims` on a device with `sm_count` SMs.
-int small_simt_splits(Dims dims, int sm_count, int cc_major);
+/// warps a K-slice with 4×4 outputs per thread, partial tiles added in shared memory. Needs
+/// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64

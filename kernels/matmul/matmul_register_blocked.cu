@@ -200,7 +200,7 @@ void launch_register_blocked(const float* a, const float* b, float* c, Dims dims
   const bool vectorized = dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(c);
   if (vectorized && blocks < launch_sm_count()) {
     // Less than one block per SM: the small-tile, split-K kernel keeps more SMs busy.
-    launch_small_simt(a, b, c, dims, small_simt_splits(dims, launch_sm_count(), launch_cc_major()), stream);
+    launch_small_simt(a, b, c, dims, stream);
     return;
   }
   if (vectorized) {

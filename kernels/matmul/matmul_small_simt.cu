@@ -28,12 +28,6 @@
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
-#include <cooperative_groups.h>
-
-#include <algorithm>
-#include <stdexcept>
-#include <utility>
-
 namespace kbench::matmul {
 
 namespace {
@@ -57,8 +51,6 @@ constexpr int kBChunks = kBK * kBN / 4;
 static_assert(kAChunks <= kThreads && kBChunks == kThreads, "one B chunk per thread, one A chunk for the first 128");
 static_assert(kSliceK == 4 && 4 * 4 == kBM && 8 * 4 == kBN, "a warp's 4x8 lanes with 4x4 each cover the tile");
 static_assert(kSlices * kBM * kBN <= kStages * (kAStage + kBStage), "the partial tiles fit in the stages");
-/// Blocks of a cluster that split one tile's K between them (at most the portable cluster size).
-constexpr int kMaxSplits = 4;
 
 /// One thread's share of every stage's copies: one 16-byte chunk of B (row r_b of the step, 4
 /// columns) and, for the first kAChunks threads, one of A (row r_a of the tile, 4 k). K % 4 == 0
@@ -97,23 +89,10 @@ struct StageCopies {
   }
 };
 
-/// Split: the grid's y blocks of a tile are one cluster, block y taking k in [y, y + 1) x
-/// k_per_split (a multiple of kBK); block 0 of the cluster adds the others' tiles (pushed into its
-/// shared memory) in rank order and stores C. Without Split, gridDim.y is 1 and k_per_split >= k.
-template <bool Split>
 __global__ void __launch_bounds__(kThreads)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
-                             int n, int k, int k_per_split) {
+                             int n, int k) {
   __shared__ __align__(16) float stages[kStages][kAStage + kBStage];
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  namespace cg = cooperative_groups;
-  // Another block's shared memory may be written only once that block runs: arrive now, wait just
-  // before the push, so the whole main loop overlaps the barrier.
-  cg::cluster_group::arrival_token every_block_started;
-  if constexpr (Split) every_block_started = cg::this_cluster().barrier_arrive();
-#else
-  if constexpr (Split) __trap();  // launched only on compute capability 9.0 and later
-#endif
   const int tiles_n = ceil_div(n, kBN);
   const int block_row = static_cast<int>(blockIdx.x) / tiles_n * kBM;
   const int block_col = static_cast<int>(blockIdx.x) % tiles_n * kBN;
@@ -122,21 +101,18 @@ __global__ void __launch_bounds__(kThreads)
   const int ty = lane / 8, tx = lane % 8;
   const StageCopies copies(a, b, m, n, k, block_row, block_col);
 
-  const int k_begin = static_cast<int>(blockIdx.y) * k_per_split;
-  const int k_end = min(k, k_begin + k_per_split);
-
   float acc[4][4] = {};
-  const int steps = ceil_div(k_end - k_begin, kBK);
+  const int steps = ceil_div(k, kBK);
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < steps) copies.issue(stages[s], a, b, n, k_end, k_begin + s * kBK);
+    if (s < steps) copies.issue(stages[s], a, b, n, k, s * kBK);
     cp_async_commit();
   }
   for (int step = 0; step < steps; ++step) {
     cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
     __syncthreads();               // everyone's have, and everyone is done with step - 1
     const int ahead = step + kStages - 1;
-    if (ahead < steps) copies.issue(stages[ahead % kStages], a, b, n, k_end, k_begin + ahead * kBK);
+    if (ahead < steps) copies.issue(stages[ahead % kStages], a, b, n, k, ahead * kBK);
     cp_async_commit();
 
     const float* a_rows = stages[step % kStages] + ty * kALd + slice * kSliceK;
@@ -177,22 +153,6 @@ __global__ void __launch_bounds__(kThreads)
     sum.x += p.x;
     sum.y += p.y;
   }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (Split) {
-    // Each thread's output pair travels to the same thread of the cluster's block 0.
-    __shared__ float2 pushed[kMaxSplits - 1][kThreads];
-    cg::cluster_group cluster = cg::this_cluster();
-    const unsigned rank = cluster.block_rank();
-    cluster.barrier_wait(std::move(every_block_started));
-    if (rank != 0) *cluster.map_shared_rank(&pushed[rank - 1][threadIdx.x], 0) = sum;
-    cluster.sync();  // release the pushes, acquire them in block 0
-    if (rank != 0) return;
-    for (unsigned s = 1; s < cluster.num_blocks(); ++s) {
-      sum.x += pushed[s - 1][threadIdx.x].x;
-      sum.y += pushed[s - 1][threadIdx.x].y;
-    }
-  }
-#endif
   const int row = block_row + r, out_col = block_col + col;
   // N % 4 == 0: col is even, so both columns are inside or both outside, and the pair is aligned.
   if (row < m && out_col < n) *reinterpret_cast<float2*>(c + static_cast<long long>(row) * n + out_col) = sum;
@@ -200,40 +160,10 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-int small_simt_splits(Dims dims, int sm_count, int cc_major) {
-  if (cc_major < 9) return 1;  // clusters are Hopper's
-  const long long tiles = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
-  // Up to 4 blocks per SM (the register file's limit at 64 registers x 256 threads), each split
-  // at least two K steps long.
-  const long long by_sms = 4LL * sm_count / std::max(1LL, tiles);
-  const long long by_k = std::max(1, dims.k / (2 * kBK));
-  return static_cast<int>(std::clamp<long long>(std::min(by_sms, by_k), 1, kMaxSplits));
-}
-
-void launch_small_simt(const float* a, const float* b, float* c, Dims dims, int splits, cudaStream_t stream) {
-  if (splits < 1 || splits > kMaxSplits) throw std::invalid_argument("matmul small_simt: splits must be 1 to 4");
-  const unsigned tiles = static_cast<unsigned>(ceil_div(dims.m, kBM)) * static_cast<unsigned>(ceil_div(dims.n, kBN));
-  // Whole K steps per split; a K that the splits would leave a split empty of uses fewer.
-  const int k_per_split = ceil_div(ceil_div(dims.k, splits), kBK) * kBK;
-  splits = std::max(1, ceil_div(dims.k, k_per_split));
-  if (splits == 1) {
-    matmul_small_simt_kernel<false><<<tiles, kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k, dims.k);
-    KBENCH_CHECK_LAUNCH();
-    return;
-  }
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(tiles, static_cast<unsigned>(splits));
-  config.blockDim = dim3(kThreads);
-  config.stream = stream;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = 1;
-  cluster.val.clusterDim.y = static_cast<unsigned>(splits);
-  cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, matmul_small_simt_kernel<true>, a, b, c, dims.m, dims.n, dims.k,
-                                      k_per_split));
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
+  const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
+  matmul_small_simt_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  KBENCH_CHECK_LAUNCH();
 }
 
 }  // namespace kbench::matmul
