@@ -7,10 +7,11 @@
 //   sum_handoff_probe [rows cols [samples]]     (default 8192 8192 50; fp32 and fp16)
 //
 // Full sum (rows x cols elements into one):
-//   shipped one_pass        sum::launch_full_one_pass (tiles of 256 x 4 vectors, collector block)
+//   shipped one_pass        sum::launch_full_one_pass (tiles of 256 x 4 vectors, collector block;
+//                           counters, then tagged posts for the last 32 tiles)
 //   tiles, atomic [hint]    the bare tile read: each block ends in one float atomicAdd (no order)
 //   tiles, store  [hint]    the same, each block only stores its sum (no hand-off at all)
-//   tiles, collector hint   the shipped kernel's hand-off with the loads below
+//   tiles, collector [hint] the hand-off with counters alone (shipped up to a8a8fbd)
 // Outer sum (a sum per column):
 //   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks, tickets)
 //   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
@@ -18,6 +19,12 @@
 //                           block stores its column sums (no hand-off)
 //   window R, collector     the same with collector blocks that fold each band of rows as soon
 //                           as its counter is full, in band order (deterministic), and write out
+//   chunks XxY P/SM, E      the shipped layout (X column lanes x Y row lanes, a wave of P blocks
+//                           per SM, each walking a chunk of rows) ending E: store (column sums
+//                           only), ticket (the shipped hand-off: a fence per thread, a ticket, the
+//                           last block of a strip folds the chunks 4 loads at a time) or fast
+//                           ticket (one fence after a barrier; the last block loads every chunk's
+//                           partial before adding any)
 // [hint]: ld.global.nc.L1::no_allocate.L2::256B (bypass L1, ask L2 for 256-byte sectors), else a
 // plain ld.global.v4.
 // Each candidate that writes the sum is checked against the shipped kernel's output.
@@ -247,6 +254,71 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
+enum class OuterEnd { store, ticket, fast_ticket };
+constexpr int kMaxFastChunks = 32;  ///< chunks the fast ticket's fold holds in registers
+
+/// The shipped outer-sum layout: grid (strips, chunks), LX x LY threads, 16-byte column vectors,
+/// 4 rows in flight per thread, one partial per column and chunk; then the ending End.
+template <typename T, int LX, int LY, OuterEnd End>
+__global__ void __launch_bounds__(LX* LY)
+    outer_chunks(const T* __restrict__ in, std::int64_t rows, std::int64_t cols, float* __restrict__ partials,
+                 unsigned* __restrict__ tickets, T* __restrict__ out) {
+  constexpr int W = 16 / sizeof(T);
+  constexpr int kStrip = LX * W;
+  __shared__ float lanes[LY][kStrip + 1];
+  __shared__ bool last_block;
+  const int tx = threadIdx.x % LX, ty = threadIdx.x / LX;
+  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kStrip + tx * W;
+  const std::int64_t per_chunk = (rows + gridDim.y - 1) / gridDim.y;
+  const std::int64_t begin = blockIdx.y * per_chunk, end = min(rows, begin + per_chunk);
+  float acc[W] = {};
+  std::int64_t r = begin + ty;
+  for (; r + 3 * LY < end; r += 4 * LY) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * LY) * cols + col);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) add_vector<T>(v[u], acc);
+  }
+  for (; r < end; r += LY) add_vector<T>(*reinterpret_cast<const uint4*>(in + r * cols + col), acc);
+#pragma unroll
+  for (int w = 0; w < W; ++w) lanes[ty][tx * W + w] = acc[w];
+  __syncthreads();
+  const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kStrip;
+  for (int j = threadIdx.x; j < kStrip; j += LX * LY) {
+    float s = 0.0f;
+#pragma unroll
+    for (int y = 0; y < LY; ++y) s += lanes[y][j];
+    partials[blockIdx.y * cols + block_col + j] = s;
+  }
+  if constexpr (End == OuterEnd::store) return;
+  if constexpr (End == OuterEnd::ticket) {
+    __threadfence();
+    __syncthreads();
+  } else {
+    __syncthreads();
+    if (threadIdx.x == 0) __threadfence();
+  }
+  if (threadIdx.x == 0) last_block = atomicAdd(tickets + blockIdx.x, 1u) == gridDim.y - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  for (int j = threadIdx.x; j < kStrip; j += LX * LY) {
+    float total = 0.0f;
+    if constexpr (End == OuterEnd::ticket) {
+      for (unsigned k = 0; k < gridDim.y; ++k) total += __ldcg(partials + k * cols + block_col + j);
+    } else {
+      float p[kMaxFastChunks];
+#pragma unroll
+      for (int k = 0; k < kMaxFastChunks; ++k) p[k] = k < static_cast<int>(gridDim.y) ? __ldcg(partials + k * cols + block_col + j) : 0.0f;
+#pragma unroll
+      for (int k = 0; k < kMaxFastChunks; ++k) total += p[k];
+    }
+    out[block_col + j] = static_cast<T>(total);
+  }
+  if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
+}
+
 /// Fills `words` 32-bit words with a hash of their index, exponents masked small and finite.
 __global__ void fill(unsigned* data, std::size_t words, unsigned mask) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
@@ -401,17 +473,48 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       }
       report("outer: window " + std::to_string(R) + (Collect ? ", collector" : ", store") + (Hint ? ", hint" : ""), us, check);
     };
+    auto chunks_run = [&](auto lx_tag, auto ly_tag, auto end_tag, int per_sm) {
+      constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;
+      constexpr OuterEnd End = decltype(end_tag)::value;
+      if (cols % (LX * W) != 0) return;
+      const std::int64_t chunk_strips = cols / (LX * W);
+      const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * probe.sm_count + chunk_strips - 1) / chunk_strips, 1,
+                                                                std::min<std::int64_t>(kMaxFastChunks, rows / LY));
+      if (chunk_count * cols * 4 > (64ll << 20)) return;
+      const dim3 grid(static_cast<unsigned>(chunk_strips), static_cast<unsigned>(chunk_count));
+      auto launch = [&] { outer_chunks<T, LX, LY, End><<<grid, LX * LY>>>(in, rows, cols, partials, counters, out); };
+      const double us = probe.cold_us(launch);
+      std::string check;
+      if (End != OuterEnd::store) {
+        PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
+        launch();
+        PROBE_CHECK(cudaDeviceSynchronize());
+        check = checked(worst_difference(download(out, static_cast<std::size_t>(cols)), shipped_columns));
+      }
+      const char* end_name = End == OuterEnd::store ? "store" : End == OuterEnd::ticket ? "ticket" : "fast ticket";
+      report("outer: chunks " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
+                 std::to_string(chunk_count) + "), " + end_name,
+             us, check);
+    };
+    using L32 = std::integral_constant<int, 32>;
+    using L16 = std::integral_constant<int, 16>;
+    using L8 = std::integral_constant<int, 8>;
+    using Store = std::integral_constant<OuterEnd, OuterEnd::store>;
+    using Ticket = std::integral_constant<OuterEnd, OuterEnd::ticket>;
+    using Fast = std::integral_constant<OuterEnd, OuterEnd::fast_ticket>;
+    chunks_run(L32{}, L8{}, Store{}, 4);
+    chunks_run(L32{}, L8{}, Ticket{}, 4);
+    chunks_run(L32{}, L8{}, Fast{}, 4);
+    chunks_run(L32{}, L8{}, Fast{}, 3);
+    chunks_run(L32{}, L8{}, Fast{}, 6);
+    chunks_run(L16{}, L16{}, Store{}, 4);
+    chunks_run(L16{}, L16{}, Fast{}, 4);
+    chunks_run(L16{}, L16{}, Fast{}, 3);
     using R64 = std::integral_constant<int, 64>;
     using R128 = std::integral_constant<int, 128>;
     using R256 = std::integral_constant<int, 256>;
-    window_run(R64{}, Plain{}, Plain{});
-    window_run(R128{}, Plain{}, Plain{});
     window_run(R256{}, Plain{}, Plain{});
     window_run(R128{}, Hinted{}, Plain{});
-    window_run(R64{}, Plain{}, Hinted{});
-    window_run(R128{}, Plain{}, Hinted{});
-    window_run(R256{}, Plain{}, Hinted{});
-    window_run(R128{}, Hinted{}, Hinted{});
     window_run(R256{}, Hinted{}, Hinted{});
   }
   for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out), static_cast<void*>(scalar),
