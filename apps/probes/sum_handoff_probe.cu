@@ -7,11 +7,10 @@
 //   sum_handoff_probe [rows cols [samples]]     (default 8192 8192 50; fp32 and fp16)
 //
 // Full sum (rows x cols elements into one):
-//   shipped one_pass        sum::launch_full_one_pass (tiles of 256 x 4 vectors, collector block;
-//                           counters, then tagged posts for the last 32 tiles)
+//   shipped one_pass        sum::launch_full_one_pass (tiles of 256 x 4 vectors, collector block)
 //   tiles, atomic [hint]    the bare tile read: each block ends in one float atomicAdd (no order)
 //   tiles, store  [hint]    the same, each block only stores its sum (no hand-off at all)
-//   tiles, collector [hint] the hand-off with counters alone (shipped up to a8a8fbd)
+//   tiles, collector [hint] the shipped kernel's hand-off with the loads above
 // Outer sum (a sum per column):
 //   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks, tickets)
 //   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
@@ -19,8 +18,9 @@
 //                           block stores its column sums (no hand-off)
 //   window R, collector     the same with collector blocks that fold each band of rows as soon
 //                           as its counter is full, in band order (deterministic), and write out
-//   chunks XxY P/SM, E      the shipped layout (X column lanes x Y row lanes, a wave of P blocks
-//                           per SM, each walking a chunk of rows) ending E: store (column sums
+//   chunks XxY P/SM U, E    the shipped layout (X column lanes x Y row lanes, a wave of P blocks
+//                           per SM, each walking a chunk of rows, U rows in flight per thread;
+//                           the shipped U is 4) ending E: store (column sums
 //                           only), ticket (the shipped hand-off: a fence per thread, a ticket, the
 //                           last block of a strip folds the chunks 4 loads at a time) or fast
 //                           ticket (one fence after a barrier; the last block loads every chunk's
@@ -259,7 +259,7 @@ constexpr int kMaxFastChunks = 32;  ///< chunks the fast ticket's fold holds in 
 
 /// The shipped outer-sum layout: grid (strips, chunks), LX x LY threads, 16-byte column vectors,
 /// 4 rows in flight per thread, one partial per column and chunk; then the ending End.
-template <typename T, int LX, int LY, OuterEnd End>
+template <typename T, int LX, int LY, int U, OuterEnd End>
 __global__ void __launch_bounds__(LX* LY)
     outer_chunks(const T* __restrict__ in, std::int64_t rows, std::int64_t cols, float* __restrict__ partials,
                  unsigned* __restrict__ tickets, T* __restrict__ out) {
@@ -273,12 +273,12 @@ __global__ void __launch_bounds__(LX* LY)
   const std::int64_t begin = blockIdx.y * per_chunk, end = min(rows, begin + per_chunk);
   float acc[W] = {};
   std::int64_t r = begin + ty;
-  for (; r + 3 * LY < end; r += 4 * LY) {
-    uint4 v[4];
+  for (; r + (U - 1) * LY < end; r += U * LY) {
+    uint4 v[U];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * LY) * cols + col);
+    for (int u = 0; u < U; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * LY) * cols + col);
 #pragma unroll
-    for (int u = 0; u < 4; ++u) add_vector<T>(v[u], acc);
+    for (int u = 0; u < U; ++u) add_vector<T>(v[u], acc);
   }
   for (; r < end; r += LY) add_vector<T>(*reinterpret_cast<const uint4*>(in + r * cols + col), acc);
 #pragma unroll
@@ -473,8 +473,8 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       }
       report("outer: window " + std::to_string(R) + (Collect ? ", collector" : ", store") + (Hint ? ", hint" : ""), us, check);
     };
-    auto chunks_run = [&](auto lx_tag, auto ly_tag, auto end_tag, int per_sm) {
-      constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;
+    auto chunks_run = [&](auto lx_tag, auto ly_tag, auto u_tag, auto end_tag, int per_sm) {
+      constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value, U = decltype(u_tag)::value;
       constexpr OuterEnd End = decltype(end_tag)::value;
       if (cols % (LX * W) != 0) return;
       const std::int64_t chunk_strips = cols / (LX * W);
@@ -482,7 +482,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
                                                                 std::min<std::int64_t>(kMaxFastChunks, rows / LY));
       if (chunk_count * cols * 4 > (64ll << 20)) return;
       const dim3 grid(static_cast<unsigned>(chunk_strips), static_cast<unsigned>(chunk_count));
-      auto launch = [&] { outer_chunks<T, LX, LY, End><<<grid, LX * LY>>>(in, rows, cols, partials, counters, out); };
+      auto launch = [&] { outer_chunks<T, LX, LY, U, End><<<grid, LX * LY>>>(in, rows, cols, partials, counters, out); };
       const double us = probe.cold_us(launch);
       std::string check;
       if (End != OuterEnd::store) {
@@ -493,7 +493,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       }
       const char* end_name = End == OuterEnd::store ? "store" : End == OuterEnd::ticket ? "ticket" : "fast ticket";
       report("outer: chunks " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
-                 std::to_string(chunk_count) + "), " + end_name,
+                 std::to_string(chunk_count) + ") " + std::to_string(U) + ", " + end_name,
              us, check);
     };
     using L32 = std::integral_constant<int, 32>;
@@ -502,20 +502,21 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
     using Store = std::integral_constant<OuterEnd, OuterEnd::store>;
     using Ticket = std::integral_constant<OuterEnd, OuterEnd::ticket>;
     using Fast = std::integral_constant<OuterEnd, OuterEnd::fast_ticket>;
-    chunks_run(L32{}, L8{}, Store{}, 4);
-    chunks_run(L32{}, L8{}, Ticket{}, 4);
-    chunks_run(L32{}, L8{}, Fast{}, 4);
-    chunks_run(L32{}, L8{}, Fast{}, 3);
-    chunks_run(L32{}, L8{}, Fast{}, 6);
-    chunks_run(L16{}, L16{}, Store{}, 4);
-    chunks_run(L16{}, L16{}, Fast{}, 4);
-    chunks_run(L16{}, L16{}, Fast{}, 3);
-    using R64 = std::integral_constant<int, 64>;
-    using R128 = std::integral_constant<int, 128>;
+    using U4 = std::integral_constant<int, 4>;
+    using U8 = std::integral_constant<int, 8>;
+    chunks_run(L32{}, L8{}, U4{}, Store{}, 4);
+    chunks_run(L32{}, L8{}, U8{}, Store{}, 4);
+    chunks_run(L32{}, L8{}, U8{}, Ticket{}, 4);
+    chunks_run(L32{}, L8{}, U8{}, Store{}, 3);
+    chunks_run(L32{}, L8{}, U8{}, Store{}, 2);
+    chunks_run(L16{}, L16{}, U4{}, Store{}, 4);
+    chunks_run(L16{}, L16{}, U4{}, Ticket{}, 4);
+    chunks_run(L16{}, L16{}, U8{}, Store{}, 4);
+    chunks_run(L16{}, L16{}, U8{}, Ticket{}, 4);
+    chunks_run(L16{}, L16{}, U8{}, Store{}, 3);
+    chunks_run(L16{}, L16{}, U8{}, Store{}, 2);
     using R256 = std::integral_constant<int, 256>;
     window_run(R256{}, Plain{}, Plain{});
-    window_run(R128{}, Hinted{}, Plain{});
-    window_run(R256{}, Hinted{}, Hinted{});
   }
   for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out), static_cast<void*>(scalar),
                   static_cast<void*>(partials), static_cast<void*>(counters), copy_dst}) {

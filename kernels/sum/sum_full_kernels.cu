@@ -85,13 +85,6 @@ __global__ void __launch_bounds__(kFinalBlock) full_stage2_kernel(const float* _
 /// as its counter is full, one float4 per collector thread (kBlock x 4), while later groups are
 /// still being read.
 constexpr int kGroupWorkers = kBlock * 4;
-/// The last workers of the one-pass full sum post their sums tagged instead of counting them:
-/// one warp of the collector reads them (one 8-byte post per lane).
-constexpr int kFinalPosts = 32;
-
-/// Where the one-pass full sum's hand-off lives in its zeroed scratch of unsigned words: the group
-/// counters first, then the final posts, 8-byte aligned.
-__host__ __device__ constexpr unsigned final_posts_offset(unsigned groups) { return (groups + 1) / 2 * 2; }
 
 /// Adds this thread's float4 of group `group`'s partials (partials[group * kGroupWorkers, +count),
 /// 16-byte aligned) to `acc`, in a fixed order, read through L2 (__ldcg: other blocks wrote them,
@@ -121,47 +114,29 @@ __device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
   return value;
 }
 
-/// A final post: the sum's bits in the low word, 1 in the high word (0 = not posted yet). One
-/// aligned 8-byte access, so a reader sees the tag and the value together or neither.
-__device__ __forceinline__ void store_post(unsigned long long* post, float sum) {
-  const unsigned long long tagged = (1ull << 32) | __float_as_uint(sum);
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(post), "l"(tagged) : "memory");
-}
-
-__device__ __forceinline__ unsigned long long load_post(const unsigned long long* post) {
-  unsigned long long value;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(post) : "memory");
-  return value;
-}
-
 /// The one-pass full reduction: gridDim.x - 1 worker blocks and one collector, block 0.
 ///
 /// Worker w (block w + 1) folds the contiguous chunk of `chunk` 16-byte vectors starting at vector
 /// w x chunk, kUnroll loads in flight per thread into kUnroll accumulators; the scalar elements
 /// (the n % kVector<T> past the last vector, or all of them when `in` is not 16-byte aligned) are
-/// folded grid-stride over the workers. Thread 0 hands the block's sum over and the block leaves:
-/// no returned ticket to wait for and no barrier after it.
-///
-/// Two hand-offs. All but the last kFinalPosts workers write their sum to partials[w] and count it
-/// with a release add on their group's counter (one per kGroupWorkers workers); the collector
-/// takes the groups in order, waits (acquire loads, backing off) until a group's counter is full,
-/// folds its partials (fold_group: fixed positions, fixed order, whoever finished last) and puts
-/// the counter back to 0. Blocks start roughly in index order, so early groups are folded while
-/// later ones still read. The last kFinalPosts workers, which start last and so finish last,
-/// store their sum with a tag in one 8-byte post instead; warp 0 of the collector polls those
-/// posts, adds them in lane order, clears them, and adds the result to the folded groups: the
-/// last sum reaches the collector in one trip, where a counter costs a release, the counter's
-/// trip and the partial's load after it. The result is deterministic either way. The collector
-/// holds one block slot while it waits; the workers never wait for it.
+/// folded grid-stride over the workers. Thread 0 writes the block's partial and counts it with a
+/// release add, and the block leaves: no returned ticket to wait for and no barrier after it (a
+/// relaxed add, timed once as a diagnostic, measured the same: the release costs nothing visible).
+/// Workers count on one counter per group of kGroupWorkers. The collector takes the groups in
+/// order: it waits (acquire loads, backing off) until a group's counter is full, folds that group's
+/// partials (fold_group: each thread adds the same positions in the same order whichever worker
+/// finished last, so the result is deterministic) and puts the counter back to 0 for the next
+/// call; then it writes out[0]. Blocks start roughly in index order, so the early groups are
+/// folded while later ones are still reading. It holds one block slot while it waits; the workers
+/// never wait for it, so every one of them can run.
 ///
 /// Measured at 8192^2 on the H100 (cold, median, fp32 / fp16): with a ticket instead (fence,
-/// atomicAdd, the last block folds) 94.8 / 50.7 us: each block stays resident for a fence and an
-/// atomic round trip after its loads; with a collector that folded every partial after the last
-/// count 91.9 / 49.5 us, group by group with counters only 89.7 / 48.4 us; a relaxed add instead
-/// of the release add measured the same (the release costs nothing visible). sum_handoff_probe,
-/// one process (NOTES.md): counters only 89.1 / 47.6 us against 88.0 / 45.8 us for the same tiles
-/// handing nothing over. Tagging every sum (no counters, the collector polling all posts) was
-/// slower: 107.1 / 52.2 us.
+/// atomicAdd, the last block folds) 94.8 / 50.7 us (84.5 / 79.0 % of peak): each block stays
+/// resident for a fence and an atomic round trip after its loads; with a collector that folded
+/// every partial after the last count 91.9 / 49.5 us (87.1 / 80.9 %), group by group as here
+/// 89.7 / 48.4 us (89.2 / 82.7 %); sum_layout_probe's tiles, ending in a fire-and-forget float atomic (no
+/// order, no fence), 87.9 / 45.5 us. Posting each sum with a call tag in one 8-byte relaxed store
+/// (no fence at all) and having the collector poll every post was slower: 107.1 / 52.2 us.
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
     full_one_pass_kernel(const T* __restrict__ in, std::int64_t n, std::int64_t chunk, float* __restrict__ partials,
@@ -169,14 +144,13 @@ __global__ void __launch_bounds__(kBlock)
   __shared__ float scratch[32];
   const SumOp op;
   const unsigned workers = gridDim.x - 1;
-  const unsigned final_posts = min(workers, static_cast<unsigned>(kFinalPosts));
-  const unsigned counted = workers - final_posts;  // workers that hand over through counters
-  const unsigned groups = (counted + kGroupWorkers - 1) / kGroupWorkers;
-  auto* posts = reinterpret_cast<unsigned long long*>(counters + final_posts_offset(groups));
   if (blockIdx.x == 0) {
+    // Groups in order; a group's partials are folded as soon as its counter is full, so when the
+    // last worker counts, only its own group is left to read.
     float acc = 0.0f;
+    const unsigned groups = (workers + kGroupWorkers - 1) / kGroupWorkers;
     for (unsigned g = 0; g < groups; ++g) {
-      const unsigned count = min(counted - g * kGroupWorkers, static_cast<unsigned>(kGroupWorkers));
+      const unsigned count = min(workers - g * kGroupWorkers, static_cast<unsigned>(kGroupWorkers));
       if (threadIdx.x == 0) {
         while (load_acquire(counters + g) != count) __nanosleep(64);
         counters[g] = 0;  // no worker of this call touches it again; the next call starts after this one
@@ -184,17 +158,8 @@ __global__ void __launch_bounds__(kBlock)
       __syncthreads();  // the other threads read the group's partials after thread 0's acquire
       acc = fold_group(partials, g, count, acc);
     }
-    const float folded = block_reduce(acc, op, scratch);  // valid in thread 0
-    if (threadIdx.x < 32) {
-      const unsigned lane = threadIdx.x;
-      unsigned long long post = 0;
-      if (lane < final_posts) {
-        while ((post = load_post(posts + lane)) >> 32 == 0) __nanosleep(32);
-        posts[lane] = 0;  // read; the next call starts after this one
-      }
-      const float last = warp_reduce(__uint_as_float(static_cast<unsigned>(post)), op);  // 0 bits: +0.0f
-      if (lane == 0) *out = from_float<T>(folded + last);
-    }
+    const float total = block_reduce(acc, op, scratch);
+    if (threadIdx.x == 0) *out = from_float<T>(total);
     return;
   }
   const std::int64_t worker = blockIdx.x - 1;
@@ -213,12 +178,8 @@ __global__ void __launch_bounds__(kBlock)
   }
   const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
   if (threadIdx.x == 0) {
-    if (worker < counted) {
-      partials[worker] = block_sum;
-      add_release(counters + worker / kGroupWorkers, 1u);
-    } else {
-      store_post(posts + (worker - counted), block_sum);
-    }
+    partials[worker] = block_sum;
+    add_release(counters + worker / kGroupWorkers, 1u);
   }
 }
 
@@ -350,11 +311,7 @@ int full_one_pass_blocks(std::int64_t n, int cc_major) {
   return static_cast<int>(std::max<std::int64_t>(1, tiles));
 }
 
-int full_one_pass_counters(int blocks) {
-  const unsigned final_posts = std::min(static_cast<unsigned>(blocks), static_cast<unsigned>(kFinalPosts));
-  const unsigned groups = (static_cast<unsigned>(blocks) - final_posts + kGroupWorkers - 1) / kGroupWorkers;
-  return static_cast<int>(final_posts_offset(groups) + 2 * kFinalPosts);  // a post is two words
-}
+int full_one_pass_counters(int blocks) { return (blocks + kGroupWorkers - 1) / kGroupWorkers; }
 
 template <typename T>
 void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* counters, int blocks,

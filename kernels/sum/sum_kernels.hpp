@@ -34,19 +34,17 @@ int full_one_pass_blocks(std::int64_t n, int cc_major);
 
 /// One kernel. Up to 8192 16-byte vectors (128 KiB): one block of 1024 threads. Up to 32768 on
 /// compute capability 9.0+: one cluster of 8 blocks whose sums meet in block 0's shared memory.
-/// Otherwise each of `blocks` worker blocks reduces a contiguous chunk with 16-byte loads (4 in
-/// flight per thread) and hands its sum to one more block, the collector: through partials[worker]
-/// and its group's counter, or, for the last 32 workers, through a tagged 8-byte post. The
-/// collector folds each group as soon as it is counted, then the posts, in a fixed order, and
-/// writes out[0]. `partials` holds `blocks` floats; `counters` holds full_one_pass_counters(blocks)
-/// unsigned words of 8-byte-aligned device memory, zero before the first call and left zero by
-/// each call.
+/// Otherwise each of `blocks` worker blocks reduces a
+/// contiguous chunk with 16-byte loads (4 in flight per thread) into partials[worker] and counts
+/// it on its group's counter, and one more block folds each group's partials in a fixed order as
+/// soon as the group is counted and writes out[0]. `partials` holds `blocks` floats; `counters`
+/// holds full_one_pass_counters(blocks) unsigned of device memory, zero before the first call and
+/// left zero by each call.
 template <typename T>
 void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, unsigned* counters, int blocks,
                           int cc_major, cudaStream_t stream);
 
-/// Unsigned words of zeroed scratch launch_full_one_pass needs for `blocks` workers (the group
-/// counters and the final posts).
+/// Counters launch_full_one_pass needs for `blocks` workers.
 int full_one_pass_counters(int blocks);
 
 // ---- inner axis: rows x cols -> rows ------------------------------------------------------------
