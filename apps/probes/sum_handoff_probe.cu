@@ -12,7 +12,7 @@
 //   tiles, store  [hint]    the same, each block only stores its sum (no hand-off at all)
 //   tiles, collector [hint] the shipped kernel's hand-off with the loads above
 // Outer sum (a sum per column):
-//   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks; a cluster per strip)
+//   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks, tickets)
 //   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
 //                           fastest, so the blocks in flight read one band of whole rows; each
 //                           block stores its column sums (no hand-off)
@@ -449,10 +449,9 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   if (cols % (kLanesX * W) != 0) {
     std::printf("%-5s outer: skipped (cols not a multiple of %d)\n", dtype, kLanesX * W);
   } else {
-    const kbench::sum::ColumnsOnePassPlan plan = kbench::sum::plan_columns_one_pass(in, rows, cols, probe.sm_count, sizeof(T), 9);
-    const char* path = plan.path == kbench::sum::ColumnsOnePassPlan::Path::tickets ? "tickets" : "clusters";
-    report("outer: shipped one_pass (" + std::string(path) + ", " + std::to_string(plan.chunks) + " chunks)", probe.cold_us([&] {
-      kbench::sum::launch_columns_one_pass<T>(in, shipped_out, rows, cols, partials, counters, plan, nullptr);
+    const int chunks = kbench::sum::columns_one_pass_chunks(rows, cols, probe.sm_count, sizeof(T), 9);
+    report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", probe.cold_us([&] {
+      kbench::sum::launch_columns_one_pass<T>(in, shipped_out, rows, cols, partials, counters, chunks, 9, nullptr);
     }));
     const std::vector<float> shipped_columns = download(shipped_out, static_cast<std::size_t>(cols));
     const int collectors = static_cast<int>((cols + kCollectorColumns - 1) / kCollectorColumns);

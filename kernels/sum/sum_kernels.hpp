@@ -78,30 +78,22 @@ template <typename T>
 void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                               cudaStream_t stream);
 
-/// How the one-pass column sum covers a rows x cols tensor.
-struct ColumnsOnePassPlan {
-  enum class Path {
-    small_cluster,  ///< compute capability 9.0+, at most 512 rows: one cluster of 32 x 8 blocks per strip
-    large_cluster,  ///< 9.0+ and enough strips for 3 blocks per SM: one cluster of 16 x 16 blocks per strip
-    tickets,        ///< otherwise: two_stage's blocks, the last block of a strip by ticket adds the chunks
-  };
-  Path path = Path::tickets;
-  int chunks = 1;  ///< row chunks per column strip: the cluster's blocks on the cluster paths
-};
+/// Whether the one-pass column sum runs as one cluster per column strip: compute capability 9.0+
+/// and at most 512 rows.
+bool columns_use_cluster(std::int64_t rows, int cc_major);
 
-/// The plan for `in` (its alignment decides the vector width) on a device with `sm_count` SMs of
-/// compute capability `cc_major`.
-ColumnsOnePassPlan plan_columns_one_pass(const void* in, std::int64_t rows, std::int64_t cols, int sm_count,
-                                         std::size_t element_size, int cc_major);
+/// Row chunks of the one-pass column sum: at most 8 (one cluster) on the cluster path, else
+/// column_chunks.
+int columns_one_pass_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size, int cc_major);
 
-/// The column sum in one kernel. On the cluster paths the row chunks of a strip form one cluster
-/// and meet in its block 0's shared memory. On the ticket path the last row-chunk block of each
+/// The same column strips in one kernel. On the cluster path the row chunks of a strip form one
+/// cluster and meet in its block 0's shared memory. Otherwise the last row-chunk block of each
 /// strip (an atomic ticket per strip) sums the chunks' partials for its columns and writes them;
-/// `partials` holds plan.chunks x cols floats and `tickets` one unsigned per strip
-/// (column_strips), zero before the first call and left zero by each call.
+/// `partials` holds chunks x cols floats and `tickets` one unsigned per strip (column_strips),
+/// zero before the first call and left zero by each call.
 template <typename T>
 void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                             unsigned* tickets, const ColumnsOnePassPlan& plan, cudaStream_t stream);
+                             unsigned* tickets, int chunks, int cc_major, cudaStream_t stream);
 
 /// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);

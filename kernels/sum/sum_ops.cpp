@@ -106,7 +106,7 @@ class ReductionWorkload final : public Workload {
             sum::launch_columns_two_stage(in, out, matrix_.rows, matrix_.cols, scratch_.as<float>(), blocks_, stream);
           else if (variant == 2)
             sum::launch_columns_one_pass(in, out, matrix_.rows, matrix_.cols, one_pass_partials_.as<float>(),
-                                         tickets_.as<unsigned>(), columns_plan_, stream);
+                                         tickets_.as<unsigned>(), one_pass_blocks_, cc_major_, stream);
           else if (variant == 3) cublas_column_sum(stream);
           else throw std::out_of_range("sum_outer: no variant " + std::to_string(variant));
           break;
@@ -160,8 +160,8 @@ class ReductionWorkload final : public Workload {
         case Mode::outer: {
           blocks_ = sum::column_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T));
           scratch_ = DeviceBuffer(static_cast<std::size_t>(blocks_) * static_cast<std::size_t>(matrix_.cols) * sizeof(float));
-          columns_plan_ = sum::plan_columns_one_pass(in_.get(), matrix_.rows, matrix_.cols, sm_count, sizeof(T), cc_major_);
-          one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(columns_plan_.chunks) *
+          one_pass_blocks_ = sum::columns_one_pass_chunks(matrix_.rows, matrix_.cols, sm_count, sizeof(T), cc_major_);
+          one_pass_partials_ = DeviceBuffer(static_cast<std::size_t>(one_pass_blocks_) *
                                             static_cast<std::size_t>(matrix_.cols) * sizeof(float));
           tickets_ = zeroed_tickets(static_cast<std::size_t>(sum::column_strips(in_.get(), matrix_.cols, sizeof(T))));
           const HostTensor ones = ones_tensor(dtype_, static_cast<std::size_t>(matrix_.rows));
@@ -206,8 +206,7 @@ class ReductionWorkload final : public Workload {
   DeviceBuffer in_, out_, scratch_, offsets_, cub_temp_, ones_, one_pass_partials_, tickets_;
   std::size_t cub_temp_bytes_ = 0;
   int blocks_ = 1;           ///< two_stage's blocks (full) or row chunks (outer)
-  int one_pass_blocks_ = 1;  ///< one_pass's blocks (full)
-  sum::ColumnsOnePassPlan columns_plan_;  ///< one_pass's path and row chunks (outer)
+  int one_pass_blocks_ = 1;  ///< one_pass's blocks (full) or row chunks (outer)
   int cc_major_ = 0;         ///< the device's compute capability: 9+ takes one_pass's cluster path
   std::unique_ptr<CublasHandle> cublas_;
   sum::ReductionReference reference_;

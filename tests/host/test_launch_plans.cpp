@@ -7,8 +7,6 @@
 
 #include <cuda_fp16.h>
 
-#include <cstdint>
-
 using namespace kbench;
 
 TEST_CASE("register_row holds whole-vector rows up to 32768 elements", "[softmax]") {
@@ -22,36 +20,19 @@ TEST_CASE("register_row holds whole-vector rows up to 32768 elements", "[softmax
   CHECK(softmax::register_row_fits(8, 2));
 }
 
-TEST_CASE("the one-pass outer sum takes one cluster per strip on sm_90+ where the strips fill the GPU", "[sum]") {
-  using Path = sum::ColumnsOnePassPlan::Path;
-  const void* aligned = reinterpret_cast<const void*>(std::uintptr_t{1} << 12);
-  const void* odd = reinterpret_cast<const void*>((std::uintptr_t{1} << 12) + 2);  // 2-byte aligned only
-  auto plan = [&](std::int64_t rows, std::int64_t cols, std::size_t size, int cc_major, const void* in = nullptr) {
-    return sum::plan_columns_one_pass(in ? in : aligned, rows, cols, 132, size, cc_major);
-  };
-  // Up to 512 rows: small clusters, one chunk per 32 rows, at most the 8 blocks of a portable cluster.
-  CHECK(plan(512, 256, 4, 9).path == Path::small_cluster);
-  CHECK(plan(256, 256, 4, 9).chunks == 8);
-  CHECK(plan(512, 256, 2, 9).chunks == 8);
-  CHECK(plan(33, 256, 4, 9).chunks == 2);
-  CHECK(plan(1, 7, 4, 9).chunks == 1);
-  CHECK(plan(1, 7, 4, 10).path == Path::small_cluster);
-  // 8192^2: strips of 16 vectors (64 fp32 or 128 fp16 columns), as many chunks as 4 blocks per
-  // SM want, at most 8: fp32 128 strips x 5, fp16 64 strips x 8.
-  CHECK(plan(8192, 8192, 4, 9).path == Path::large_cluster);
-  CHECK(plan(8192, 8192, 4, 9).chunks == 5);
-  CHECK(plan(8192, 8192, 2, 9).chunks == 8);
-  CHECK(plan(513, 8192, 2, 9).path == Path::large_cluster);
-  // Too few strips for 3 blocks per SM (4096 fp16 columns: 32 strips, 256 blocks): tickets.
-  CHECK(plan(8192, 4096, 2, 9).path == Path::tickets);
-  CHECK(plan(8192, 4096, 2, 9).chunks == sum::column_chunks(8192, 4096, 132, 2));
-  // Unaligned rows: one column per thread, so more strips (8192 fp16: 512).
-  CHECK(plan(8192, 8190, 2, 9, odd).path == Path::large_cluster);
-  CHECK(plan(8192, 8190, 2, 9, odd).chunks == 2);
-  // No clusters before Hopper.
-  CHECK(plan(256, 256, 4, 8).path == Path::tickets);
-  CHECK(plan(8192, 8192, 4, 8).path == Path::tickets);
-  CHECK(plan(8192, 8192, 4, 8).chunks == sum::column_chunks(8192, 8192, 132, 4));
+TEST_CASE("the one-pass outer sum takes one cluster per strip for up to 512 rows on sm_90+", "[sum]") {
+  CHECK(sum::columns_use_cluster(512, 9));
+  CHECK_FALSE(sum::columns_use_cluster(513, 9));
+  CHECK_FALSE(sum::columns_use_cluster(256, 8));  // no clusters before Hopper
+  CHECK(sum::columns_use_cluster(1, 10));
+  // On the cluster path: one chunk per 32 rows, at most the 8 blocks of a portable cluster.
+  CHECK(sum::columns_one_pass_chunks(256, 256, 132, 4, 9) == 8);
+  CHECK(sum::columns_one_pass_chunks(512, 256, 132, 2, 9) == 8);
+  CHECK(sum::columns_one_pass_chunks(33, 256, 132, 4, 9) == 2);
+  CHECK(sum::columns_one_pass_chunks(1, 7, 132, 4, 9) == 1);
+  // Otherwise the two-stage kernel's row chunks.
+  CHECK(sum::columns_one_pass_chunks(8192, 8192, 132, 4, 9) == sum::column_chunks(8192, 8192, 132, 4));
+  CHECK(sum::columns_one_pass_chunks(256, 256, 132, 4, 8) == sum::column_chunks(256, 256, 132, 4));
 }
 
 TEST_CASE("the one-pass full sum runs one block per 16 KB tile, or one cluster when small on sm_90+", "[sum]") {
