@@ -11,6 +11,10 @@
 //   tiles, atomic [hint]    the bare tile read: each block ends in one float atomicAdd (no order)
 //   tiles, store  [hint]    the same, each block only stores its sum (no hand-off at all)
 //   tiles, collector [hint] the shipped kernel's hand-off with the loads above
+//   bulk S x B KB, P/SM     persistent blocks (P per SM) that stream tiles of B KB into a ring of S
+//                           shared-memory stages with the bulk copy engine (cp.async.bulk,
+//                           completing on an mbarrier), every thread adding the landed tile from
+//                           shared memory; one float atomicAdd per block at the end
 // Outer sum (a sum per column):
 //   shipped one_pass        sum::launch_columns_one_pass (one wave of row chunks, tickets)
 //   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
@@ -172,6 +176,85 @@ __global__ void __launch_bounds__(kBlock)
     partials[worker] = sum;
     add_release(counters + worker / kGroupWorkers);
   }
+}
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+
+/// Arms `bar` for `bytes` of copies (the single arrival of its count of 1 included).
+__device__ __forceinline__ void barrier_expect(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ bool barrier_try_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done;
+  asm volatile(
+      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+      : "=r"(done)
+      : "r"(shared_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+/// `bytes` (a multiple of 16) from global `src` to shared `dst` by the bulk copy engine,
+/// completing on `bar`.
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+}
+
+template <typename T, int TileBytes, int Stages>
+__global__ void __launch_bounds__(kBlock) full_bulk(const uint4* __restrict__ in, std::int64_t vectors, float* out) {
+  constexpr int kTile = TileBytes / 16;  // vectors per tile
+  extern __shared__ __align__(128) uint4 ring[];
+  __shared__ __align__(8) unsigned long long landed[Stages];
+  const std::int64_t tiles = (vectors + kTile - 1) / kTile;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) barrier_init(&landed[s], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  auto issue = [&](std::int64_t tile, int stage) {
+    const std::int64_t first = tile * kTile;
+    const auto bytes = static_cast<unsigned>(min(static_cast<std::int64_t>(kTile), vectors - first) * 16);
+    barrier_expect(&landed[stage], bytes);
+    bulk_copy(ring + stage * kTile, in + first, bytes, &landed[stage]);
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      const std::int64_t tile = blockIdx.x + static_cast<std::int64_t>(s) * gridDim.x;
+      if (tile < tiles) issue(tile, s);
+    }
+  }
+  float acc = 0.0f;
+  int k = 0;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++k) {
+    const int stage = k % Stages;
+    while (!barrier_try_wait(&landed[stage], (k / Stages) & 1)) {
+    }
+    const int count = static_cast<int>(min(static_cast<std::int64_t>(kTile), vectors - tile * kTile));
+    const uint4* landed_tile = ring + stage * kTile;
+    if (count == kTile) {
+#pragma unroll
+      for (int i = 0; i < kTile / kBlock; ++i) acc += vector_sum<T>(landed_tile[threadIdx.x + i * kBlock]);
+    } else {
+      for (int i = threadIdx.x; i < count; i += kBlock) acc += vector_sum<T>(landed_tile[i]);
+    }
+    __syncthreads();  // every thread is done with the stage before it is refilled
+    if (threadIdx.x == 0) {
+      const std::int64_t next = tile + static_cast<std::int64_t>(Stages) * gridDim.x;
+      if (next < tiles) issue(next, stage);
+    }
+  }
+  const float sum = block_sum(acc);
+  if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 
 /// Outer sum over R-row bands of 16-byte column strips (cols a multiple of the strip width,
@@ -443,6 +526,30 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::store>{}, "full: tiles, store, hint");
   full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector");
   full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector, hint");
+
+  auto bulk_run = [&](auto tile_tag, auto stages_tag, int per_sm) {
+    constexpr int TileBytes = decltype(tile_tag)::value, Stages = decltype(stages_tag)::value;
+    constexpr int kShared = TileBytes * Stages;
+    PROBE_CHECK(cudaFuncSetAttribute(full_bulk<T, TileBytes, Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    const int grid = per_sm * probe.sm_count;
+    auto launch = [&] { full_bulk<T, TileBytes, Stages><<<grid, kBlock, kShared>>>(in4, vectors, scalar); };
+    const double us = probe.cold_us(launch);
+    PROBE_CHECK(cudaMemset(scalar, 0, sizeof(float)));
+    launch();
+    PROBE_CHECK(cudaDeviceSynchronize());
+    const std::vector<float> total = download(scalar, 1);
+    const double relative = std::fabs(double{total[0]} - shipped_total[0]) / (1.0 + std::fabs(double{shipped_total[0]}));
+    report("full: bulk " + std::to_string(Stages) + " x " + std::to_string(TileBytes / 1024) + " KB, " + std::to_string(per_sm) + "/SM", us,
+           relative < (sizeof(T) == 4 ? 1e-4 : 4e-3) ? "(sum matches shipped)" : "(SUM DIFFERS: " + std::to_string(total[0]) + ")");
+  };
+  using K16 = std::integral_constant<int, 16384>;
+  using K32 = std::integral_constant<int, 32768>;
+  bulk_run(K16{}, std::integral_constant<int, 4>{}, 2);
+  bulk_run(K16{}, std::integral_constant<int, 6>{}, 2);
+  bulk_run(K16{}, std::integral_constant<int, 4>{}, 3);
+  bulk_run(K32{}, std::integral_constant<int, 3>{}, 2);
+  bulk_run(K32{}, std::integral_constant<int, 6>{}, 1);
+  bulk_run(K16{}, std::integral_constant<int, 8>{}, 1);
 
   // ---- outer sum
   constexpr int W = 16 / sizeof(T);
