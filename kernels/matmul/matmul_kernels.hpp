@@ -34,8 +34,6 @@ void launch_register_blocked(const float* a, const float* b, float* c, Dims dims
 /// warps a K-slice with 4×4 outputs per thread, partial tiles added in shared memory. Needs
 /// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
-/// The same with 16 warps and K steps of 64 (an experiment, timed by matmul_small_probe).
-void launch_small_simt_wide(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64

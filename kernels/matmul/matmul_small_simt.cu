@@ -34,43 +34,28 @@ namespace {
 
 constexpr int kBM = 16;
 constexpr int kBN = 32;
-constexpr int kSliceK = 4;  ///< k per warp and step: one float4 of each A row
-
-/// The kernel's shape: Threads / 32 warps, each a K-slice of kSliceK per step, so a step covers
-/// kBK = 4 x warps of K; Stages steps in the cp.async ring.
-template <int Threads, int Stages>
-struct Shape {
-  static constexpr int kThreads = Threads;
-  static constexpr int kSlices = Threads / 32;  // one warp per K-slice
-  static constexpr int kBK = kSlices * kSliceK;
-  static constexpr int kStages = Stages;
-  static constexpr int kALd = kBK + 4;        // floats per A stage row
-  static constexpr int kBLd = kBN;            // floats per B stage row
-  static constexpr int kAStage = kBM * kALd;  // floats
-  static constexpr int kBStage = kBK * kBLd;
-  static constexpr int kStageFloats = kAStage + kBStage;
-  static constexpr int kAChunks = kBM * kBK / 4;  // 16-byte copies per stage
-  static constexpr int kBChunks = kBK * kBN / 4;
-  static constexpr int kOutputsPerThread = kBM * kBN / Threads;
-  static_assert(kAChunks <= Threads && kBChunks == Threads, "one B chunk per thread, one A chunk for the first ones");
-  static_assert(4 * 4 == kBM && 8 * 4 == kBN, "a warp's 4x8 lanes with 4x4 each cover the tile");
-  static_assert(kSlices * kBM * kBN <= Stages * kStageFloats, "the partial tiles fit in the stages");
-  static_assert(kOutputsPerThread == 1 || kOutputsPerThread == 2, "one or two outputs per thread at the end");
-};
-
-/// Shipped: 8 warps, K steps of 32, 4 stages. 9 stages (a K of 256 in flight from the start)
-/// measured slower on the H100 (4.01 against 3.77 µs per call at 256³ in hot mode, with the 2×4
-/// layout), and so did 5 stages with the fragments double-buffered in registers (3.64 against
-/// 3.38 µs, this layout; NOTES.md).
-using ShippedShape = Shape<256, 4>;
-/// Candidate: 16 warps (4 per scheduler), K steps of 64, 3 stages.
-using WideShape = Shape<512, 3>;
+constexpr int kBK = 32;
+constexpr int kThreads = 256;
+constexpr int kSlices = kThreads / 32;  // one warp per K-slice
+constexpr int kSliceK = kBK / kSlices;  // 4 k per slice and step
+/// 4 stages: 9 (a K of 256 in flight from the start) measured slower on the H100 (4.01 against
+/// 3.77 µs per call at 256³ in hot mode, with the 2×4 layout), and so did 5 stages with the
+/// fragments double-buffered in registers (3.64 against 3.38 µs, this layout; NOTES.md).
+constexpr int kStages = 4;
+constexpr int kALd = kBK + 4;        // floats per A stage row
+constexpr int kBLd = kBN;            // floats per B stage row
+constexpr int kAStage = kBM * kALd;  // floats
+constexpr int kBStage = kBK * kBLd;
+constexpr int kAChunks = kBM * kBK / 4;  // 16-byte copies per stage: 128 of A, 256 of B
+constexpr int kBChunks = kBK * kBN / 4;
+static_assert(kAChunks <= kThreads && kBChunks == kThreads, "one B chunk per thread, one A chunk for the first 128");
+static_assert(kSliceK == 4 && 4 * 4 == kBM && 8 * 4 == kBN, "a warp's 4x8 lanes with 4x4 each cover the tile");
+static_assert(kSlices * kBM * kBN <= kStages * (kAStage + kBStage), "the partial tiles fit in the stages");
 
 /// One thread's share of every stage's copies: one 16-byte chunk of B (row r_b of the step, 4
 /// columns) and, for the first kAChunks threads, one of A (row r_a of the tile, 4 k). K % 4 == 0
 /// and N % 4 == 0, so each chunk is wholly inside the matrix or wholly outside it (then
 /// zero-filled).
-template <typename S>
 struct StageCopies {
   const float* a_src;  ///< A's chunk at k = 0 (valid only where a_row_ok)
   const float* b_src;  ///< B's chunk at k = 0 (valid only where b_col_ok)
@@ -80,17 +65,17 @@ struct StageCopies {
 
   __device__ StageCopies(const float* a, const float* b, int m, int n, int k, int block_row, int block_col) {
     const int tid = static_cast<int>(threadIdx.x);
-    const int r_a = tid / (S::kBK / 4);
-    a_k = (tid % (S::kBK / 4)) * 4;
-    a_copies = tid < S::kAChunks;
+    const int r_a = tid / (kBK / 4);
+    a_k = (tid % (kBK / 4)) * 4;
+    a_copies = tid < kAChunks;
     a_row_ok = a_copies && block_row + r_a < m;
     a_src = a + static_cast<long long>(block_row + r_a) * k + a_k;
-    a_dst = r_a * S::kALd + a_k;
+    a_dst = r_a * kALd + a_k;
     b_k = tid / (kBN / 4);
     const int b_col = (tid % (kBN / 4)) * 4;
     b_col_ok = block_col + b_col < n;
     b_src = b + static_cast<long long>(b_k) * n + block_col + b_col;
-    b_dst = S::kAStage + b_k * S::kBLd + b_col;
+    b_dst = kAStage + b_k * kBLd + b_col;
   }
 
   /// Starts the copies of the step at `k0` into `stage`.
@@ -104,40 +89,39 @@ struct StageCopies {
   }
 };
 
-template <typename S>
-__global__ void __launch_bounds__(S::kThreads)
+__global__ void __launch_bounds__(kThreads)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                              int n, int k) {
-  __shared__ __align__(16) float stages[S::kStages][S::kStageFloats];
+  __shared__ __align__(16) float stages[kStages][kAStage + kBStage];
   const int tiles_n = ceil_div(n, kBN);
   const int block_row = static_cast<int>(blockIdx.x) / tiles_n * kBM;
   const int block_col = static_cast<int>(blockIdx.x) % tiles_n * kBN;
   const int slice = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int ty = lane / 8, tx = lane % 8;
-  const StageCopies<S> copies(a, b, m, n, k, block_row, block_col);
+  const StageCopies copies(a, b, m, n, k, block_row, block_col);
 
   float acc[4][4] = {};
-  const int steps = ceil_div(k, S::kBK);
+  const int steps = ceil_div(k, kBK);
 #pragma unroll
-  for (int s = 0; s < S::kStages - 1; ++s) {
-    if (s < steps) copies.issue(stages[s], a, b, n, k, s * S::kBK);
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < steps) copies.issue(stages[s], a, b, n, k, s * kBK);
     cp_async_commit();
   }
   for (int step = 0; step < steps; ++step) {
-    cp_async_wait<S::kStages - 2>();  // this thread's copies of `step` have landed
-    __syncthreads();                  // everyone's have, and everyone is done with step - 1
-    const int ahead = step + S::kStages - 1;
-    if (ahead < steps) copies.issue(stages[ahead % S::kStages], a, b, n, k, ahead * S::kBK);
+    cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
+    __syncthreads();               // everyone's have, and everyone is done with step - 1
+    const int ahead = step + kStages - 1;
+    if (ahead < steps) copies.issue(stages[ahead % kStages], a, b, n, k, ahead * kBK);
     cp_async_commit();
 
-    const float* a_rows = stages[step % S::kStages] + ty * S::kALd + slice * kSliceK;
-    const float* b_rows = stages[step % S::kStages] + S::kAStage + slice * kSliceK * S::kBLd + 4 * tx;
+    const float* a_rows = stages[step % kStages] + ty * kALd + slice * kSliceK;
+    const float* b_rows = stages[step % kStages] + kAStage + slice * kSliceK * kBLd + 4 * tx;
     float4 av[4], bv[4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i) av[i] = *reinterpret_cast<const float4*>(a_rows + 4 * i * S::kALd);
+    for (int i = 0; i < 4; ++i) av[i] = *reinterpret_cast<const float4*>(a_rows + 4 * i * kALd);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(b_rows + j * S::kBLd);
+    for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(b_rows + j * kBLd);
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const float a_frag[4] = {av[i].x, av[i].y, av[i].z, av[i].w};
@@ -160,41 +144,26 @@ __global__ void __launch_bounds__(S::kThreads)
         make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
   }
   __syncthreads();
-  // Thread t adds the partials of its kOutputsPerThread consecutive outputs (row-major in the
-  // tile) in slice order.
-  constexpr int kPer = S::kOutputsPerThread;
-  const int first = static_cast<int>(threadIdx.x) * kPer;
-  const int r = first / kBN, col = first % kBN;
-  float sum[kPer] = {};
+  // Thread t adds the partials of row t / 16, columns 2 (t % 16) and + 1, in slice order.
+  const int r = static_cast<int>(threadIdx.x) / 16, col = 2 * (static_cast<int>(threadIdx.x) % 16);
+  float2 sum = make_float2(0.0f, 0.0f);
 #pragma unroll
-  for (int s = 0; s < S::kSlices; ++s) {
-#pragma unroll
-    for (int e = 0; e < kPer; ++e) sum[e] += partial[(s * kBM + r) * kBN + col + e];
+  for (int s = 0; s < kSlices; ++s) {
+    const float2 p = *reinterpret_cast<const float2*>(partial + (s * kBM + r) * kBN + col);
+    sum.x += p.x;
+    sum.y += p.y;
   }
   const int row = block_row + r, out_col = block_col + col;
-  // N % 4 == 0: col is even, so a pair is inside or outside together, and aligned.
-  if (row < m && out_col < n) {
-    float* out = c + static_cast<long long>(row) * n + out_col;
-    if constexpr (kPer == 2) *reinterpret_cast<float2*>(out) = make_float2(sum[0], sum[1]);
-    else *out = sum[0];
-  }
-}
-
-template <typename S>
-void launch_shape(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
-  matmul_small_simt_kernel<S><<<static_cast<unsigned>(blocks), S::kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
-  KBENCH_CHECK_LAUNCH();
+  // N % 4 == 0: col is even, so both columns are inside or both outside, and the pair is aligned.
+  if (row < m && out_col < n) *reinterpret_cast<float2*>(c + static_cast<long long>(row) * n + out_col) = sum;
 }
 
 }  // namespace
 
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  launch_shape<ShippedShape>(a, b, c, dims, stream);
-}
-
-void launch_small_simt_wide(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  launch_shape<WideShape>(a, b, c, dims, stream);
+  const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
+  matmul_small_simt_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  KBENCH_CHECK_LAUNCH();
 }
 
 }  // namespace kbench::matmul
