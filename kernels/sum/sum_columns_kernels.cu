@@ -21,7 +21,6 @@ constexpr int kLanesY = 8;   ///< row lanes per block
 constexpr int kFinishBlock = 256;
 constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
 constexpr int kMaxClusterChunks = 8;  ///< the portable cluster size
-constexpr int kFoldLoads = 16;        ///< chunk partials a column fold loads at once (fold_chunks)
 
 template <typename T>
 __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
@@ -115,26 +114,6 @@ __device__ __forceinline__ void write_partials(const float (*strip)[kLanesX * W 
   }
 }
 
-/// The sum over `chunks` of partials[k][col] (row pitch `cols`), added in chunk order. The partials
-/// come from L2 (__ldcg: other blocks wrote them, so no L1 line may be trusted), kFoldLoads loads in
-/// flight before any is added: one round trip per kFoldLoads chunks, where a plain loop (which the
-/// compiler unrolls 4 times) took one per 4 chunks. Past the last chunk the last one is loaded
-/// again and not added, so no branch keeps the loads apart.
-__device__ __forceinline__ float fold_chunks(const float* __restrict__ partials, unsigned chunks, std::int64_t cols,
-                                             std::int64_t col) {
-  float acc = 0.0f;
-  for (unsigned k0 = 0; k0 < chunks; k0 += kFoldLoads) {
-    float part[kFoldLoads];
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) part[u] = __ldcg(partials + min(k0 + u, chunks - 1) * cols + col);
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) {
-      if (k0 + u < chunks) acc += part[u];
-    }
-  }
-  return acc;
-}
-
 /// Stage 1 of the two-stage column reduction: one partial per column and row chunk.
 template <typename T, int W>
 __global__ void __launch_bounds__(kLanesX* kLanesY)
@@ -166,7 +145,9 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
   for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
     const std::int64_t col = block_col + j;
     if (col >= cols) break;
-    out[col] = from_float<T>(fold_chunks(partials, gridDim.y, cols, col));
+    float acc = 0.0f;
+    for (unsigned k = 0; k < gridDim.y; ++k) acc += __ldcg(partials + k * cols + col);  // L2, not a stale L1
+    out[col] = from_float<T>(acc);
   }
   if (flat == 0) tickets[blockIdx.x] = 0;
 }
@@ -208,13 +189,15 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
 #endif
 }
 
-/// Stage 2: one thread per column adds up the chunks' partials (fold_chunks).
+/// Stage 2: one thread per column adds up the chunks' partials.
 template <typename T>
 __global__ void columns_stage2_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols,
                                       int chunks) {
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (col >= cols) return;
-  out[col] = from_float<T>(fold_chunks(partials, static_cast<unsigned>(chunks), cols, col));
+  float acc = 0.0f;
+  for (int k = 0; k < chunks; ++k) acc += partials[k * cols + col];
+  out[col] = from_float<T>(acc);
 }
 
 /// Columns per thread: a whole 16-byte vector when every row starts 16-byte aligned.
