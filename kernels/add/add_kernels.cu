@@ -110,18 +110,30 @@ __global__ void __launch_bounds__(kVectorizedBlock)
   const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kVectorizedBlock * kUnroll + threadIdx.x;
 
   uint4 va[kUnroll], vb[kUnroll];
+  if (base + (kUnroll - 1) * kVectorizedBlock < vectors) {
+    // A whole tile (every block but the last): no guard between the loads, so all 2 x kUnroll
+    // are issued before the first add.
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const std::int64_t i = base + u * kVectorizedBlock;
-    if (i < vectors) {
-      va[u] = a4[i];
-      vb[u] = b4[i];
+    for (int u = 0; u < kUnroll; ++u) {
+      va[u] = a4[base + u * kVectorizedBlock];
+      vb[u] = b4[base + u * kVectorizedBlock];
     }
-  }
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const std::int64_t i = base + u * kVectorizedBlock;
-    if (i < vectors) c4[i] = add_vector<T>(va[u], vb[u]);
+    for (int u = 0; u < kUnroll; ++u) c4[base + u * kVectorizedBlock] = add_vector<T>(va[u], vb[u]);
+  } else {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::int64_t i = base + u * kVectorizedBlock;
+      if (i < vectors) {
+        va[u] = a4[i];
+        vb[u] = b4[i];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const std::int64_t i = base + u * kVectorizedBlock;
+      if (i < vectors) c4[i] = add_vector<T>(va[u], vb[u]);
+    }
   }
   if (blockIdx.x == 0) {
     const std::int64_t tail = vectors * kPerVector + threadIdx.x;
