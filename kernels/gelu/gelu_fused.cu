@@ -81,24 +81,15 @@ __global__ void __launch_bounds__(kVectorizedBlock)
   const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kVectorizedBlock * kUnroll + threadIdx.x;
 
   uint4 v[kUnroll];
-  if (base + (kUnroll - 1) * kVectorizedBlock < vectors) {
-    // A whole tile (every block but the last): no guard between the loads, so all kUnroll are
-    // issued before the first is used (as in add's blocked kernel).
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = x4[base + u * kVectorizedBlock];
+  for (int u = 0; u < kUnroll; ++u) {
+    const std::int64_t i = base + u * kVectorizedBlock;
+    if (i < vectors) v[u] = x4[i];
+  }
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) y4[base + u * kVectorizedBlock] = apply_vector<T>(v[u], f);
-  } else {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const std::int64_t i = base + u * kVectorizedBlock;
-      if (i < vectors) v[u] = x4[i];
-    }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      const std::int64_t i = base + u * kVectorizedBlock;
-      if (i < vectors) y4[i] = apply_vector<T>(v[u], f);
-    }
+  for (int u = 0; u < kUnroll; ++u) {
+    const std::int64_t i = base + u * kVectorizedBlock;
+    if (i < vectors) y4[i] = apply_vector<T>(v[u], f);
   }
   if (blockIdx.x == 0) {
     const std::int64_t tail = vectors * kPerVector + threadIdx.x;
