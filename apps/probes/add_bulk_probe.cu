@@ -12,7 +12,8 @@
 // any timing), bit for bit.
 //
 //   add_bulk_probe [rows cols [samples]]       (default 8192 8192 50; fp32 and fp16)
-#include "harness/l2_flush.hpp"
+#include "apps/probes/bulk_copy.cuh"
+#include "apps/probes/probe_support.cuh"
 #include "kernels/add/add_kernels.hpp"
 
 #include <cuda_fp16.h>
@@ -26,15 +27,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#define PROBE_CHECK(call)                                                                          \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
@@ -53,20 +45,6 @@ __device__ __forceinline__ uint4 add_vector(uint4 x, uint4 y) {
   return out;
 }
 
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ bool barrier_try_wait(unsigned long long* bar, unsigned parity) {
-  unsigned done;
-  asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-      : "=r"(done)
-      : "r"(shared_address(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-}
-
 template <typename T, int Items>
 __global__ void __launch_bounds__(kBlock)
     add_bulk(const uint4* __restrict__ a, const uint4* __restrict__ b, uint4* __restrict__ c, std::int64_t vectors) {
@@ -77,21 +55,14 @@ __global__ void __launch_bounds__(kBlock)
   const int count = static_cast<int>(min(static_cast<std::int64_t>(kTile), vectors - first));
   if (threadIdx.x == 0) {
     const unsigned bytes = static_cast<unsigned>(count) * 16;
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&landed)) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(&landed)), "r"(2 * bytes)
-                 : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     shared_address(tiles)),
-                 "l"(a + first), "r"(bytes), "r"(shared_address(&landed))
-                 : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     shared_address(tiles + kTile)),
-                 "l"(b + first), "r"(bytes), "r"(shared_address(&landed))
-                 : "memory");
+    probe::barrier_init(&landed, 1);
+    probe::fence_barrier_init();
+    probe::barrier_expect(&landed, 2 * bytes);
+    probe::bulk_copy(tiles, a + first, bytes, &landed);
+    probe::bulk_copy(tiles + kTile, b + first, bytes, &landed);
   }
   __syncthreads();  // the barrier is initialised before anyone waits on it
-  while (!barrier_try_wait(&landed, 0)) {
+  while (!probe::barrier_try_wait(&landed, 0)) {
   }
 #pragma unroll
   for (int u = 0; u < Items; ++u) {
@@ -120,44 +91,8 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-__global__ void fill(unsigned* data, std::size_t words, unsigned mask, unsigned salt) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    unsigned h = (static_cast<unsigned>(i) ^ salt) * 0x9E3779B1u;
-    h ^= h >> 15;
-    h *= 0x85EBCA77u;
-    h ^= h >> 13;
-    data[i] = h & mask;
-  }
-}
-
-struct Probe {
-  kbench::L2Flusher* flusher = nullptr;
-  int samples = 50;
-  cudaEvent_t begin{}, end{};
-
-  double cold_us(const std::function<void()>& launch) {
-    launch();
-    PROBE_CHECK(cudaDeviceSynchronize());
-    std::vector<float> times;
-    for (int s = 0; s < samples; ++s) {
-      flusher->flush(nullptr);
-      PROBE_CHECK(cudaEventRecord(begin));
-      launch();
-      PROBE_CHECK(cudaEventRecord(end));
-      PROBE_CHECK(cudaEventSynchronize(end));
-      float ms = 0;
-      PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
-      times.push_back(ms * 1000.0f);
-    }
-    PROBE_CHECK(cudaGetLastError());
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-  }
-};
-
 template <typename T>
-void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
+void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
   const std::int64_t n = rows * cols;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
   const std::int64_t vectors = static_cast<std::int64_t>(bytes / 16);
@@ -167,8 +102,8 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   PROBE_CHECK(cudaMalloc(&c, bytes));
   PROBE_CHECK(cudaMalloc(&reference, bytes));
   const unsigned mask = sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu;
-  fill<<<512, 256>>>(reinterpret_cast<unsigned*>(a), bytes / 4, mask, 1u);
-  fill<<<512, 256>>>(reinterpret_cast<unsigned*>(b), bytes / 4, mask, 2u);
+  probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(a), bytes / 4, mask, 1u);
+  probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(b), bytes / 4, mask, 2u);
   PROBE_CHECK(cudaDeviceSynchronize());
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);
@@ -190,10 +125,10 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
 
   // Timed first, checked after: a call's arguments may be evaluated in any order.
   PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
-  const double blocked_us = probe.cold_us([&] { kbench::add::launch_blocked<T>(a, b, c, n, nullptr); });
+  const double blocked_us = session.cold_us([&] { kbench::add::launch_blocked<T>(a, b, c, n, nullptr); });
   report("blocked (shipped)", blocked_us, check());
   PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
-  const double cub_us = probe.cold_us([&] { kbench::add::launch_cub_transform<T>(a, b, c, n, nullptr); });
+  const double cub_us = session.cold_us([&] { kbench::add::launch_cub_transform<T>(a, b, c, n, nullptr); });
   report("cub_transform", cub_us, check());
   auto bulk_run = [&](auto items_tag) {
     constexpr int Items = decltype(items_tag)::value;
@@ -201,7 +136,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
     PROBE_CHECK(cudaFuncSetAttribute(add_bulk<T, Items>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
     const auto grid = static_cast<unsigned>((vectors + kBlock * Items - 1) / (kBlock * Items));
     PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
-    const double us = probe.cold_us([&] { add_bulk<T, Items><<<grid, kBlock, kShared>>>(a4, b4, c4, vectors); });
+    const double us = session.cold_us([&] { add_bulk<T, Items><<<grid, kBlock, kShared>>>(a4, b4, c4, vectors); });
     report("bulk " + std::to_string(Items), us, check());
   };
   bulk_run(std::integral_constant<int, 2>{});
@@ -212,7 +147,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
     constexpr int U = decltype(u_tag)::value, Threads = decltype(threads_tag)::value;
     const auto grid = static_cast<unsigned>((vectors + Threads * U - 1) / (Threads * U));
     PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
-    const double us = probe.cold_us([&] { add_regs<T, U, Threads><<<grid, Threads>>>(a4, b4, c4, vectors); });
+    const double us = session.cold_us([&] { add_regs<T, U, Threads><<<grid, Threads>>>(a4, b4, c4, vectors); });
     report("regs " + std::to_string(U) + " x " + std::to_string(Threads), us, check());
   };
   regs_run(std::integral_constant<int, 4>{}, std::integral_constant<int, 256>{});
@@ -225,34 +160,11 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 8192;
-  const std::int64_t cols = argc > 2 ? std::atoll(argv[2]) : 8192;
-  Probe probe;
-  probe.samples = argc > 3 ? std::atoi(argv[3]) : 50;
-  if (rows < 1 || cols < 1 || probe.samples < 1 || (rows * cols) % 8 != 0) {
-    std::fprintf(stderr, "usage: add_bulk_probe [rows cols [samples]]: rows x cols a multiple of 8\n");
-    return 2;
-  }
-  int device = 0, l2 = 0, mem_khz = 0, bus_bits = 0, major = 0;
-  PROBE_CHECK(cudaGetDevice(&device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 9) {
-    std::fprintf(stderr, "add_bulk_probe: the bulk copies need compute capability 9.0 or later\n");
-    return 2;
-  }
-  const double peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
-  cudaDeviceProp prop{};
-  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
-  std::printf("%s, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name, peak_gbps,
-              probe.samples);
-  kbench::L2Flusher flusher(l2);
-  probe.flusher = &flusher;
-  PROBE_CHECK(cudaEventCreate(&probe.begin));
-  PROBE_CHECK(cudaEventCreate(&probe.end));
-  run_dtype<float>(probe, "fp32", rows, cols, peak_gbps);
-  run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps);
+  const probe::Args args = probe::parse_args(argc, argv, "add_bulk_probe [rows cols [samples]]: rows x cols a multiple of 8");
+  probe::Session session(args.samples);
+  session.require_hopper("add_bulk_probe: the bulk copies need compute capability 9.0 or later");
+  session.print_banner();
+  run_dtype<float>(session, "fp32", args.rows, args.cols, session.device.peak_gbps);
+  run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps);
   return 0;
 }

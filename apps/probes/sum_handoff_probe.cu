@@ -32,7 +32,8 @@
 // [hint]: ld.global.nc.L1::no_allocate.L2::256B (bypass L1, ask L2 for 256-byte sectors), else a
 // plain ld.global.v4.
 // Each candidate that writes the sum is checked against the shipped kernel's output.
-#include "harness/l2_flush.hpp"
+#include "apps/probes/bulk_copy.cuh"
+#include "apps/probes/probe_support.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
 #include <cuda_fp16.h>
@@ -46,15 +47,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#define PROBE_CHECK(call)                                                                          \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
@@ -178,38 +170,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
-}
-
-/// Arms `bar` for `bytes` of copies (the single arrival of its count of 1 included).
-__device__ __forceinline__ void barrier_expect(unsigned long long* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ bool barrier_try_wait(unsigned long long* bar, unsigned parity) {
-  unsigned done;
-  asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-      : "=r"(done)
-      : "r"(shared_address(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-}
-
-/// `bytes` (a multiple of 16) from global `src` to shared `dst` by the bulk copy engine,
-/// completing on `bar`.
-__device__ __forceinline__ void bulk_copy(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   shared_address(dst)),
-               "l"(src), "r"(bytes), "r"(shared_address(bar))
-               : "memory");
-}
-
 template <typename T, int TileBytes, int Stages>
 __global__ void __launch_bounds__(kBlock) full_bulk(const uint4* __restrict__ in, std::int64_t vectors, float* out) {
   constexpr int kTile = TileBytes / 16;  // vectors per tile
@@ -217,15 +177,15 @@ __global__ void __launch_bounds__(kBlock) full_bulk(const uint4* __restrict__ in
   __shared__ __align__(8) unsigned long long landed[Stages];
   const std::int64_t tiles = (vectors + kTile - 1) / kTile;
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Stages; ++s) barrier_init(&landed[s], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < Stages; ++s) probe::barrier_init(&landed[s], 1);
+    probe::fence_barrier_init();
   }
   __syncthreads();
   auto issue = [&](std::int64_t tile, int stage) {
     const std::int64_t first = tile * kTile;
     const auto bytes = static_cast<unsigned>(min(static_cast<std::int64_t>(kTile), vectors - first) * 16);
-    barrier_expect(&landed[stage], bytes);
-    bulk_copy(ring + stage * kTile, in + first, bytes, &landed[stage]);
+    probe::barrier_expect(&landed[stage], bytes);
+    probe::bulk_copy(ring + stage * kTile, in + first, bytes, &landed[stage]);
   };
   if (threadIdx.x == 0) {
     for (int s = 0; s < Stages; ++s) {
@@ -237,7 +197,7 @@ __global__ void __launch_bounds__(kBlock) full_bulk(const uint4* __restrict__ in
   int k = 0;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++k) {
     const int stage = k % Stages;
-    while (!barrier_try_wait(&landed[stage], (k / Stages) & 1)) {
+    while (!probe::barrier_try_wait(&landed[stage], (k / Stages) & 1)) {
     }
     const int count = static_cast<int>(min(static_cast<std::int64_t>(kTile), vectors - tile * kTile));
     const uint4* landed_tile = ring + stage * kTile;
@@ -402,45 +362,6 @@ __global__ void __launch_bounds__(LX* LY)
   if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
 }
 
-/// Fills `words` 32-bit words with a hash of their index, exponents masked small and finite.
-__global__ void fill(unsigned* data, std::size_t words, unsigned mask) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    unsigned h = static_cast<unsigned>(i) * 0x9E3779B1u;
-    h ^= h >> 15;
-    h *= 0x85EBCA77u;
-    h ^= h >> 13;
-    data[i] = h & mask;
-  }
-}
-
-struct Probe {
-  kbench::L2Flusher* flusher = nullptr;
-  int sm_count = 0;
-  int samples = 50;
-  cudaEvent_t begin{}, end{};
-
-  /// Median microseconds of `launch` in cold mode.
-  double cold_us(const std::function<void()>& launch) {
-    launch();
-    PROBE_CHECK(cudaDeviceSynchronize());
-    std::vector<float> times;
-    for (int s = 0; s < samples; ++s) {
-      flusher->flush(nullptr);
-      PROBE_CHECK(cudaEventRecord(begin));
-      launch();
-      PROBE_CHECK(cudaEventRecord(end));
-      PROBE_CHECK(cudaEventSynchronize(end));
-      float ms = 0;
-      PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
-      times.push_back(ms * 1000.0f);
-    }
-    PROBE_CHECK(cudaGetLastError());
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-  }
-};
-
 template <typename T>
 std::vector<float> download(const T* device, std::size_t count) {
   std::vector<T> raw(count);
@@ -458,7 +379,7 @@ double worst_difference(const std::vector<float>& a, const std::vector<float>& b
 }
 
 template <typename T>
-void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
+void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
   const std::int64_t n = rows * cols;
   const double bytes = static_cast<double>(n) * sizeof(T);
   const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
@@ -467,8 +388,8 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   unsigned* counters = nullptr;
   void* copy_dst = nullptr;
   PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
-  fill<<<4 * probe.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
-                                    sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu);
+  probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
+                                                        sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu, 0u);
   PROBE_CHECK(cudaMalloc(&out, cols * sizeof(T)));
   PROBE_CHECK(cudaMalloc(&shipped_out, cols * sizeof(T)));
   PROBE_CHECK(cudaMalloc(&scalar, sizeof(float)));
@@ -486,13 +407,13 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   };
   auto checked = [](double worst) { return worst < 1e-2 ? "(output matches shipped)" : "(OUTPUT DIFFERS: " + std::to_string(worst) + ")"; };
 
-  report("copy (half, d2d)", probe.cold_us([&] {
+  report("copy (half, d2d)", session.cold_us([&] {
     PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
   }));
 
   // ---- full sum
   const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(n, 9);
-  report("full: shipped one_pass", probe.cold_us([&] {
+  report("full: shipped one_pass", session.cold_us([&] {
     kbench::sum::launch_full_one_pass<T>(in, shipped_out, n, partials, counters, one_pass_blocks, 9, nullptr);
   }));
   const std::vector<float> shipped_total = download(shipped_out, 1);
@@ -506,7 +427,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar);
     };
     // The atomic variant's memset is outside the timed window: time the kernel alone.
-    const double us = probe.cold_us([&] { full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar); });
+    const double us = session.cold_us([&] { full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar); });
     std::string check;
     if (End != FullEnd::store) {
       launch();
@@ -531,9 +452,9 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
     constexpr int TileBytes = decltype(tile_tag)::value, Stages = decltype(stages_tag)::value;
     constexpr int kShared = TileBytes * Stages;
     PROBE_CHECK(cudaFuncSetAttribute(full_bulk<T, TileBytes, Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
-    const int grid = per_sm * probe.sm_count;
+    const int grid = per_sm * session.device.sm_count;
     auto launch = [&] { full_bulk<T, TileBytes, Stages><<<grid, kBlock, kShared>>>(in4, vectors, scalar); };
-    const double us = probe.cold_us(launch);
+    const double us = session.cold_us(launch);
     PROBE_CHECK(cudaMemset(scalar, 0, sizeof(float)));
     launch();
     PROBE_CHECK(cudaDeviceSynchronize());
@@ -556,8 +477,8 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   if (cols % (kLanesX * W) != 0) {
     std::printf("%-5s outer: skipped (cols not a multiple of %d)\n", dtype, kLanesX * W);
   } else {
-    const int chunks = kbench::sum::columns_one_pass_chunks(rows, cols, probe.sm_count, sizeof(T), 9);
-    report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", probe.cold_us([&] {
+    const int chunks = kbench::sum::columns_one_pass_chunks(rows, cols, session.device.sm_count, sizeof(T), 9);
+    report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", session.cold_us([&] {
       kbench::sum::launch_columns_one_pass<T>(in, shipped_out, rows, cols, partials, counters, chunks, 9, nullptr);
     }));
     const std::vector<float> shipped_columns = download(shipped_out, static_cast<std::size_t>(cols));
@@ -570,7 +491,7 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       if (bands * cols * 4 > (64ll << 20) || bands * collectors * 4 > (1 << 20)) return;
       const auto grid = static_cast<unsigned>(bands * strips + (Collect ? collectors : 0));
       auto launch = [&] { outer_window<T, R, Hint, Collect><<<grid, kBlock>>>(in, rows, cols, collectors, partials, counters, out); };
-      const double us = probe.cold_us(launch);
+      const double us = session.cold_us(launch);
       std::string check;
       if (Collect) {
         PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
@@ -585,12 +506,12 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
       constexpr OuterEnd End = decltype(end_tag)::value;
       if (cols % (LX * W) != 0) return;
       const std::int64_t chunk_strips = cols / (LX * W);
-      const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * probe.sm_count + chunk_strips - 1) / chunk_strips, 1,
+      const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * session.device.sm_count + chunk_strips - 1) / chunk_strips, 1,
                                                                 std::min<std::int64_t>(kMaxFastChunks, rows / LY));
       if (chunk_count * cols * 4 > (64ll << 20)) return;
       const dim3 grid(static_cast<unsigned>(chunk_strips), static_cast<unsigned>(chunk_count));
       auto launch = [&] { outer_chunks<T, LX, LY, U, End><<<grid, LX * LY>>>(in, rows, cols, partials, counters, out); };
-      const double us = probe.cold_us(launch);
+      const double us = session.cold_us(launch);
       std::string check;
       if (End != OuterEnd::store) {
         PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
@@ -634,35 +555,15 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 8192;
-  const std::int64_t cols = argc > 2 ? std::atoll(argv[2]) : 8192;
-  Probe probe;
-  probe.samples = argc > 3 ? std::atoi(argv[3]) : 50;
-  if (rows < 1 || cols < 1 || probe.samples < 1 || (rows * cols) % 8 != 0 || cols > (64 << 20) / 4) {
-    std::fprintf(stderr, "usage: sum_handoff_probe [rows cols [samples]]: rows x cols a multiple of 8\n");
+  const probe::Args args = probe::parse_args(argc, argv, "sum_handoff_probe [rows cols [samples]]: rows x cols a multiple of 8");
+  if (args.cols > (64 << 20) / 4) {
+    std::fprintf(stderr, "sum_handoff_probe: at most %d columns (the partials buffer holds 64 MiB)\n", (64 << 20) / 4);
     return 2;
   }
-  int device = 0, l2 = 0, mem_khz = 0, bus_bits = 0, major = 0;
-  PROBE_CHECK(cudaGetDevice(&device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&probe.sm_count, cudaDevAttrMultiProcessorCount, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 9) {
-    std::fprintf(stderr, "sum_handoff_probe: needs compute capability 9.0 or later (the shipped kernels' paths it times)\n");
-    return 2;
-  }
-  const double peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
-  cudaDeviceProp prop{};
-  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
-  std::printf("%s, %d SMs, L2 %d MB, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name,
-              probe.sm_count, l2 >> 20, peak_gbps, probe.samples);
-  kbench::L2Flusher flusher(l2);
-  probe.flusher = &flusher;
-  PROBE_CHECK(cudaEventCreate(&probe.begin));
-  PROBE_CHECK(cudaEventCreate(&probe.end));
-  run_dtype<float>(probe, "fp32", rows, cols, peak_gbps);
-  run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps);
+  probe::Session session(args.samples);
+  session.require_hopper("sum_handoff_probe: needs compute capability 9.0 or later (the shipped kernels' paths it times)");
+  session.print_banner();
+  run_dtype<float>(session, "fp32", args.rows, args.cols, session.device.peak_gbps);
+  run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps);
   return 0;
 }

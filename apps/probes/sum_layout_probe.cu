@@ -17,7 +17,7 @@
 //   copy         cudaMemcpyAsync device to device of half the tensor (same bytes moved)
 // The full-sum layouts end in one atomicAdd per block (the probe needs no deterministic order);
 // the column layouts write one partial per column and row chunk, as stage 1 does.
-#include "harness/l2_flush.hpp"
+#include "apps/probes/probe_support.cuh"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -29,15 +29,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#define PROBE_CHECK(call)                                                                          \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 
@@ -187,48 +178,8 @@ __global__ void __launch_bounds__(LX* LY) columns(const T* in, std::int64_t rows
   }
 }
 
-/// Fills `words` 32-bit words with a hash of their index (finite fp16/fp32 values: the exponent
-/// bits are masked), or with zeros: the probe times both, since the tensor's contents can change
-/// a memory-bound kernel's speed.
-__global__ void fill(unsigned* data, std::size_t words, bool zeros, unsigned mask) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    unsigned h = static_cast<unsigned>(i) * 0x9E3779B1u;
-    h ^= h >> 15;
-    h *= 0x85EBCA77u;
-    h ^= h >> 13;
-    data[i] = zeros ? 0u : (h & mask);
-  }
-}
-
-struct Probe {
-  kbench::L2Flusher* flusher = nullptr;  ///< kbench's own eviction: reads a buffer of 2x L2
-  int sm_count = 0;
-  int samples = 50;
-  cudaEvent_t begin{}, end{};
-
-  /// Median microseconds of `launch` in cold mode.
-  double cold_us(const std::function<void()>& launch) {
-    launch();  // warm-up (module load, first-touch)
-    std::vector<float> times;
-    for (int s = 0; s < samples; ++s) {
-      flusher->flush(nullptr);
-      PROBE_CHECK(cudaEventRecord(begin));
-      launch();
-      PROBE_CHECK(cudaEventRecord(end));
-      PROBE_CHECK(cudaEventSynchronize(end));
-      float ms = 0;
-      PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
-      times.push_back(ms * 1000.0f);
-    }
-    PROBE_CHECK(cudaGetLastError());
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-  }
-};
-
 template <typename T>
-void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps, bool zeros) {
+void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps, bool zeros) {
   const std::int64_t n = rows * cols;
   const double bytes = static_cast<double>(n) * sizeof(T);
   const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
@@ -237,8 +188,8 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   void* copy_dst = nullptr;
   PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
   // Random mantissas and signs, exponents kept small: fp32 0xBF7FFFFF, fp16 pairs 0xBBFFBBFF.
-  fill<<<4 * probe.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4, zeros,
-                                    sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu);
+  probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
+                                                      zeros ? 0u : (sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu), 0u);
   PROBE_CHECK(cudaDeviceSynchronize());
   PROBE_CHECK(cudaMalloc(&out, sizeof(float)));
   PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
@@ -248,18 +199,18 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
     std::printf("%-5s %-6s %6lldx%-6lld %-22s %9.2f us %8.1f GB/s %6.1f %% of peak\n", dtype, zeros ? "zeros" : "random", static_cast<long long>(rows),
                 static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3, 100.0 * bytes / us * 1e-3 / peak_gbps);
   };
-  report("copy (half, d2d)", probe.cold_us([&] {
+  report("copy (half, d2d)", session.cold_us([&] {
     PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
   }));
   for (int per_sm : {4, 8}) {
-    const int grid = per_sm * probe.sm_count;
-    report("grid_stride " + std::to_string(per_sm) + "/SM", probe.cold_us([&] { grid_stride<T><<<grid, kBlock>>>(in4, vectors, out); }));
-    report("chunks " + std::to_string(per_sm) + "/SM", probe.cold_us([&] { chunks<T><<<grid, kBlock>>>(in4, vectors, out); }));
+    const int grid = per_sm * session.device.sm_count;
+    report("grid_stride " + std::to_string(per_sm) + "/SM", session.cold_us([&] { grid_stride<T><<<grid, kBlock>>>(in4, vectors, out); }));
+    report("chunks " + std::to_string(per_sm) + "/SM", session.cold_us([&] { chunks<T><<<grid, kBlock>>>(in4, vectors, out); }));
   }
   auto tile_run = [&](auto v_tag) {
     constexpr int V = decltype(v_tag)::value;
     const auto blocks = static_cast<unsigned>((vectors + kBlock * V - 1) / (kBlock * V));
-    report("tiles " + std::to_string(V), probe.cold_us([&] { tiles<T, V><<<blocks, kBlock>>>(in4, vectors, out); }));
+    report("tiles " + std::to_string(V), session.cold_us([&] { tiles<T, V><<<blocks, kBlock>>>(in4, vectors, out); }));
   };
   tile_run(std::integral_constant<int, 4>{});
   tile_run(std::integral_constant<int, 8>{});
@@ -267,21 +218,21 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
   if (cols * static_cast<std::int64_t>(sizeof(T)) % 16 == 0) {
     const std::int64_t row_vectors = cols * static_cast<std::int64_t>(sizeof(T)) / 16;
     const auto grid = static_cast<unsigned>(rows);
-    report("rows 128", probe.cold_us([&] { rows_block<T, 128><<<grid, 128>>>(in4, row_vectors, partials); }));
-    report("rows 256", probe.cold_us([&] { rows_block<T, 256><<<grid, 256>>>(in4, row_vectors, partials); }));
-    report("rows 512", probe.cold_us([&] { rows_block<T, 512><<<grid, 512>>>(in4, row_vectors, partials); }));
+    report("rows 128", session.cold_us([&] { rows_block<T, 128><<<grid, 128>>>(in4, row_vectors, partials); }));
+    report("rows 256", session.cold_us([&] { rows_block<T, 256><<<grid, 256>>>(in4, row_vectors, partials); }));
+    report("rows 512", session.cold_us([&] { rows_block<T, 512><<<grid, 512>>>(in4, row_vectors, partials); }));
   }
   constexpr int W = 16 / sizeof(T);
   auto column_run = [&](auto lx_tag, auto ly_tag, int per_sm) {
     constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value;
     if (cols % (LX * W) != 0) return;
     const std::int64_t strips = cols / (LX * W);
-    const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * probe.sm_count + strips - 1) / strips, 1, rows / 4);
+    const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * session.device.sm_count + strips - 1) / strips, 1, rows / 4);
     if (chunk_count * cols * 4 > (64ll << 20)) return;
     const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(chunk_count));
     report("cols " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
                std::to_string(chunk_count) + ")",
-           probe.cold_us([&] { columns<T, LX, LY><<<grid, LX * LY>>>(in, rows, cols, partials); }));
+           session.cold_us([&] { columns<T, LX, LY><<<grid, LX * LY>>>(in, rows, cols, partials); }));
   };
   {
     for (int per_sm : {2, 3, 4, 8}) column_run(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{}, per_sm);
@@ -300,32 +251,13 @@ void run_dtype(Probe& probe, const char* dtype, std::int64_t rows, std::int64_t 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::int64_t rows = argc > 1 ? std::atoll(argv[1]) : 8192;
-  const std::int64_t cols = argc > 2 ? std::atoll(argv[2]) : 8192;
-  Probe probe;
-  probe.samples = argc > 3 ? std::atoi(argv[3]) : 50;
-  if (rows < 4 || cols < 1 || probe.samples < 1 || (rows * cols) % 8 != 0) {
-    std::fprintf(stderr, "usage: sum_layout_probe [rows cols [samples]]: rows >= 4, rows x cols a multiple of 8\n");
-    return 2;
-  }
-  int device = 0, l2 = 0, mem_khz = 0, bus_bits = 0;
-  PROBE_CHECK(cudaGetDevice(&device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&probe.sm_count, cudaDevAttrMultiProcessorCount, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  const double peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
-  cudaDeviceProp prop{};
-  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
-  std::printf("%s, %d SMs, L2 %d MB, peak %.0f GB/s; cold: L2 evicted before each sample, median of %d\n", prop.name,
-              probe.sm_count, l2 >> 20, peak_gbps, probe.samples);
-  kbench::L2Flusher flusher(l2);
-  probe.flusher = &flusher;
-  PROBE_CHECK(cudaEventCreate(&probe.begin));
-  PROBE_CHECK(cudaEventCreate(&probe.end));
+  const probe::Args args =
+      probe::parse_args(argc, argv, "sum_layout_probe [rows cols [samples]]: rows >= 4, rows x cols a multiple of 8", 4);
+  probe::Session session(args.samples);
+  session.print_banner();
   for (const bool zeros : {false, true}) {
-    run_dtype<float>(probe, "fp32", rows, cols, peak_gbps, zeros);
-    run_dtype<__half>(probe, "fp16", rows, cols, peak_gbps, zeros);
+    run_dtype<float>(session, "fp32", args.rows, args.cols, session.device.peak_gbps, zeros);
+    run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps, zeros);
   }
   return 0;
 }
