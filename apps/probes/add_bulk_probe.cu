@@ -104,6 +104,7 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   const unsigned mask = sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu;
   probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(a), bytes / 4, mask, 1u);
   probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(b), bytes / 4, mask, 2u);
+  PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);

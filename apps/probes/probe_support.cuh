@@ -52,7 +52,7 @@ inline Device current_device() {
   return d;
 }
 
-namespace {
+namespace {  // a kernel defined in a header: one copy per probe, no clash at link time
 
 /// Fills `words` 32-bit words with a hash of their index and `salt`, masked by `mask` (a mask that
 /// keeps the exponents small gives finite fp16/fp32 values; a mask of 0 gives zeros).
@@ -89,6 +89,7 @@ class ColdTimer {
   /// touch).
   double median_us(const std::function<void()>& launch) {
     launch();
+    PROBE_CHECK(cudaGetLastError());  // a launch that fails is not timed as a fast one
     PROBE_CHECK(cudaDeviceSynchronize());
     std::vector<float> times;
     for (int s = 0; s < samples_; ++s) {
@@ -137,7 +138,7 @@ inline Args parse_args(int argc, char** argv, const char* usage, std::int64_t mi
 struct Session {
   Device device;
   ColdTimer timer;
-  Session(int samples) : device(current_device()), timer(device.l2_bytes, samples) {}
+  explicit Session(int samples) : device(current_device()), timer(device.l2_bytes, samples) {}
   double cold_us(const std::function<void()>& launch) { return timer.median_us(launch); }
   /// Exits with 2, saying `why`, below compute capability 9.0.
   void require_hopper(const char* why) const {

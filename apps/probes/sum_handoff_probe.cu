@@ -20,8 +20,9 @@
 //   window R, store [hint]  blocks of 32 x 8 threads over R rows of a 16-byte column strip, strips
 //                           fastest, so the blocks in flight read one band of whole rows; each
 //                           block stores its column sums (no hand-off)
-//   window R, collector     the same with collector blocks that fold each band of rows as soon
-//                           as its counter is full, in band order (deterministic), and write out
+//   window R, collector [hint]  the same with collector blocks that fold each band of rows as
+//                           soon as its counter is full, in band order (deterministic), and write
+//                           out
 //   chunks XxY P/SM U, E    the shipped layout (X column lanes x Y row lanes, a wave of P blocks
 //                           per SM, each walking a chunk of rows, U rows in flight per thread;
 //                           the shipped U is 4) ending E: store (column sums
@@ -31,7 +32,8 @@
 //                           partial before adding any)
 // [hint]: ld.global.nc.L1::no_allocate.L2::256B (bypass L1, ask L2 for 256-byte sectors), else a
 // plain ld.global.v4.
-// Each candidate that writes the sum is checked against the shipped kernel's output.
+// Each candidate that writes the sum is checked against the shipped kernel's output. The order is
+// the output's: full sum (fp32), outer sum (fp32), then the same in fp16.
 #include "apps/probes/bulk_copy.cuh"
 #include "apps/probes/probe_support.cuh"
 #include "kernels/sum/sum_kernels.hpp"
@@ -97,7 +99,7 @@ __device__ __forceinline__ float block_sum(float v) {
 }
 
 template <typename T>
-__device__ __forceinline__ void add_vector(uint4 v, float* acc) {
+__device__ __forceinline__ void accumulate_vector(uint4 v, float* acc) {
   constexpr int kPer = 16 / sizeof(T);
   T e[kPer];
   memcpy(e, &v, 16);
@@ -108,7 +110,7 @@ __device__ __forceinline__ void add_vector(uint4 v, float* acc) {
 template <typename T>
 __device__ __forceinline__ float vector_sum(uint4 v) {
   float acc[16 / sizeof(T)] = {};
-  add_vector<T>(v, acc);
+  accumulate_vector<T>(v, acc);
   float s = 0.0f;
 #pragma unroll
   for (int i = 0; i < 16 / static_cast<int>(sizeof(T)); ++i) s += acc[i];
@@ -277,7 +279,7 @@ __global__ void __launch_bounds__(kBlock)
       v[u] = r < row_end ? load16<Hint>(reinterpret_cast<const uint4*>(in + r * cols + col)) : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
-    for (int u = 0; u < kInFlight; ++u) add_vector<T>(v[u], acc);
+    for (int u = 0; u < kInFlight; ++u) accumulate_vector<T>(v[u], acc);
   }
   __shared__ float lanes[kLanesY][kStrip + 1];
 #pragma unroll
@@ -301,7 +303,7 @@ enum class OuterEnd { store, ticket, fast_ticket };
 constexpr int kMaxFastChunks = 32;  ///< chunks the fast ticket's fold holds in registers
 
 /// The shipped outer-sum layout: grid (strips, chunks), LX x LY threads, 16-byte column vectors,
-/// 4 rows in flight per thread, one partial per column and chunk; then the ending End.
+/// U rows in flight per thread, one partial per column and chunk; then the ending End.
 template <typename T, int LX, int LY, int U, OuterEnd End>
 __global__ void __launch_bounds__(LX* LY)
     outer_chunks(const T* __restrict__ in, std::int64_t rows, std::int64_t cols, float* __restrict__ partials,
@@ -321,9 +323,9 @@ __global__ void __launch_bounds__(LX* LY)
 #pragma unroll
     for (int u = 0; u < U; ++u) v[u] = *reinterpret_cast<const uint4*>(in + (r + u * LY) * cols + col);
 #pragma unroll
-    for (int u = 0; u < U; ++u) add_vector<T>(v[u], acc);
+    for (int u = 0; u < U; ++u) accumulate_vector<T>(v[u], acc);
   }
-  for (; r < end; r += LY) add_vector<T>(*reinterpret_cast<const uint4*>(in + r * cols + col), acc);
+  for (; r < end; r += LY) accumulate_vector<T>(*reinterpret_cast<const uint4*>(in + r * cols + col), acc);
 #pragma unroll
   for (int w = 0; w < W; ++w) lanes[ty][tx * W + w] = acc[w];
   __syncthreads();
@@ -378,90 +380,125 @@ double worst_difference(const std::vector<float>& a, const std::vector<float>& b
   return worst;
 }
 
+/// One dtype's tensor and scratch, shared by the full-sum and outer-sum runs.
 template <typename T>
-void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, std::int64_t cols, double peak_gbps) {
-  const std::int64_t n = rows * cols;
-  const double bytes = static_cast<double>(n) * sizeof(T);
-  const std::int64_t vectors = n * static_cast<std::int64_t>(sizeof(T)) / 16;
-  T *in = nullptr, *out = nullptr, *shipped_out = nullptr;
-  float *partials = nullptr, *scalar = nullptr;
-  unsigned* counters = nullptr;
-  void* copy_dst = nullptr;
-  PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
-  probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
-                                                        sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu, 0u);
-  PROBE_CHECK(cudaMalloc(&out, cols * sizeof(T)));
-  PROBE_CHECK(cudaMalloc(&shipped_out, cols * sizeof(T)));
-  PROBE_CHECK(cudaMalloc(&scalar, sizeof(float)));
-  PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
-  PROBE_CHECK(cudaMalloc(&counters, 1 << 20));
-  PROBE_CHECK(cudaMemset(counters, 0, 1 << 20));
-  PROBE_CHECK(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
-  PROBE_CHECK(cudaDeviceSynchronize());
-  const auto* in4 = reinterpret_cast<const uint4*>(in);
-  auto report = [&](const std::string& name, double us, const std::string& check = "") {
-    std::printf("%-5s %6lldx%-6lld %-34s %9.2f us %8.1f GB/s %6.1f %% of peak %s\n", dtype,
-                static_cast<long long>(rows), static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3,
-                100.0 * bytes / us * 1e-3 / peak_gbps, check.c_str());
+struct Case {
+  probe::Session& session;
+  const char* dtype;
+  std::int64_t rows, cols;
+  T* in = nullptr;           ///< rows x cols of hashed values
+  T* out = nullptr;          ///< cols outputs of the candidates
+  T* shipped_out = nullptr;  ///< cols outputs of the shipped kernels
+  float* partials = nullptr;  ///< 64 MiB of scratch
+  float* scalar = nullptr;    ///< the full-sum candidates' result
+  unsigned* counters = nullptr;  ///< 1 MiB, zero, left zero by every kernel that uses it
+
+  Case(probe::Session& s, const char* name, std::int64_t r, std::int64_t c) : session(s), dtype(name), rows(r), cols(c) {
+    PROBE_CHECK(cudaMalloc(&in, elements() * sizeof(T)));
+    probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), elements() * sizeof(T) / 4,
+                                                          sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu, 0u);
+    PROBE_CHECK(cudaGetLastError());
+    PROBE_CHECK(cudaMalloc(&out, cols * sizeof(T)));
+    PROBE_CHECK(cudaMalloc(&shipped_out, cols * sizeof(T)));
+    PROBE_CHECK(cudaMalloc(&scalar, sizeof(float)));
+    PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
+    PROBE_CHECK(cudaMalloc(&counters, 1 << 20));
+    PROBE_CHECK(cudaMemset(counters, 0, 1 << 20));
+    PROBE_CHECK(cudaDeviceSynchronize());
+  }
+  ~Case() {
+    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out),
+                    static_cast<void*>(scalar), static_cast<void*>(partials), static_cast<void*>(counters)}) {
+      cudaFree(p);
+    }
+  }
+  Case(const Case&) = delete;
+  Case& operator=(const Case&) = delete;
+
+  std::int64_t elements() const { return rows * cols; }
+  std::int64_t vectors() const { return elements() * static_cast<std::int64_t>(sizeof(T)) / 16; }
+  const uint4* in4() const { return reinterpret_cast<const uint4*>(in); }
+  /// Largest relative difference two orders of fp32 accumulation may leave after rounding to T.
+  static double tolerance() { return sizeof(T) == 4 ? 1e-4 : 4e-3; }
+
+  void report(const std::string& name, double us, const std::string& check = "") const {
+    const double bytes = static_cast<double>(elements()) * sizeof(T);
+    std::printf("%-5s %6lldx%-6lld %-40s %9.2f us %8.1f GB/s %6.1f %% of peak %s\n", dtype, static_cast<long long>(rows),
+                static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3,
+                100.0 * bytes / us * 1e-3 / session.device.peak_gbps, check.c_str());
     std::fflush(stdout);
-  };
-  auto checked = [](double worst) { return worst < 1e-2 ? "(output matches shipped)" : "(OUTPUT DIFFERS: " + std::to_string(worst) + ")"; };
+  }
+};
 
-  report("copy (half, d2d)", session.cold_us([&] {
-    PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
-  }));
+/// "(sum matches shipped)" or what differs, for a full-sum result against the shipped one.
+template <typename T>
+std::string check_total(const Case<T>& c, float shipped_total) {
+  const float total = download(c.scalar, 1)[0];
+  const double relative = std::fabs(double{total} - shipped_total) / (1.0 + std::fabs(double{shipped_total}));
+  if (relative < Case<T>::tolerance()) return "(sum matches shipped)";
+  return "(SUM DIFFERS: " + std::to_string(total) + " vs " + std::to_string(shipped_total) + ")";
+}
 
-  // ---- full sum
-  const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(n, 9);
-  report("full: shipped one_pass", session.cold_us([&] {
-    kbench::sum::launch_full_one_pass<T>(in, shipped_out, n, partials, counters, one_pass_blocks, 9, nullptr);
+/// The full sum's copy roof, shipped kernel and candidates.
+template <typename T>
+void run_full(Case<T>& c) {
+  {
+    void* copy_dst = nullptr;
+    PROBE_CHECK(cudaMalloc(&copy_dst, c.elements() * sizeof(T) / 2));
+    c.report("copy (half, d2d)", c.session.cold_us([&] {
+      PROBE_CHECK(cudaMemcpyAsync(copy_dst, c.in, c.elements() * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
+    }));
+    PROBE_CHECK(cudaFree(copy_dst));
+  }
+  const int cc_major = c.session.device.cc_major;
+  const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(c.elements(), cc_major);
+  c.report("full: shipped one_pass", c.session.cold_us([&] {
+    kbench::sum::launch_full_one_pass<T>(c.in, c.shipped_out, c.elements(), c.partials, c.counters, one_pass_blocks,
+                                         cc_major, nullptr);
   }));
-  const std::vector<float> shipped_total = download(shipped_out, 1);
-  const auto tiles = static_cast<unsigned>((vectors + kBlock * kTileVectors - 1) / (kBlock * kTileVectors));
-  auto full_run = [&](auto hint_tag, auto end_tag, const std::string& name) {
+  const float shipped_total = download(c.shipped_out, 1)[0];
+
+  const auto tiles = static_cast<unsigned>((c.vectors() + kBlock * kTileVectors - 1) / (kBlock * kTileVectors));
+  auto tiles_run = [&](auto hint_tag, auto end_tag, const std::string& name) {
     constexpr bool Hint = decltype(hint_tag)::value;
     constexpr FullEnd End = decltype(end_tag)::value;
     const unsigned grid = tiles + (End == FullEnd::collector ? 1 : 0);
-    auto launch = [&] {
-      if (End == FullEnd::atomic) PROBE_CHECK(cudaMemsetAsync(scalar, 0, sizeof(float)));
-      full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar);
-    };
-    // The atomic variant's memset is outside the timed window: time the kernel alone.
-    const double us = session.cold_us([&] { full_tiles<T, Hint, End><<<grid, kBlock>>>(in4, vectors, partials, counters, scalar); });
+    auto launch = [&] { full_tiles<T, Hint, End><<<grid, kBlock>>>(c.in4(), c.vectors(), c.partials, c.counters, c.scalar); };
+    const double us = c.session.cold_us(launch);  // the atomic variant's scalar is not reset: timing only
     std::string check;
     if (End != FullEnd::store) {
+      PROBE_CHECK(cudaMemset(c.scalar, 0, sizeof(float)));
       launch();
       PROBE_CHECK(cudaDeviceSynchronize());
-      const std::vector<float> total = download(scalar, 1);
-      const double relative = std::fabs(double{total[0]} - shipped_total[0]) / (1.0 + std::fabs(double{shipped_total[0]}));
-      check = relative < (sizeof(T) == 4 ? 1e-4 : 4e-3) ? "(sum matches shipped)" : "(SUM DIFFERS: " + std::to_string(total[0]) +
-                                                                                         " vs " + std::to_string(shipped_total[0]) + ")";
+      check = check_total(c, shipped_total);
     }
-    report(name, us, check);
+    c.report(name, us, check);
   };
   using Plain = std::false_type;
   using Hinted = std::true_type;
-  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::atomic>{}, "full: tiles, atomic");
-  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::atomic>{}, "full: tiles, atomic, hint");
-  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::store>{}, "full: tiles, store");
-  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::store>{}, "full: tiles, store, hint");
-  full_run(Plain{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector");
-  full_run(Hinted{}, std::integral_constant<FullEnd, FullEnd::collector>{}, "full: tiles, collector, hint");
+  using Atomic = std::integral_constant<FullEnd, FullEnd::atomic>;
+  using Store = std::integral_constant<FullEnd, FullEnd::store>;
+  using Collector = std::integral_constant<FullEnd, FullEnd::collector>;
+  tiles_run(Plain{}, Atomic{}, "full: tiles, atomic");
+  tiles_run(Hinted{}, Atomic{}, "full: tiles, atomic, hint");
+  tiles_run(Plain{}, Store{}, "full: tiles, store");
+  tiles_run(Hinted{}, Store{}, "full: tiles, store, hint");
+  tiles_run(Plain{}, Collector{}, "full: tiles, collector");
+  tiles_run(Hinted{}, Collector{}, "full: tiles, collector, hint");
 
   auto bulk_run = [&](auto tile_tag, auto stages_tag, int per_sm) {
     constexpr int TileBytes = decltype(tile_tag)::value, Stages = decltype(stages_tag)::value;
     constexpr int kShared = TileBytes * Stages;
     PROBE_CHECK(cudaFuncSetAttribute(full_bulk<T, TileBytes, Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
-    const int grid = per_sm * session.device.sm_count;
-    auto launch = [&] { full_bulk<T, TileBytes, Stages><<<grid, kBlock, kShared>>>(in4, vectors, scalar); };
-    const double us = session.cold_us(launch);
-    PROBE_CHECK(cudaMemset(scalar, 0, sizeof(float)));
+    const int grid = per_sm * c.session.device.sm_count;
+    auto launch = [&] { full_bulk<T, TileBytes, Stages><<<grid, kBlock, kShared>>>(c.in4(), c.vectors(), c.scalar); };
+    const double us = c.session.cold_us(launch);
+    PROBE_CHECK(cudaMemset(c.scalar, 0, sizeof(float)));
     launch();
     PROBE_CHECK(cudaDeviceSynchronize());
-    const std::vector<float> total = download(scalar, 1);
-    const double relative = std::fabs(double{total[0]} - shipped_total[0]) / (1.0 + std::fabs(double{shipped_total[0]}));
-    report("full: bulk " + std::to_string(Stages) + " x " + std::to_string(TileBytes / 1024) + " KB, " + std::to_string(per_sm) + "/SM", us,
-           relative < (sizeof(T) == 4 ? 1e-4 : 4e-3) ? "(sum matches shipped)" : "(SUM DIFFERS: " + std::to_string(total[0]) + ")");
+    c.report("full: bulk " + std::to_string(Stages) + " x " + std::to_string(TileBytes / 1024) + " KB, " +
+                 std::to_string(per_sm) + "/SM",
+             us, check_total(c, shipped_total));
   };
   using K16 = std::integral_constant<int, 16384>;
   using K32 = std::integral_constant<int, 32768>;
@@ -471,99 +508,129 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   bulk_run(K32{}, std::integral_constant<int, 3>{}, 2);
   bulk_run(K32{}, std::integral_constant<int, 6>{}, 1);
   bulk_run(K16{}, std::integral_constant<int, 8>{}, 1);
+}
 
-  // ---- outer sum
+/// The outer sum's shipped kernel and candidates; cols must be a multiple of the 16-byte strip.
+template <typename T>
+void run_outer(Case<T>& c) {
   constexpr int W = 16 / sizeof(T);
-  if (cols % (kLanesX * W) != 0) {
-    std::printf("%-5s outer: skipped (cols not a multiple of %d)\n", dtype, kLanesX * W);
-  } else {
-    const int chunks = kbench::sum::columns_one_pass_chunks(rows, cols, session.device.sm_count, sizeof(T), 9);
-    report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", session.cold_us([&] {
-      kbench::sum::launch_columns_one_pass<T>(in, shipped_out, rows, cols, partials, counters, chunks, 9, nullptr);
-    }));
-    const std::vector<float> shipped_columns = download(shipped_out, static_cast<std::size_t>(cols));
-    const int collectors = static_cast<int>((cols + kCollectorColumns - 1) / kCollectorColumns);
-    const int strips = static_cast<int>(cols / (kLanesX * W));
-    auto window_run = [&](auto r_tag, auto hint_tag, auto collect_tag) {
-      constexpr int R = decltype(r_tag)::value;
-      constexpr bool Hint = decltype(hint_tag)::value, Collect = decltype(collect_tag)::value;
-      const std::int64_t bands = (rows + R - 1) / R;
-      if (bands * cols * 4 > (64ll << 20) || bands * collectors * 4 > (1 << 20)) return;
-      const auto grid = static_cast<unsigned>(bands * strips + (Collect ? collectors : 0));
-      auto launch = [&] { outer_window<T, R, Hint, Collect><<<grid, kBlock>>>(in, rows, cols, collectors, partials, counters, out); };
-      const double us = session.cold_us(launch);
-      std::string check;
-      if (Collect) {
-        PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
-        launch();
-        PROBE_CHECK(cudaDeviceSynchronize());
-        check = checked(worst_difference(download(out, static_cast<std::size_t>(cols)), shipped_columns));
-      }
-      report("outer: window " + std::to_string(R) + (Collect ? ", collector" : ", store") + (Hint ? ", hint" : ""), us, check);
-    };
-    auto chunks_run = [&](auto lx_tag, auto ly_tag, auto u_tag, auto end_tag, int per_sm) {
-      constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value, U = decltype(u_tag)::value;
-      constexpr OuterEnd End = decltype(end_tag)::value;
-      if (cols % (LX * W) != 0) return;
-      const std::int64_t chunk_strips = cols / (LX * W);
-      const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * session.device.sm_count + chunk_strips - 1) / chunk_strips, 1,
-                                                                std::min<std::int64_t>(kMaxFastChunks, rows / LY));
-      if (chunk_count * cols * 4 > (64ll << 20)) return;
-      const dim3 grid(static_cast<unsigned>(chunk_strips), static_cast<unsigned>(chunk_count));
-      auto launch = [&] { outer_chunks<T, LX, LY, U, End><<<grid, LX * LY>>>(in, rows, cols, partials, counters, out); };
-      const double us = session.cold_us(launch);
-      std::string check;
-      if (End != OuterEnd::store) {
-        PROBE_CHECK(cudaMemset(out, 0xFF, cols * sizeof(T)));
-        launch();
-        PROBE_CHECK(cudaDeviceSynchronize());
-        check = checked(worst_difference(download(out, static_cast<std::size_t>(cols)), shipped_columns));
-      }
-      const char* end_name = End == OuterEnd::store ? "store" : End == OuterEnd::ticket ? "ticket" : "fast ticket";
-      report("outer: chunks " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
+  if (c.cols % (kLanesX * W) != 0) {
+    std::printf("%-5s outer: skipped (cols not a multiple of %d)\n", c.dtype, kLanesX * W);
+    return;
+  }
+  const int cc_major = c.session.device.cc_major;
+  const int chunks = kbench::sum::columns_one_pass_chunks(c.rows, c.cols, c.session.device.sm_count, sizeof(T), cc_major);
+  c.report("outer: shipped one_pass (" + std::to_string(chunks) + " chunks)", c.session.cold_us([&] {
+    kbench::sum::launch_columns_one_pass<T>(c.in, c.shipped_out, c.rows, c.cols, c.partials, c.counters, chunks, cc_major,
+                                            nullptr);
+  }));
+  const std::vector<float> shipped_columns = download(c.shipped_out, static_cast<std::size_t>(c.cols));
+  // Runs `launch` once more on a poisoned output and compares it with the shipped columns.
+  auto check_columns = [&](const std::function<void()>& launch) -> std::string {
+    PROBE_CHECK(cudaMemset(c.out, 0xFF, c.cols * sizeof(T)));
+    launch();
+    PROBE_CHECK(cudaDeviceSynchronize());
+    const double worst = worst_difference(download(c.out, static_cast<std::size_t>(c.cols)), shipped_columns);
+    return worst < Case<T>::tolerance() ? "(output matches shipped)" : "(OUTPUT DIFFERS: " + std::to_string(worst) + ")";
+  };
+
+  auto chunks_run = [&](auto lx_tag, auto ly_tag, auto u_tag, auto end_tag, int per_sm) {
+    constexpr int LX = decltype(lx_tag)::value, LY = decltype(ly_tag)::value, U = decltype(u_tag)::value;
+    constexpr OuterEnd End = decltype(end_tag)::value;
+    if (c.cols % (LX * W) != 0 || c.rows < LY) return;
+    const std::int64_t strips = c.cols / (LX * W);
+    const std::int64_t chunk_count = std::clamp<std::int64_t>((per_sm * c.session.device.sm_count + strips - 1) / strips, 1,
+                                                              std::min<std::int64_t>(kMaxFastChunks, c.rows / LY));
+    if (chunk_count * c.cols * 4 > (64ll << 20)) return;
+    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(chunk_count));
+    auto launch = [&] { outer_chunks<T, LX, LY, U, End><<<grid, LX * LY>>>(c.in, c.rows, c.cols, c.partials, c.counters, c.out); };
+    const double us = c.session.cold_us(launch);
+    const std::string check = End == OuterEnd::store ? std::string() : check_columns(launch);
+    const char* end_name = End == OuterEnd::store ? "store" : End == OuterEnd::ticket ? "ticket" : "fast ticket";
+    c.report("outer: chunks " + std::to_string(LX) + "x" + std::to_string(LY) + " " + std::to_string(per_sm) + "/SM (" +
                  std::to_string(chunk_count) + ") " + std::to_string(U) + ", " + end_name,
              us, check);
+  };
+  using L32 = std::integral_constant<int, 32>;
+  using L16 = std::integral_constant<int, 16>;
+  using L8 = std::integral_constant<int, 8>;
+  using U4 = std::integral_constant<int, 4>;
+  using U8 = std::integral_constant<int, 8>;
+  using Store = std::integral_constant<OuterEnd, OuterEnd::store>;
+  using Ticket = std::integral_constant<OuterEnd, OuterEnd::ticket>;
+  using FastTicket = std::integral_constant<OuterEnd, OuterEnd::fast_ticket>;
+  chunks_run(L32{}, L8{}, U4{}, Store{}, 4);
+  chunks_run(L32{}, L8{}, U8{}, Store{}, 4);
+  chunks_run(L32{}, L8{}, U8{}, Ticket{}, 4);
+  chunks_run(L32{}, L8{}, U8{}, Store{}, 3);
+  chunks_run(L32{}, L8{}, U8{}, Store{}, 2);
+  chunks_run(L16{}, L16{}, U4{}, Store{}, 4);
+  chunks_run(L16{}, L16{}, U4{}, Ticket{}, 4);
+  chunks_run(L16{}, L16{}, U8{}, Store{}, 4);
+  chunks_run(L16{}, L16{}, U8{}, Ticket{}, 4);
+  chunks_run(L16{}, L16{}, U8{}, Store{}, 3);
+  chunks_run(L16{}, L16{}, U8{}, Store{}, 2);
+  chunks_run(L32{}, L8{}, U4{}, FastTicket{}, 4);
+  chunks_run(L32{}, L8{}, U4{}, FastTicket{}, 3);
+  chunks_run(L32{}, L8{}, U4{}, FastTicket{}, 6);
+  chunks_run(L16{}, L16{}, U4{}, FastTicket{}, 4);
+  chunks_run(L16{}, L16{}, U4{}, FastTicket{}, 3);
+
+  const int collectors = static_cast<int>((c.cols + kCollectorColumns - 1) / kCollectorColumns);
+  const int strips = static_cast<int>(c.cols / (kLanesX * W));
+  auto window_run = [&](auto r_tag, auto hint_tag, auto collect_tag) {
+    constexpr int R = decltype(r_tag)::value;
+    constexpr bool Hint = decltype(hint_tag)::value, Collect = decltype(collect_tag)::value;
+    const std::int64_t bands = (c.rows + R - 1) / R;
+    if (bands * c.cols * 4 > (64ll << 20) || bands * collectors * 4 > (1 << 20)) return;
+    const auto grid = static_cast<unsigned>(bands * strips + (Collect ? collectors : 0));
+    auto launch = [&] {
+      outer_window<T, R, Hint, Collect><<<grid, kBlock>>>(c.in, c.rows, c.cols, collectors, c.partials, c.counters, c.out);
     };
-    using L32 = std::integral_constant<int, 32>;
-    using L16 = std::integral_constant<int, 16>;
-    using L8 = std::integral_constant<int, 8>;
-    using Store = std::integral_constant<OuterEnd, OuterEnd::store>;
-    using Ticket = std::integral_constant<OuterEnd, OuterEnd::ticket>;
-    using Fast = std::integral_constant<OuterEnd, OuterEnd::fast_ticket>;
-    using U4 = std::integral_constant<int, 4>;
-    using U8 = std::integral_constant<int, 8>;
-    chunks_run(L32{}, L8{}, U4{}, Store{}, 4);
-    chunks_run(L32{}, L8{}, U8{}, Store{}, 4);
-    chunks_run(L32{}, L8{}, U8{}, Ticket{}, 4);
-    chunks_run(L32{}, L8{}, U8{}, Store{}, 3);
-    chunks_run(L32{}, L8{}, U8{}, Store{}, 2);
-    chunks_run(L16{}, L16{}, U4{}, Store{}, 4);
-    chunks_run(L16{}, L16{}, U4{}, Ticket{}, 4);
-    chunks_run(L16{}, L16{}, U8{}, Store{}, 4);
-    chunks_run(L16{}, L16{}, U8{}, Ticket{}, 4);
-    chunks_run(L16{}, L16{}, U8{}, Store{}, 3);
-    chunks_run(L16{}, L16{}, U8{}, Store{}, 2);
-    using R256 = std::integral_constant<int, 256>;
-    window_run(R256{}, Plain{}, Plain{});
-  }
-  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out), static_cast<void*>(scalar),
-                  static_cast<void*>(partials), static_cast<void*>(counters), copy_dst}) {
-    PROBE_CHECK(cudaFree(p));
-  }
+    const double us = c.session.cold_us(launch);
+    const std::string check = Collect ? check_columns(launch) : std::string();
+    c.report("outer: window " + std::to_string(R) + (Collect ? ", collector" : ", store") + (Hint ? ", hint" : ""), us, check);
+  };
+  using R64 = std::integral_constant<int, 64>;
+  using R128 = std::integral_constant<int, 128>;
+  using R256 = std::integral_constant<int, 256>;
+  using Plain = std::false_type;
+  using Hinted = std::true_type;
+  using StoreOnly = std::false_type;
+  using Collecting = std::true_type;
+  window_run(R64{}, Plain{}, StoreOnly{});
+  window_run(R128{}, Plain{}, StoreOnly{});
+  window_run(R256{}, Plain{}, StoreOnly{});
+  window_run(R128{}, Hinted{}, StoreOnly{});
+  window_run(R64{}, Plain{}, Collecting{});
+  window_run(R128{}, Plain{}, Collecting{});
+  window_run(R256{}, Plain{}, Collecting{});
+  window_run(R128{}, Hinted{}, Collecting{});
+  window_run(R256{}, Hinted{}, Collecting{});
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const probe::Args args = probe::parse_args(argc, argv, "sum_handoff_probe [rows cols [samples]]: rows x cols a multiple of 8");
+  // At least 16 rows: the 16 x 16 outer layouts need one row per row lane.
+  const probe::Args args =
+      probe::parse_args(argc, argv, "sum_handoff_probe [rows cols [samples]]: rows >= 16, rows x cols a multiple of 8", 16);
   if (args.cols > (64 << 20) / 4) {
     std::fprintf(stderr, "sum_handoff_probe: at most %d columns (the partials buffer holds 64 MiB)\n", (64 << 20) / 4);
     return 2;
   }
   probe::Session session(args.samples);
-  session.require_hopper("sum_handoff_probe: needs compute capability 9.0 or later (the shipped kernels' paths it times)");
+  session.require_hopper("sum_handoff_probe: needs compute capability 9.0 or later (bulk copies, the shipped cluster paths)");
   session.print_banner();
-  run_dtype<float>(session, "fp32", args.rows, args.cols, session.device.peak_gbps);
-  run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps);
+  {
+    Case<float> fp32(session, "fp32", args.rows, args.cols);
+    run_full(fp32);
+    run_outer(fp32);
+  }
+  {
+    Case<__half> fp16(session, "fp16", args.rows, args.cols);
+    run_full(fp16);
+    run_outer(fp16);
+  }
   return 0;
 }

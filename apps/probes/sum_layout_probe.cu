@@ -7,7 +7,7 @@
 //   sum_layout_probe [rows cols [samples]]      (default 8192 8192 50; fp32 and fp16 both)
 //
 // Layouts:
-//   grid_stride  persistent grid (8 blocks of 256 per SM), 16-byte vectors, 4 in flight
+//   grid_stride  persistent grid (4 or 8 blocks of 256 per SM), 16-byte vectors, 4 in flight
 //   chunks       persistent grid, one contiguous chunk per block (one_pass's earlier large path)
 //   tiles V      one contiguous tile of 256 x V vectors per block, as many blocks as tiles
 //   rows B       inner sum, one block of B threads per row (row_parallel's long-row kernel)
@@ -190,6 +190,7 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   // Random mantissas and signs, exponents kept small: fp32 0xBF7FFFFF, fp16 pairs 0xBBFFBBFF.
   probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
                                                       zeros ? 0u : (sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu), 0u);
+  PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
   PROBE_CHECK(cudaMalloc(&out, sizeof(float)));
   PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));

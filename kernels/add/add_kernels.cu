@@ -111,8 +111,8 @@ __global__ void __launch_bounds__(kVectorizedBlock)
 
   uint4 va[kUnroll], vb[kUnroll];
   if (base + (kUnroll - 1) * kVectorizedBlock < vectors) {
-    // A whole tile (every block but the last): no guard between the loads, so all 2 x kUnroll
-    // are issued before the first add.
+    // This thread's vectors all lie inside the tensor (every thread but some of the last block's):
+    // no guard between the loads, so all 2 x kUnroll are issued before the first add.
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       va[u] = a4[base + u * kVectorizedBlock];
