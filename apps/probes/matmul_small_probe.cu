@@ -1,20 +1,27 @@
-// matmul_small_probe: where does register_blocked's small-problem kernel (matmul_small_simt.cu,
-// fp32, 16×32 tiles, 8 warps splitting K) spend its 3.4 µs at 256³, and do clusters that share
-// their operand tiles cut it? A probe behind kernels/matmul/NOTES.md. It times, in one process
-// and in kbench's hot method (a CUDA graph of 100 back-to-back calls replayed 21 times, median per
-// call; inputs stay in L2), the shipped launcher and copies of its kernel:
-//   loads only    the same pipeline of cp.async copies, barriers and waits, no shared loads or FMAs
-//   math only     the same shared loads, FMAs and barriers, no copies (the stages hold garbage)
-//   cluster CN×CM the same tile, layout and arithmetic order, but a cluster of CN blocks along N
-//                 and CM along M loads each stage once: every block fetches its share of the
-//                 cluster's A rows (shared along N) and B rows (shared along M) with bulk copies
-//                 multicast to the blocks that need them, completing on per-stage mbarriers;
-//                 per-stage "empty" barriers that every block of the cluster arrives on keep a
-//                 slot from being refilled before all blocks are done with it. The whole-tile shapes
-//                 only (M % (16 CM), N % (32 CN), K % 32 all 0).
-// Every variant that computes is compared with the shipped kernel's output: the cluster copies add
-// in the same order and must match bit for bit; the warp-slice copies (below) add in another
-// order and must agree within 1e-5 relative (positive inputs).
+// matmul_small_probe: where did register_blocked's small-problem kernel (matmul_small_simt.cu,
+// fp32, 16×32 tiles, 8 warps splitting K) spend its 3.4 µs at 256³, and what cuts it? A probe
+// behind kernels/matmul/NOTES.md. It times, in one process and in kbench's hot method (a CUDA
+// graph of 100 back-to-back calls replayed 21 times, median per call; inputs stay in L2), the
+// shipped launcher and kernels beside it. The "step" kernels copy the version before 2026-11-23
+// (sixth session): every warp takes 4 k of each block-wide step of 32 k, a 4-stage cp.async
+// pipeline with a __syncthreads per step:
+//   step: copy     that kernel, whole tiles only
+//   step: loads    its copies, barriers and waits, no shared loads or FMAs
+//   step: math     its shared loads, FMAs and barriers, no copies (the stages hold garbage)
+//   step: neither  its barriers, partial tiles and stores alone
+//   cluster CN×CM  the step kernel's tile, layout and arithmetic order, but a cluster of CN blocks
+//                  along N and CM along M loads each stage once: every block fetches its share of
+//                  the cluster's A rows (shared along N) and B rows (shared along M) with 128-byte
+//                  bulk copies multicast to the blocks that need them, completing on per-stage
+//                  mbarriers; per-stage "empty" barriers that every block of the cluster arrives
+//                  on keep a slot from being refilled before all blocks are done with it
+//   warp slices    no block barrier in the main loop: warp w owns the K chunks w, w + 8, ... and
+//                  fills a ring of its own (the design that ships since; chunk size and ring depth
+//                  as named)
+// Whole-tile shapes only (M % 64, N % 64, K % 32 all 0). Every variant that computes is compared
+// with the shipped kernel's output: positive inputs, so every output is a sum of positive products
+// and a relative difference is well defined; a copy that adds in the shipped kernel's order must
+// match bit for bit, others within 1e-5.
 //
 //   matmul_small_probe [m n k [variant]]      (default 256 256 256, every variant)
 // A wait in a cluster variant that spins too long reports which barrier, step and block, and traps.
@@ -41,12 +48,12 @@ using kbench::matmul::cp_async_16;
 using kbench::matmul::cp_async_commit;
 using kbench::matmul::cp_async_wait;
 
-// The shipped kernel's constants (matmul_small_simt.cu).
+// The step kernel's constants (matmul_small_simt.cu before 2026-11-23).
 constexpr int kBM = 16, kBN = 32, kBK = 32, kThreads = 256, kSlices = 8, kSliceK = 4, kStages = 4;
 constexpr int kALd = kBK + 4, kBLd = kBN;
 constexpr int kAStage = kBM * kALd, kBStage = kBK * kBLd, kStage = kAStage + kBStage;
 
-/// One step's FMAs of one K-slice, as the shipped kernel does them.
+/// One step's FMAs of one K-slice, as the step kernel does them.
 __device__ __forceinline__ void step_fmas(const float* stage, int slice, int ty, int tx, float (&acc)[4][4]) {
   const float* a_rows = stage + ty * kALd + slice * kSliceK;
   const float* b_rows = stage + kAStage + slice * kSliceK * kBLd + 4 * tx;
@@ -90,7 +97,8 @@ __device__ __forceinline__ void reduce_and_store(float* partial, const float (&a
   if (row < m && out_col < n) *reinterpret_cast<float2*>(c + static_cast<long long>(row) * n + out_col) = sum;
 }
 
-/// The shipped pipeline with its copies (Loads) or its shared loads and FMAs (Math) switched off.
+/// The step kernel (shipped before 2026-11-23) with its copies (Loads) or its shared loads and FMAs
+/// (Math) switched off.
 /// Whole tiles only: no zero fill.
 template <bool Loads, bool Math>
 __global__ void __launch_bounds__(kThreads) split_pipeline(const float* __restrict__ a, const float* __restrict__ b,
@@ -269,7 +277,7 @@ __device__ __noinline__ void report_stuck(int kind, int step) {
 
 constexpr long long kSpinLimit = 1ll << 22;  // try_waits before a wait is reported stuck
 
-/// The shipped tile and arithmetic, stages loaded once per cluster of CN × CM blocks (grid: x
+/// The step kernel's tile and arithmetic, stages loaded once per cluster of CN × CM blocks (grid: x
 /// along N, y along M; cluster dims CN × CM × 1).
 template <int CN, int CM>
 __global__ void __launch_bounds__(kThreads) cluster_multicast(const float* __restrict__ a, const float* __restrict__ b,
@@ -460,9 +468,9 @@ int main(int argc, char** argv) {
   };
   const std::vector<Variant> variants = {
       {"shipped (launch_small_simt)", true, [&](cudaStream_t s) { kbench::matmul::launch_small_simt(a, b, c, dims, s); }},
-      {"loads only", false, [&](cudaStream_t s) { split_pipeline<true, false><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
-      {"math only", false, [&](cudaStream_t s) { split_pipeline<false, true><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
-      {"copy of shipped (whole tiles)", true,
+      {"step: loads", false, [&](cudaStream_t s) { split_pipeline<true, false><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
+      {"step: math", false, [&](cudaStream_t s) { split_pipeline<false, true><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
+      {"step: copy", true,
        [&](cudaStream_t s) { split_pipeline<true, true><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
       {"cluster 1x2 (B shared by 2)", true, [&](cudaStream_t s) { launch_cluster<1, 2>(a, b, c, m, n, k, s); }},
       {"cluster 1x4 (B shared by 4)", true, [&](cudaStream_t s) { launch_cluster<1, 4>(a, b, c, m, n, k, s); }},
@@ -472,7 +480,7 @@ int main(int argc, char** argv) {
       {"warp slices, chunks of 16 k, ring of 3", true, [&](cudaStream_t s) { launch_warp_slices<16, 3>(a, b, c, m, n, k, s); }},
       {"warp slices, chunks of 8 k, ring of 4", true, [&](cudaStream_t s) { launch_warp_slices<8, 4>(a, b, c, m, n, k, s); }},
       {"warp slices, chunks of 32 k, ring of 2", true, [&](cudaStream_t s) { launch_warp_slices<32, 2>(a, b, c, m, n, k, s); }},
-      {"no loads, no math (barriers, partials, stores)", false,
+      {"step: neither (barriers, partials, stores)", false,
        [&](cudaStream_t s) { split_pipeline<false, false><<<tiles, kThreads, 0, s>>>(a, b, c, m, n, k); }},
   };
   int failures = 0;

@@ -31,7 +31,8 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
 /// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, each of its 8
-/// warps a K-slice with 4×4 outputs per thread, partial tiles added in shared memory. Needs
+/// warps owning every 8th chunk of 16 k (no block barrier in the main loop) with 4×4 outputs per
+/// thread, partial tiles added in shared memory. Needs
 /// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 

@@ -7,21 +7,21 @@
 // throughput spread over 132 SMs. Smaller tiles alone would starve each block of FMAs per load,
 // so the block also splits K.
 //
-// Block tile 16×32, K in steps of kBK = 32. Each of the block's 8 warps is a K-slice: warp s
-// takes k = 4s .. 4s+3 of every step. Lane (ty, tx), ty = lane / 8, tx = lane % 8, owns rows
-// ty + 4i (i = 0..3) and columns 4tx .. 4tx+3: 16 accumulators. Per step a thread reads four
-// float4 of A (its four rows, 4 k each) and four float4 of B (4 rows of k, its 4 columns) and does
-// 64 FMAs. The A stage is stored as in global memory (rows of K) padded to 36 floats, so the four
-// rows a warp reads at once (4i .. 4i+3) start in banks 0, 4, 8, 12; B rows are read as 8
-// consecutive float4: both conflict-free. At the end the slices' accumulators meet in shared
-// memory and every thread adds two outputs' eight partials in slice order and stores them.
-//
-// Pipeline: kStages stages filled by cp.async (16 bytes, zero-filled outside the matrices), the
-// copies of kStages - 1 steps in flight ahead of the step being computed, as in tensor_core. Each
-// thread's copy addresses are worked out once; a step only adds its k offset.
+// Block tile 16×32, 8 warps. K is cut into chunks of kChunkK = 16, and warp w owns chunks
+// w, w + 8, w + 16, ...: each warp copies its own chunks (A: 16 rows × 16 k, B: 16 k × 32
+// columns, 3 KB) into a ring of two buffers of its own with cp.async (16 bytes, zero-filled
+// outside the matrices) and waits only for its own copies, so the main loop has no block-wide
+// barrier. Lane (ty, tx), ty = lane / 8, tx = lane % 8, owns rows ty + 4i (i = 0..3) and columns
+// 4tx .. 4tx+3: 16 accumulators; per 4 k it reads four float4 of A (its four rows) and four of B
+// (4 rows of k, its 4 columns) and does 64 FMAs. A pieces are padded to 20 floats a row, so the
+// four rows a warp reads at once start in banks 0, 20, 8 and 28; B rows are read as 8
+// consecutive float4: both conflict-free. At the end the warps' partial tiles meet in shared
+// memory and every thread adds two outputs' eight partials in warp order and stores them.
 //
 // Measured on the H100 at 256³ in hot mode (NOTES.md): 3.77 µs with 4 slices of 64 threads and
-// 2×4 outputs each (ncu: stalls waiting on shared loads dominated), 3.38-3.40 µs like this.
+// 2×4 outputs each, 3.38-3.40 µs with 8 one-warp slices interleaved within block-wide steps of
+// 32 k (a __syncthreads per step), 2.84-2.85 µs with warp-owned chunks like this
+// (apps/probes/matmul_small_probe.cu; 512³ 13.1 → 12.6 µs, 1024³ 88 → 70 µs).
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
@@ -34,122 +34,111 @@ namespace {
 
 constexpr int kBM = 16;
 constexpr int kBN = 32;
-constexpr int kBK = 32;
 constexpr int kThreads = 256;
-constexpr int kSlices = kThreads / 32;  // one warp per K-slice
-constexpr int kSliceK = kBK / kSlices;  // 4 k per slice and step
-/// 4 stages: 9 (a K of 256 in flight from the start) measured slower on the H100 (4.01 against
-/// 3.77 µs per call at 256³ in hot mode, with the 2×4 layout), and so did 5 stages with the
-/// fragments double-buffered in registers (3.64 against 3.38 µs, this layout; NOTES.md).
-constexpr int kStages = 4;
-constexpr int kALd = kBK + 4;        // floats per A stage row
-constexpr int kBLd = kBN;            // floats per B stage row
-constexpr int kAStage = kBM * kALd;  // floats
-constexpr int kBStage = kBK * kBLd;
-constexpr int kAChunks = kBM * kBK / 4;  // 16-byte copies per stage: 128 of A, 256 of B
-constexpr int kBChunks = kBK * kBN / 4;
-static_assert(kAChunks <= kThreads && kBChunks == kThreads, "one B chunk per thread, one A chunk for the first 128");
-static_assert(kSliceK == 4 && 4 * 4 == kBM && 8 * 4 == kBN, "a warp's 4x8 lanes with 4x4 each cover the tile");
-static_assert(kSlices * kBM * kBN <= kStages * (kAStage + kBStage), "the partial tiles fit in the stages");
+constexpr int kWarps = kThreads / 32;
+constexpr int kChunkK = 16;
+/// Buffers per warp. The probe measured chunks of 8 k in a ring of 4 and of 16 k in a ring of 3
+/// slower at 256³ (3.13, 3.16 against 2.85 µs), and chunks of 32 k slower everywhere.
+constexpr int kRing = 2;
+constexpr int kALd = kChunkK + 4;  // floats per A piece row
+constexpr int kAPiece = kBM * kALd;
+constexpr int kBPiece = kChunkK * kBN;
+constexpr int kPiece = kAPiece + kBPiece;  // floats
+constexpr int kACopies = kBM * kChunkK / 4 / 32;  // 16-byte copies per lane and chunk: 2 of A, 4 of B
+constexpr int kBCopies = kChunkK * kBN / 4 / 32;
+constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248
+static_assert(kACopies * 32 * 4 == kBM * kChunkK && kBCopies * 32 * 4 == kChunkK * kBN, "the lanes cover a chunk");
+static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
 
-/// One thread's share of every stage's copies: one 16-byte chunk of B (row r_b of the step, 4
-/// columns) and, for the first kAChunks threads, one of A (row r_a of the tile, 4 k). K % 4 == 0
-/// and N % 4 == 0, so each chunk is wholly inside the matrix or wholly outside it (then
-/// zero-filled).
-struct StageCopies {
-  const float* a_src;  ///< A's chunk at k = 0 (valid only where a_row_ok)
-  const float* b_src;  ///< B's chunk at k = 0 (valid only where b_col_ok)
-  int a_dst, b_dst;    ///< offsets within a stage, floats
-  int a_k, b_k;        ///< the chunk's k within a step: A's column, B's row
-  bool a_copies, a_row_ok, b_col_ok;
-
-  __device__ StageCopies(const float* a, const float* b, int m, int n, int k, int block_row, int block_col) {
-    const int tid = static_cast<int>(threadIdx.x);
-    const int r_a = tid / (kBK / 4);
-    a_k = (tid % (kBK / 4)) * 4;
-    a_copies = tid < kAChunks;
-    a_row_ok = a_copies && block_row + r_a < m;
-    a_src = a + static_cast<long long>(block_row + r_a) * k + a_k;
-    a_dst = r_a * kALd + a_k;
-    b_k = tid / (kBN / 4);
-    const int b_col = (tid % (kBN / 4)) * 4;
-    b_col_ok = block_col + b_col < n;
-    b_src = b + static_cast<long long>(b_k) * n + block_col + b_col;
-    b_dst = kAStage + b_k * kBLd + b_col;
+/// Starts one lane's share of the copies of the chunk at `k0` into `piece`: two 16-byte copies
+/// of A, four of B. K % 4 == 0 and N % 4 == 0, so each copy is wholly inside the matrix or wholly
+/// outside it (then zero-filled; the source must still be a valid address).
+__device__ __forceinline__ void issue_chunk(float* piece, const float* a, const float* b, int m, int n, int k,
+                                            int block_row, int block_col, int k0, int lane) {
+#pragma unroll
+  for (int i = 0; i < kACopies; ++i) {
+    const int e = lane + 32 * i, r = e / (kChunkK / 4), kk = (e % (kChunkK / 4)) * 4;
+    const bool inside = block_row + r < m && k0 + kk < k;
+    cp_async_16(piece + r * kALd + kk, inside ? a + static_cast<long long>(block_row + r) * k + k0 + kk : a, inside);
   }
-
-  /// Starts the copies of the step at `k0` into `stage`.
-  __device__ __forceinline__ void issue(float* stage, const float* a, const float* b, int n, int k, int k0) const {
-    if (a_copies) {
-      const bool inside = a_row_ok && k0 + a_k < k;
-      cp_async_16(stage + a_dst, inside ? a_src + k0 : a, inside);
-    }
-    const bool inside = b_col_ok && k0 + b_k < k;
-    cp_async_16(stage + b_dst, inside ? b_src + static_cast<long long>(k0) * n : b, inside);
+#pragma unroll
+  for (int i = 0; i < kBCopies; ++i) {
+    const int e = lane + 32 * i, r = e / (kBN / 4), col = (e % (kBN / 4)) * 4;
+    const bool inside = k0 + r < k && block_col + col < n;
+    cp_async_16(piece + kAPiece + r * kBN + col, inside ? b + static_cast<long long>(k0 + r) * n + block_col + col : b,
+                inside);
   }
-};
+}
 
-__global__ void __launch_bounds__(kThreads)
+/// Three blocks per SM for shapes with more tiles than SMs (1024³: 2048 blocks): 80 registers,
+/// no spills (unbounded, ptxas took 80 and spilled 4 bytes).
+__global__ void __launch_bounds__(kThreads, 3)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                              int n, int k) {
-  __shared__ __align__(16) float stages[kStages][kAStage + kBStage];
+  extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials
   const int tiles_n = ceil_div(n, kBN);
   const int block_row = static_cast<int>(blockIdx.x) / tiles_n * kBM;
   const int block_col = static_cast<int>(blockIdx.x) % tiles_n * kBN;
-  const int slice = static_cast<int>(threadIdx.x) / 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int ty = lane / 8, tx = lane % 8;
-  const StageCopies copies(a, b, m, n, k, block_row, block_col);
+  float* ring = shared + warp * kRing * kPiece;
 
+  // The warp's i-th chunk is chunk warp + kWarps i, held in buffer i % kRing.
+  const int chunks = ceil_div(k, kChunkK);
+  auto chunk_k0 = [&](int i) { return (warp + kWarps * i) * kChunkK; };
   float acc[4][4] = {};
-  const int steps = ceil_div(k, kBK);
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < steps) copies.issue(stages[s], a, b, n, k, s * kBK);
+  for (int i = 0; i < kRing - 1; ++i) {
+    if (warp + kWarps * i < chunks) issue_chunk(ring + i * kPiece, a, b, m, n, k, block_row, block_col, chunk_k0(i), lane);
     cp_async_commit();
   }
-  for (int step = 0; step < steps; ++step) {
-    cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
-    __syncthreads();               // everyone's have, and everyone is done with step - 1
-    const int ahead = step + kStages - 1;
-    if (ahead < steps) copies.issue(stages[ahead % kStages], a, b, n, k, ahead * kBK);
+  for (int i = 0; warp + kWarps * i < chunks; ++i) {
+    const int ahead = i + kRing - 1;
+    if (warp + kWarps * ahead < chunks) {
+      issue_chunk(ring + (ahead % kRing) * kPiece, a, b, m, n, k, block_row, block_col, chunk_k0(ahead), lane);
+    }
     cp_async_commit();
-
-    const float* a_rows = stages[step % kStages] + ty * kALd + slice * kSliceK;
-    const float* b_rows = stages[step % kStages] + kAStage + slice * kSliceK * kBLd + 4 * tx;
-    float4 av[4], bv[4];
+    cp_async_wait<kRing - 1>();  // this lane's copies of chunk i have landed
+    __syncwarp();                // and every lane's
+    const float* piece = ring + (i % kRing) * kPiece;
 #pragma unroll
-    for (int i = 0; i < 4; ++i) av[i] = *reinterpret_cast<const float4*>(a_rows + 4 * i * kALd);
+    for (int kk = 0; kk < kChunkK; kk += 4) {
+      float4 av[4], bv[4];
 #pragma unroll
-    for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(b_rows + j * kBLd);
+      for (int r = 0; r < 4; ++r) av[r] = *reinterpret_cast<const float4*>(piece + (ty + 4 * r) * kALd + kk);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const float a_frag[4] = {av[i].x, av[i].y, av[i].z, av[i].w};
+      for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(piece + kAPiece + (kk + j) * kBN + 4 * tx);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        acc[i][0] = fmaf(a_frag[j], bv[j].x, acc[i][0]);
-        acc[i][1] = fmaf(a_frag[j], bv[j].y, acc[i][1]);
-        acc[i][2] = fmaf(a_frag[j], bv[j].z, acc[i][2]);
-        acc[i][3] = fmaf(a_frag[j], bv[j].w, acc[i][3]);
+      for (int r = 0; r < 4; ++r) {
+        const float a_frag[4] = {av[r].x, av[r].y, av[r].z, av[r].w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          acc[r][0] = fmaf(a_frag[j], bv[j].x, acc[r][0]);
+          acc[r][1] = fmaf(a_frag[j], bv[j].y, acc[r][1]);
+          acc[r][2] = fmaf(a_frag[j], bv[j].z, acc[r][2]);
+          acc[r][3] = fmaf(a_frag[j], bv[j].w, acc[r][3]);
+        }
       }
     }
+    __syncwarp();  // every lane is done with the buffer before the next issue refills it
   }
   cp_async_wait<0>();
-  __syncthreads();  // every slice is done reading the stages, which now hold the partial tiles
+  __syncthreads();  // every warp is done with its ring, which now holds the partial tiles
 
-  float* partial = &stages[0][0];  // [slice][row][col], kSlices × 16 × 32 floats across the stages
+  float* partial = shared;  // [warp][row][col], kWarps × 16 × 32 floats
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    *reinterpret_cast<float4*>(partial + (slice * kBM + ty + 4 * i) * kBN + 4 * tx) =
+    *reinterpret_cast<float4*>(partial + (warp * kBM + ty + 4 * i) * kBN + 4 * tx) =
         make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
   }
   __syncthreads();
-  // Thread t adds the partials of row t / 16, columns 2 (t % 16) and + 1, in slice order.
+  // Thread t adds the partials of row t / 16, columns 2 (t % 16) and + 1, in warp order.
   const int r = static_cast<int>(threadIdx.x) / 16, col = 2 * (static_cast<int>(threadIdx.x) % 16);
   float2 sum = make_float2(0.0f, 0.0f);
 #pragma unroll
-  for (int s = 0; s < kSlices; ++s) {
-    const float2 p = *reinterpret_cast<const float2*>(partial + (s * kBM + r) * kBN + col);
+  for (int w = 0; w < kWarps; ++w) {
+    const float2 p = *reinterpret_cast<const float2*>(partial + (w * kBM + r) * kBN + col);
     sum.x += p.x;
     sum.y += p.y;
   }
@@ -161,8 +150,17 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
+  // 52 KB of dynamic shared memory, above the 48 KB a kernel gets without asking: asked for once
+  // per process, on the device kbench runs on.
+  static const bool shared_memory_set = [] {
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          kSharedBytes));
+    return true;
+  }();
+  (void)shared_memory_set;
   const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
-  matmul_small_simt_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  matmul_small_simt_kernel<<<static_cast<unsigned>(blocks), kThreads, kSharedBytes, stream>>>(a, b, c, dims.m, dims.n,
+                                                                                               dims.k);
   KBENCH_CHECK_LAUNCH();
 }
 
