@@ -73,10 +73,12 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const 
   }
 }
 
-/// Three blocks per SM for shapes with more tiles than SMs (1024³: 2048 blocks): 80 registers,
-/// no spills (unbounded, ptxas took 80 and spilled 4 bytes).
+/// Both instantiations get 80 registers, no spills, so that three blocks fit an SM when there
+/// are more tiles than SMs (1024³: 2048 blocks). The guarded one needs the bound for that
+/// (unbounded, ptxas spilled 4 bytes); the whole-tile one does not, and is left unbounded: bounded,
+/// it ran 2.96 µs per call at 256³ on the H100 against 2.84 for the probe's unbounded copy.
 template <bool Whole>
-__global__ void __launch_bounds__(kThreads, 3)
+__global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                              int n, int k) {
   extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials
