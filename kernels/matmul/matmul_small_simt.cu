@@ -20,8 +20,8 @@
 //
 // Measured on the H100 at 256³ in hot mode (NOTES.md): 3.77 µs with 4 slices of 64 threads and
 // 2×4 outputs each, 3.38-3.40 µs with 8 one-warp slices interleaved within block-wide steps of
-// 32 k (a __syncthreads per step), 2.84-2.85 µs with warp-owned chunks like this
-// (apps/probes/matmul_small_probe.cu; 512³ 13.1 → 12.6 µs, 1024³ 88 → 70 µs).
+// 32 k (a __syncthreads per step), 2.88-2.90 µs like this (apps/probes/matmul_small_probe.cu and
+// the targets run; 1024³ 88 → 70 µs).
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/cuda_check.hpp"
