@@ -1,7 +1,8 @@
 // matmul_small_probe: where did register_blocked's small-problem kernel (matmul_small_simt.cu,
 // fp32, 16×32 tiles, 8 warps splitting K) spend its 3.4 µs at 256³, and what cuts it? A probe
-// behind kernels/matmul/NOTES.md. It times, in one process and in kbench's hot method (a CUDA
-// graph of 100 back-to-back calls replayed 21 times, median per call; inputs stay in L2), the
+// behind kernels/matmul/NOTES.md. It times, in one process and a hot method like kbench's (a CUDA
+// graph of 100 back-to-back calls replayed 21 times, median per call; inputs stay in L2; no clock
+// check), the
 // shipped launcher and kernels beside it. The "step" kernels copy the version before 2026-11-23
 // (sixth session): every warp takes 4 k of each block-wide step of 32 k, a 4-stage cp.async
 // pipeline with a __syncthreads per step:
@@ -25,11 +26,13 @@
 //                  the shipped kernel keeps its own file and this copy follows it by hand
 // Whole-tile shapes only (M % 64, N % 64, K % 32 all 0). Every variant that computes is compared
 // with the shipped kernel's output: positive inputs, so every output is a sum of positive products
-// and a relative difference is well defined; a copy that adds in the shipped kernel's order must
-// match bit for bit, others within 1e-5.
+// and a relative difference is well defined. Each must agree within 1e-5 relative; the line says
+// "bit-identical" where it is (a copy that adds in the shipped kernel's order should be).
 //
 //   matmul_small_probe [m n k [variant]]      (default 256 256 256, every variant)
-// A wait in a cluster variant that spins too long reports which barrier, step and block, and traps.
+// A wait in a cluster variant that spins too long traps; on the first, plain call of the variant
+// the probe then prints which barrier, step and block it was (a stall inside a timed graph exits
+// through PROBE_CHECK without that report).
 #include "apps/probes/bulk_copy.cuh"
 #include "apps/probes/probe_support.cuh"
 #include "kernels/matmul/cp_async.cuh"
@@ -389,15 +392,8 @@ int main(int argc, char** argv) {
   const int n = argc > 2 ? std::atoi(argv[2]) : 256;
   const int k = argc > 3 ? std::atoi(argv[3]) : 256;
   const int only = argc > 4 ? std::atoi(argv[4]) : -1;
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  int* stuck = nullptr;
-  PROBE_CHECK(cudaHostAlloc(&stuck, 8 * sizeof(int), cudaHostAllocMapped));
-  std::memset(stuck, 0, 8 * sizeof(int));
-  int* stuck_device = nullptr;
-  PROBE_CHECK(cudaHostGetDevicePointer(&stuck_device, stuck, 0));
-  PROBE_CHECK(cudaMemcpyToSymbol(g_stuck, &stuck_device, sizeof(stuck_device)));
   if (m < 64 || n < 64 || k < kBK || m % (4 * kBM) != 0 || n % (2 * kBN) != 0 || k % kBK != 0) {
-    std::fprintf(stderr, "usage: matmul_small_probe [m n k]: m a multiple of 64, n of 64, k of 32\n");
+    std::fprintf(stderr, "usage: matmul_small_probe [m n k [variant]]: m a multiple of 64, n of 64, k of 32\n");
     return 2;
   }
   const probe::Device device = probe::current_device();
@@ -405,6 +401,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "the cluster copies are built for sm_90a: this probe needs compute capability 9.0\n");
     return 2;
   }
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  int* stuck = nullptr;
+  PROBE_CHECK(cudaHostAlloc(&stuck, 8 * sizeof(int), cudaHostAllocMapped));
+  std::memset(stuck, 0, 8 * sizeof(int));
+  int* stuck_device = nullptr;
+  PROBE_CHECK(cudaHostGetDevicePointer(&stuck_device, stuck, 0));
+  PROBE_CHECK(cudaMemcpyToSymbol(g_stuck, &stuck_device, sizeof(stuck_device)));
   std::printf("%s, %d SMs; hot: graph of 100 calls, median of 21 replays; %dx%dx%d fp32\n", device.name.c_str(),
               device.sm_count, m, n, k);
   float *a, *b, *c_ref, *c;

@@ -33,9 +33,12 @@ std::vector<Shape> shapes_to_check() {
                             // K a multiple of 8 but not N, and the reverse: the element-wise
                             // fallbacks with one extent on a 16-byte boundary.
                             {130, 250, 64}, {64, 136, 36},
-                            // The small-problem tiles (tensor_core 32×32, register_blocked 16×32,
-                            // K steps of 32) with every extent partial.
-                            {200, 72, 264}};
+                            // The small-problem tiles (tensor_core 32×32, register_blocked 16×32)
+                            // with every extent partial.
+                            {200, 72, 264},
+                            // register_blocked's small kernel on whole tiles with 4 chunks of 16 k
+                            // for 8 warps: half the warps own none and add zeros.
+                            {64, 64, 64}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
