@@ -73,11 +73,11 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const 
   }
 }
 
-/// Both instantiations get 80 registers (ptxas of CUDA 13.0; `-Xptxas -v` shows whether a newer
-/// one keeps that), no spills, so that three blocks fit an SM when there
-/// are more tiles than SMs (1024³: 2048 blocks). The guarded one needs the bound for that
-/// (unbounded, ptxas spilled 4 bytes); the whole-tile one does not, and is left unbounded: bounded,
-/// it ran 2.96 µs per call at 256³ on the H100 against 2.84 for the probe's unbounded copy.
+/// Both instantiations get 80 registers, no spills (ptxas of CUDA 13.0: `-Xptxas -v` shows whether
+/// a newer one keeps that), so that three blocks fit an SM when there are more tiles than SMs
+/// (1024³: 2048 blocks). The guarded one needs the bound for that (unbounded, ptxas spilled 4
+/// bytes); the whole-tile one does not, and is left unbounded: bounded, it ran 2.96 µs per call at
+/// 256³ on the H100 against 2.84 for the probe's unbounded copy.
 template <bool Whole>
 __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
