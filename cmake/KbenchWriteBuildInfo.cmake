@@ -1,4 +1,4 @@
-# Script mode (cmake -P): writes OUTPUT from harness/build_info.cpp.in with the current commit.
+# Script mode (cmake -P): writes OUTPUT from harness/device/build_info.cpp.in with the current commit.
 set(KBENCH_GIT_COMMIT "unknown")
 set(KBENCH_GIT_DIRTY "unknown")
 if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
@@ -27,4 +27,4 @@ if("$ENV{KBENCH_GIT_COMMIT}" MATCHES "^[0-9a-f]+$")
     set(KBENCH_GIT_DIRTY "$ENV{KBENCH_GIT_DIRTY}")
   endif()
 endif()
-configure_file("${SOURCE_DIR}/harness/build_info.cpp.in" "${OUTPUT}" @ONLY)
+configure_file("${SOURCE_DIR}/harness/device/build_info.cpp.in" "${OUTPUT}" @ONLY)

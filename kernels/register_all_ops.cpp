@@ -1,5 +1,5 @@
 // The one place that lists every op family kbench ships (explicit registration).
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 #include "kernels/add/add_op.hpp"
 #include "kernels/gelu/gelu_op.hpp"
 #include "kernels/matmul/matmul_op.hpp"

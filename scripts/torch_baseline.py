@@ -39,7 +39,7 @@ for sums and matmul, |x| for the elementwise ops. The tolerances (TOLERANCES) ar
 kbench's own: they catch a wrong result, not a last-bit difference. A row outside them is
 `incorrect` and is not timed.
 
-Method (kbench's, harness/measure.cpp). Per variant and mode: warm up (at least
+Method (kbench's, harness/measure/measure.cpp). Per variant and mode: warm up (at least
 `warmup_calls` calls for at least `warmup_time_s`), then take samples in batches of 32 until the
 stopping rule (kbenchpy/stats.py) ends sampling: at least `min_samples` samples and
 `min_time_s` of measured time, then until the relative IQR is at or below `max_noise` or has
@@ -60,7 +60,7 @@ torch.profiler to count the kernels one call launches (kernels_per_call; 1 with 
 row's message where the profiler is unavailable, and with --no-kernel-count).
 
 Derived figures (bandwidth, FLOP/s, efficiency, bound, band, speed ratio) are computed as
-harness/metrics.cpp computes them, from the traffic the op declares in kbench (kbenchpy/ops.py)
+harness/results/metrics.cpp computes them, from the traffic the op declares in kbench (kbenchpy/ops.py)
 and the thresholds file. The device block takes the attributes kbench reads (clocks, bus width,
 ECC, driver version, PCI address) from the CUDA driver (libcuda's cuDeviceGetAttribute), and the
 rest, or all where libcuda cannot be loaded, from torch.cuda.get_device_properties. Peak

@@ -2,7 +2,7 @@
 
 #include "source_paths.hpp"
 
-#include "harness/size_classes.hpp"
+#include "harness/config/size_classes.hpp"
 
 #include <fmt/format.h>
 

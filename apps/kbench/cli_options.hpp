@@ -1,11 +1,11 @@
 #pragma once
 /// The kbench command line: options, subcommands and their --help text.
 
-#include "harness/device_info.hpp"
-#include "harness/measure_settings.hpp"
-#include "harness/config_plan.hpp"
-#include "harness/plan.hpp"
-#include "harness/sweep_config.hpp"
+#include "harness/device/device_info.hpp"
+#include "harness/config/measure_settings.hpp"
+#include "harness/plan/config_plan.hpp"
+#include "harness/plan/plan.hpp"
+#include "harness/config/sweep_config.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,8 +1,8 @@
 #include "compare_command.hpp"
 
-#include "harness/compare_report.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/results_json.hpp"
+#include "harness/report/compare_report.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/results/results_json.hpp"
 
 #include <cmath>
 #include <iostream>

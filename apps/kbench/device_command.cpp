@@ -2,9 +2,9 @@
 
 #include "run_command.hpp"
 
-#include "harness/console_reporter.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/session.hpp"
+#include "harness/report/console_reporter.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/measure/session.hpp"
 
 #include <iostream>
 

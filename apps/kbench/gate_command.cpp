@@ -2,9 +2,9 @@
 
 #include "source_paths.hpp"
 
-#include "harness/exit_codes.hpp"
-#include "harness/gate.hpp"
-#include "harness/results_json.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/judge/gate.hpp"
+#include "harness/results/results_json.hpp"
 
 #include <cmath>
 #include <iostream>

@@ -2,11 +2,11 @@
 
 #include "source_paths.hpp"
 
-#include "harness/copy_roof.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/json_input.hpp"
-#include "harness/size_classes.hpp"
-#include "harness/sweep_config.hpp"
+#include "harness/ops/copy_roof.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/common/json_input.hpp"
+#include "harness/config/size_classes.hpp"
+#include "harness/config/sweep_config.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// `kbench list`: ops, variants, dtypes, size classes, the shipped configs and the thresholds file.
 
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench::cli {
 

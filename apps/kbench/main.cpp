@@ -8,11 +8,11 @@
 #include "report_command.hpp"
 #include "run_command.hpp"
 
-#include "harness/device_setup.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/input_error.hpp"
-#include "harness/provenance.hpp"
-#include "harness/registry.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/common/input_error.hpp"
+#include "harness/device/provenance.hpp"
+#include "harness/ops/registry.hpp"
 
 #include <iostream>
 

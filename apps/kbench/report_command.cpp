@@ -3,11 +3,11 @@
 #include "output_paths.hpp"
 #include "source_paths.hpp"
 
-#include "harness/csv_report.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/markdown_report.hpp"
-#include "harness/report_format.hpp"
-#include "harness/results_json.hpp"
+#include "harness/report/csv_report.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/report/markdown_report.hpp"
+#include "harness/report/report_format.hpp"
+#include "harness/results/results_json.hpp"
 
 #include <algorithm>
 #include <filesystem>

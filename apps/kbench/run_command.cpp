@@ -4,15 +4,15 @@
 #include "output_paths.hpp"
 #include "source_paths.hpp"
 
-#include "harness/breakdown_report.hpp"
-#include "harness/build_info.hpp"
-#include "harness/console_reporter.hpp"
-#include "harness/copy_roof.hpp"
-#include "harness/exit_codes.hpp"
-#include "harness/json_input.hpp"
-#include "harness/results_json.hpp"
-#include "harness/session.hpp"
-#include "harness/thresholds.hpp"
+#include "harness/report/breakdown_report.hpp"
+#include "harness/device/build_info.hpp"
+#include "harness/report/console_reporter.hpp"
+#include "harness/ops/copy_roof.hpp"
+#include "harness/common/exit_codes.hpp"
+#include "harness/common/json_input.hpp"
+#include "harness/results/results_json.hpp"
+#include "harness/measure/session.hpp"
+#include "harness/config/thresholds.hpp"
 
 #include <fmt/format.h>
 

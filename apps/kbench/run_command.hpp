@@ -4,7 +4,7 @@
 
 #include "cli_options.hpp"
 
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 #include <ostream>
 #include <string>

@@ -3,7 +3,7 @@
 // hashed fill for input data, and kbench's cold timing method (kbench's L2Flusher before each
 // sample, one call per event pair, median of the samples).
 
-#include "harness/l2_flush.hpp"
+#include "harness/measure/l2_flush.hpp"
 
 #include <cuda_runtime.h>
 

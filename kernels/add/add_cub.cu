@@ -1,6 +1,6 @@
 #include "kernels/add/add_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 
 #include <cub/device/device_transform.cuh>
 #include <cuda/std/tuple>

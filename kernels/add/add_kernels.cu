@@ -1,6 +1,6 @@
 #include "kernels/add/add_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -1,10 +1,10 @@
 // The elementwise add op: c = a + b over a tensor of any shape (treated as flat).
 #include "kernels/add/add_op.hpp"
 
-#include "harness/cuda_resources.hpp"
-#include "harness/device_setup.hpp"
-#include "harness/dtype_dispatch.hpp"
-#include "harness/host_tensor.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "kernels/add/add_kernels.hpp"
 
 namespace kbench {

@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench {
 /// Registers the elementwise add op (variants naive, vectorized; baseline cub_transform).

@@ -2,7 +2,7 @@
 // the functor the fused kernels use, so the comparison is of the memory path alone.
 #include "kernels/gelu/gelu_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/gelu/gelu_math.cuh"
 
 #include <cub/device/device_transform.cuh>

@@ -1,7 +1,7 @@
 // The fused GELU kernels: the whole formula in registers, one read and one write per element.
 #include "kernels/gelu/gelu_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/gelu/gelu_math.cuh"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // the tensor for the tanh form where the fused kernel does one of each.
 #include "kernels/gelu/gelu_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/gelu/gelu_math.cuh"
 
 #include <stdexcept>

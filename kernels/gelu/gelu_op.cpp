@@ -3,10 +3,10 @@
 // in the form only.
 #include "kernels/gelu/gelu_op.hpp"
 
-#include "harness/cuda_resources.hpp"
-#include "harness/device_setup.hpp"
-#include "harness/dtype_dispatch.hpp"
-#include "harness/host_tensor.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "kernels/gelu/gelu_kernels.hpp"
 #include "kernels/gelu/gelu_reference.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench {
 /// Registers the GELU family: gelu_tanh and gelu_erf (variants manual, fused, vectorized;

@@ -5,7 +5,7 @@
 // dimension N. No data is transposed.
 #include "kernels/matmul/matmul_cublas.hpp"
 
-#include "harness/cublas_handle.hpp"  // KBENCH_CUBLAS_CALL: cuBLAS errors through one path
+#include "harness/device/cublas_handle.hpp"  // KBENCH_CUBLAS_CALL: cuBLAS errors through one path
 
 #include <library_types.h>
 

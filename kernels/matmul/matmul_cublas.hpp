@@ -1,8 +1,8 @@
 #pragma once
 /// The vendor baseline: cublasGemmEx on row-major matrices. Host-only.
 
-#include "harness/cuda_resources.hpp"
-#include "harness/dtype.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/dtype.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 
 #include <cublas_v2.h>

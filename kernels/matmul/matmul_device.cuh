@@ -2,7 +2,7 @@
 /// Device helpers the matmul kernels share: element conversions (every kernel accumulates in fp32
 /// and rounds once, on the store, to the output dtype) and the order in which blocks walk C.
 
-#include "harness/device_setup.hpp"
+#include "harness/device/device_setup.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

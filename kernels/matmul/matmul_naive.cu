@@ -4,7 +4,7 @@
 // A and B is still fetched from L2 or DRAM once per output that uses it.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 namespace kbench::matmul {

@@ -1,10 +1,10 @@
 // The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}.
 #include "kernels/matmul/matmul_op.hpp"
 
-#include "harness/cuda_resources.hpp"
-#include "harness/device_setup.hpp"
-#include "harness/dtype_dispatch.hpp"
-#include "harness/host_tensor.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_problem.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench {
 /// Registers the matmul op (variants naive, tiled, register_blocked, tensor_core; baseline cublas).

@@ -2,7 +2,7 @@
 /// The matmul problem: C = A·B, row-major, A is M×K, B is K×N, C is M×N; a kbench shape
 /// {M, N, K}. Host-only.
 
-#include "harness/problem.hpp"
+#include "harness/ops/problem.hpp"
 
 #include <cstdint>
 #include <limits>

@@ -2,8 +2,8 @@
 /// The CPU reference for matmul: which elements of C are checked, and their values in double
 /// from the exact dtype inputs. Host-only.
 
-#include "harness/dtype.hpp"
-#include "harness/verification.hpp"
+#include "harness/ops/dtype.hpp"
+#include "harness/ops/verification.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -34,7 +34,7 @@
 // 16×32-tile, split-K kernel instead.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>

@@ -24,7 +24,7 @@
 // the targets run; 1024³ 88 → 70 µs).
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 

@@ -56,7 +56,7 @@
 // are conflict-free, and the TF32 B loads B[t][g] of a warp fall in banks 8t + g, all different.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 

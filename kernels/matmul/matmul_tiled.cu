@@ -12,7 +12,7 @@
 // conflicts, no padding needed.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 
 namespace kbench::matmul {

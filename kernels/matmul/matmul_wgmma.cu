@@ -29,7 +29,7 @@
 // from the accumulators with a guard per element, two elements per store when N is even.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/wgmma.cuh"

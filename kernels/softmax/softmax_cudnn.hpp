@@ -4,7 +4,7 @@
 /// softmax over the last dimension of a rows x cols row-major matrix. Built only where CMake found
 /// cuDNN (KBENCH_HAVE_CUDNN); cudnn.h stays out of this header.
 
-#include "harness/dtype.hpp"
+#include "harness/ops/dtype.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -3,7 +3,7 @@
 // served mostly by L1/L2, so DRAM sees close to the minimum: the row read once, written once.
 #include "kernels/softmax/softmax_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>

@@ -3,7 +3,7 @@
 // and writes 3MN + 2M elements where the fused kernels read MN and write MN: the fusion lesson.
 #include "kernels/softmax/softmax_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // barrier); longer rows get one block each.
 #include "kernels/softmax/softmax_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>

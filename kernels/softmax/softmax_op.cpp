@@ -2,9 +2,9 @@
 // rows x cols matrix (rows = product of all but the last extent, cols = the last extent).
 #include "kernels/softmax/softmax_op.hpp"
 
-#include "harness/cuda_resources.hpp"
-#include "harness/dtype_dispatch.hpp"
-#include "harness/host_tensor.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 

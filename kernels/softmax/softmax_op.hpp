@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench {
 /// Registers the softmax op (variants manual, fused, online; baseline cudnn, or fused_reference

@@ -1,8 +1,8 @@
 #pragma once
 /// The CPU reference and the tolerances softmax outputs are held to. Host-only.
 
-#include "harness/dtype.hpp"
-#include "harness/verification.hpp"
+#include "harness/ops/dtype.hpp"
+#include "harness/ops/verification.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -4,7 +4,7 @@
 // 16-bit rows and 32768-wide fp32 rows that second read measured far from free (kernels/NOTES.md).
 #include "kernels/softmax/softmax_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>

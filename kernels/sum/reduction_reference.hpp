@@ -2,8 +2,8 @@
 /// CPU references for the reductions, in double, with the per-output magnitude (sum of |x|) that
 /// bounds fp32 accumulation error. Host-only.
 
-#include "harness/dtype.hpp"
-#include "harness/verification.hpp"
+#include "harness/ops/dtype.hpp"
+#include "harness/ops/verification.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
-#include "harness/cuda_check.hpp"
+#include "harness/device/cuda_check.hpp"
 
 #include <cooperative_groups.h>
 

@@ -2,11 +2,11 @@
 // Workload serves all four; the Op classes differ in mode, variants and byte model.
 #include "kernels/sum/sum_ops.hpp"
 
-#include "harness/cublas_handle.hpp"
-#include "harness/cuda_resources.hpp"
-#include "harness/device_setup.hpp"
-#include "harness/dtype_dispatch.hpp"
-#include "harness/host_tensor.hpp"
+#include "harness/device/cublas_handle.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "kernels/sum/reduction_reference.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 

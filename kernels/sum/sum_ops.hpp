@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench {
 /// Registers the reduction family "sum": sum_full (axis=None), sum_inner (axis=-1), sum_outer

@@ -1,4 +1,4 @@
-"""Dtype names, aliases and element sizes, as kbench spells them (harness/dtype.cpp)."""
+"""Dtype names, aliases and element sizes, as kbench spells them (harness/ops/dtype.cpp)."""
 
 #: Canonical name -> bytes per element. tf32 is stored as fp32 (a matmul math mode, not a format).
 DTYPE_SIZES = {"fp32": 4, "fp16": 2, "bf16": 2, "tf32": 4}

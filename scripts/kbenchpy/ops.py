@@ -14,12 +14,12 @@ from typing import Callable, Tuple
 from .dtypes import ALL_DTYPES, dtype_size
 
 _INT_MAX = 2**31 - 1
-_ELEMENT_LIMIT = (2**63 - 1) // 64  # harness/problem.cpp: room for 8-byte elements and a few buffers
+_ELEMENT_LIMIT = (2**63 - 1) // 64  # harness/ops/problem.cpp: room for 8-byte elements and a few buffers
 
 
 def element_count(shape):
     """The product of the extents; ValueError for an empty shape, a non-positive extent or a
-    count whose byte sizes would overflow 64 bits (as harness/problem.cpp)."""
+    count whose byte sizes would overflow 64 bits (as harness/ops/problem.cpp)."""
     if not shape:
         raise ValueError("shape has no extents")
     count = 1

@@ -1,9 +1,9 @@
 """Results documents, schema version 1 (results/SCHEMA.md): peaks, derived figures, writing
 and reading.
 
-The derived figures are computed as harness/metrics.cpp computes them, from the traffic the op
+The derived figures are computed as harness/results/metrics.cpp computes them, from the traffic the op
 declares and the headline median, so that a file written here reads in `kbench report`, `gate`
-and `compare` like one kbench wrote. The peaks follow harness/device_info.cpp.
+and `compare` like one kbench wrote. The peaks follow harness/device/device_info.cpp.
 """
 import json
 import os
@@ -18,7 +18,7 @@ class ResultsError(Exception):
     """A results file that cannot be used; the text names the file and the field."""
 
 
-# ---- peaks, as harness/device_info.cpp ----------------------------------------------------------
+# ---- peaks, as harness/device/device_info.cpp ----------------------------------------------------------
 
 def theoretical_bandwidth(memory_clock_khz, bus_width_bits):
     """Bytes per second: 2 (double data rate) x memory clock x bus width / 8."""
@@ -73,7 +73,7 @@ def peak_flops(device, math):
     return device[key] * 1e12
 
 
-# ---- rows and derived figures, as harness/metrics.cpp -------------------------------------------
+# ---- rows and derived figures, as harness/results/metrics.cpp -------------------------------------------
 
 def empty_derived():
     """The `derived` block of a row that was not timed."""

@@ -1,5 +1,5 @@
 """The measurement settings, one row per key: the same table drives the scripts' options,
-config validation and the results file's `settings` block (harness/measure_settings.cpp)."""
+config validation and the results file's `settings` block (harness/config/measure_settings.cpp)."""
 from dataclasses import dataclass
 
 MODES = ("cold", "hot", "eager")  # measurement order

@@ -1,5 +1,5 @@
-"""Sample statistics and the stopping rule, as kbench computes them (harness/stats.cpp,
-harness/stopping_rule.cpp). Times are in milliseconds."""
+"""Sample statistics and the stopping rule, as kbench computes them (harness/results/stats.cpp,
+harness/measure/stopping_rule.cpp). Times are in milliseconds."""
 import math
 
 _SETTLED_WINDOW = 3  # batch-end noise estimates that must agree

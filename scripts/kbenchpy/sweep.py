@@ -1,6 +1,6 @@
 """Sweep configs (configs/README.md): parsing, axis expansion, filters and skips.
 
-A re-implementation of harness/sweep_config.cpp, sweep_axes.cpp and config_plan.cpp: the same
+A re-implementation of harness/config/sweep_config.cpp, sweep_axes.cpp and config_plan.cpp: the same
 keys, the same checks, the same order of cases. `make_plan(load_config(path), Filters())` lists
 the problems (op, shape, dtype, size class) that `kbench --config path --dry-run` lists, in the
 same order; problems a skip without `variant` matches are listed apart with the skip's reason.
@@ -30,7 +30,7 @@ class ConfigError(Exception):
     """A config that cannot be used: "FILE: $.PATH: what was found; what was expected"."""
 
 
-# ---- small JSON helpers, as harness/json_input.cpp ----------------------------------------------
+# ---- small JSON helpers, as harness/common/json_input.cpp ----------------------------------------------
 
 def did_you_mean(word, candidates):
     """" (did you mean 'x'?)" for the closest candidate within a few edits, else ""."""
@@ -157,7 +157,7 @@ def read_json_file(path):
         raise ConfigError(f"{path}: not valid JSON: {error}") from None
 
 
-# ---- axes and shapes, as harness/sweep_axes.cpp -------------------------------------------------
+# ---- axes and shapes, as harness/config/sweep_axes.cpp -------------------------------------------------
 
 def parse_axis(spec, place):
     """The values of one axis: a list of positive integers, {"range": {"from", "to", "step"}}
@@ -290,7 +290,7 @@ def sweep_shapes(sweep):
     return shapes
 
 
-# ---- configs, as harness/sweep_config.cpp -------------------------------------------------------
+# ---- configs, as harness/config/sweep_config.cpp -------------------------------------------------------
 
 @dataclass
 class Sweep:
@@ -460,7 +460,7 @@ def load_config(path):
     return parse_config(read_json_file(path), path)
 
 
-# ---- plans, as harness/config_plan.cpp ----------------------------------------------------------
+# ---- plans, as harness/plan/config_plan.cpp ----------------------------------------------------------
 
 @dataclass(frozen=True)
 class Case:

@@ -1,4 +1,4 @@
-"""Status bands from a thresholds file (configs/thresholds.json; harness/thresholds.cpp).
+"""Status bands from a thresholds file (configs/thresholds.json; harness/config/thresholds.cpp).
 
 A row of op O in size category C is judged by `ops.O.C`, else `size_classes.C`, else `default`:
 efficiency below the minimum is "critical", below the target "poor", else "good".

@@ -1,14 +1,14 @@
 #include "fuzz/fuzz_inputs.hpp"
 
-#include "harness/compare_report.hpp"
-#include "harness/config_plan.hpp"
-#include "harness/csv_report.hpp"
-#include "harness/gate.hpp"
-#include "harness/json_text.hpp"
-#include "harness/markdown_report.hpp"
-#include "harness/results_json.hpp"
-#include "harness/run_comparison.hpp"
-#include "harness/thresholds.hpp"
+#include "harness/report/compare_report.hpp"
+#include "harness/plan/config_plan.hpp"
+#include "harness/report/csv_report.hpp"
+#include "harness/judge/gate.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/report/markdown_report.hpp"
+#include "harness/results/results_json.hpp"
+#include "harness/judge/run_comparison.hpp"
+#include "harness/config/thresholds.hpp"
 
 #include <sstream>
 

@@ -4,7 +4,7 @@
 // corpus and the regression inputs. Bad input must end in kbench's InputError; any other
 // exception, a crash or a sanitizer report is a bug.
 
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 #include <string>
 

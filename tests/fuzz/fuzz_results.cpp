@@ -2,7 +2,7 @@
 // everything that reads results (tests/fuzz/fuzz_inputs.hpp). Built and run by scripts/fuzz.sh.
 #include "fuzz/fuzz_inputs.hpp"
 
-#include "harness/input_error.hpp"
+#include "harness/common/input_error.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 #include "fuzz/fuzz_inputs.hpp"
 #include "fuzz/stand_in_ops.hpp"
 
-#include "harness/input_error.hpp"
+#include "harness/common/input_error.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // shape rule of the real op, so that configs written for the real ops plan the same way;
 // test_fuzz_corpus.cpp checks them against the real registry. They are never prepared.
 
-#include "harness/registry.hpp"
+#include "harness/ops/registry.hpp"
 
 namespace kbench::fuzz {
 

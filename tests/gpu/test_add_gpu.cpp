@@ -1,9 +1,9 @@
 // Every add variant and dtype against the CPU reference, on fresh random inputs with the output
 // poisoned first, at sizes that are not multiples of the block or vector widths and at the size
 // classes. Runs only where a CUDA device is present (see support/catch_main.cpp).
-#include "harness/cuda_resources.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 

@@ -2,9 +2,9 @@
 // with the output poisoned first, at sizes that are not multiples of the block or vector widths
 // (the vectorized kernel's scalar tail) and at one shape of each size class. Runs only where a
 // CUDA device is present (see support/catch_main.cpp).
-#include "harness/cuda_resources.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 

@@ -1,13 +1,13 @@
 // The harness's own GPU parts: device query, the copy roof, L2 flush and the sampler.
-#include "harness/copy_roof.hpp"
-#include "harness/cuda_check.hpp"
-#include "harness/gpu_timers.hpp"
-#include "harness/cuda_resources.hpp"
-#include "harness/device_info.hpp"
-#include "harness/l2_flush.hpp"
-#include "harness/measure.hpp"
-#include "harness/registry.hpp"
-#include "harness/runner.hpp"
+#include "harness/ops/copy_roof.hpp"
+#include "harness/device/cuda_check.hpp"
+#include "harness/measure/gpu_timers.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_info.hpp"
+#include "harness/measure/l2_flush.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/measure/runner.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

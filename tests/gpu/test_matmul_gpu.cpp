@@ -2,9 +2,9 @@
 // with the output poisoned first: on shapes that are not multiples of any tile (1, 7, 13, 127,
 // 4099, odd K) and on one shape per size class up to 2048³ (bigger ones only run through the
 // benchmark). Runs only where a CUDA device is present (see support/catch_main.cpp).
-#include "harness/cuda_resources.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 

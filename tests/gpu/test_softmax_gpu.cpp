@@ -3,9 +3,9 @@
 // widths on both sides of the warp-per-row limit (1024, 1025), rows that are whole 16-byte vectors
 // (vector path), tensors of rank 1 and 3, and one shape of each size class. Runs only where a
 // CUDA device is present (see support/catch_main.cpp).
-#include "harness/cuda_resources.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 

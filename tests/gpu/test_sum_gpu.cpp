@@ -1,9 +1,9 @@
 // Every reduction variant (full, inner, outer, inner max) and dtype against the CPU reference in
 // double, with the output poisoned first, on odd extents (rows of 1, 7 and 1031 elements) and on
 // the size classes.
-#include "harness/cuda_resources.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 

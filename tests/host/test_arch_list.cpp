@@ -1,4 +1,4 @@
-#include "harness/arch_list.hpp"
+#include "harness/device/arch_list.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

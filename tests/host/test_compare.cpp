@@ -1,6 +1,6 @@
-#include "harness/compare_report.hpp"
-#include "harness/result_queries.hpp"
-#include "harness/results_json.hpp"
+#include "harness/report/compare_report.hpp"
+#include "harness/results/result_queries.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

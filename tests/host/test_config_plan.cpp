@@ -1,5 +1,5 @@
-#include "harness/config_plan.hpp"
-#include "harness/json_input.hpp"
+#include "harness/plan/config_plan.hpp"
+#include "harness/common/json_input.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

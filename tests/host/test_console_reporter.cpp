@@ -1,4 +1,4 @@
-#include "harness/console_reporter.hpp"
+#include "harness/report/console_reporter.hpp"
 #include "support/catch.hpp"
 
 #include <sstream>

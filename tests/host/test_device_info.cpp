@@ -1,5 +1,5 @@
-#include "harness/device_info.hpp"
-#include "harness/traffic.hpp"
+#include "harness/device/device_info.hpp"
+#include "harness/ops/traffic.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;
@@ -47,7 +47,7 @@ TEST_CASE("derived peaks, and overrides that replace them", "[device]") {
   CHECK(info.peak_flops_source == "unknown");
 }
 
-#include "harness/build_info.hpp"
+#include "harness/device/build_info.hpp"
 
 TEST_CASE("builds unfit for timing say so", "[build]") {
   BuildInfo info;

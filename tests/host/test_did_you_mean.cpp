@@ -1,4 +1,4 @@
-#include "harness/did_you_mean.hpp"
+#include "harness/common/did_you_mean.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

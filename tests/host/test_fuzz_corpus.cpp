@@ -4,7 +4,7 @@
 // sanitizer build, scripts/sanitize_host_tests.sh, catches memory errors and UB).
 #include "fuzz/fuzz_inputs.hpp"
 #include "fuzz/stand_in_ops.hpp"
-#include "harness/input_error.hpp"
+#include "harness/common/input_error.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

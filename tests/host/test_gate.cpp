@@ -1,5 +1,5 @@
-#include "harness/gate.hpp"
-#include "harness/results_json.hpp"
+#include "harness/judge/gate.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/host_tensor.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "support/catch.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "harness/json_text.hpp"
+#include "harness/common/json_text.hpp"
 #include "support/catch.hpp"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
-#include "harness/breakdown_report.hpp"
-#include "harness/input_error.hpp"
-#include "harness/kernel_breakdown.hpp"
-#include "harness/kernel_breakdown_json.hpp"
-#include "harness/results_json.hpp"
+#include "harness/report/breakdown_report.hpp"
+#include "harness/common/input_error.hpp"
+#include "harness/results/kernel_breakdown.hpp"
+#include "harness/results/kernel_breakdown_json.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 
 #include <sstream>

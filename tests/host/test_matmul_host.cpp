@@ -1,8 +1,8 @@
 // The matmul op's host side: shapes, traffic, variants per dtype, the verification sample and the
 // double-precision reference. No GPU.
-#include "harness/plan.hpp"
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/plan/plan.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "kernels/matmul/matmul_reference.hpp"
 #include "support/catch.hpp"
 

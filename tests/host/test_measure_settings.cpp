@@ -1,4 +1,4 @@
-#include "harness/measure_settings.hpp"
+#include "harness/config/measure_settings.hpp"
 #include "support/catch.hpp"
 
 #include <cmath>

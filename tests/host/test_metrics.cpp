@@ -1,4 +1,4 @@
-#include "harness/metrics.hpp"
+#include "harness/results/metrics.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

@@ -1,4 +1,4 @@
-#include "harness/plan.hpp"
+#include "harness/plan/plan.hpp"
 #include "support/catch.hpp"
 
 #include <memory>

@@ -1,4 +1,4 @@
-#include "harness/primary_issue.hpp"
+#include "harness/judge/primary_issue.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

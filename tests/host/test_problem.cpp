@@ -1,4 +1,4 @@
-#include "harness/problem.hpp"
+#include "harness/ops/problem.hpp"
 #include "support/catch.hpp"
 
 #include <stdexcept>

@@ -1,9 +1,9 @@
 // Golden tests: the Markdown report and the CSV generated from the fixture results files must
 // match tests/fixtures/golden/ byte for byte. After an intended change of the output, regenerate
 // the golden files with KBENCH_UPDATE_GOLDEN=1 (tests/fixtures/README.md) and review the diff.
-#include "harness/csv_report.hpp"
-#include "harness/markdown_report.hpp"
-#include "harness/results_json.hpp"
+#include "harness/report/csv_report.hpp"
+#include "harness/report/markdown_report.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

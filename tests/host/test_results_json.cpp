@@ -1,4 +1,4 @@
-#include "harness/results_json.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

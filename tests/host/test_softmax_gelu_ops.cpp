@@ -1,8 +1,8 @@
 // The softmax and GELU ops' declarations (shapes, traffic, variants), their CPU references on
 // known values, and that their tolerances, the widened manual ones included, still reject wrong
 // results. No GPU needed.
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "kernels/gelu/gelu_reference.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 #include "support/catch.hpp"

@@ -1,4 +1,4 @@
-#include "harness/stats.hpp"
+#include "harness/results/stats.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

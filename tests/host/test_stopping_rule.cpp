@@ -1,4 +1,4 @@
-#include "harness/stopping_rule.hpp"
+#include "harness/measure/stopping_rule.hpp"
 #include "support/catch.hpp"
 
 #include <cmath>

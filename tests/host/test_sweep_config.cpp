@@ -1,5 +1,5 @@
-#include "harness/json_input.hpp"
-#include "harness/sweep_config.hpp"
+#include "harness/common/json_input.hpp"
+#include "harness/config/sweep_config.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

@@ -1,7 +1,7 @@
-#include "harness/json_input.hpp"
-#include "harness/registry.hpp"
-#include "harness/sweep_config.hpp"
-#include "harness/thresholds.hpp"
+#include "harness/common/json_input.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/sweep_config.hpp"
+#include "harness/config/thresholds.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
 

@@ -1,5 +1,5 @@
-#include "harness/registry.hpp"
-#include "harness/size_classes.hpp"
+#include "harness/ops/registry.hpp"
+#include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
 
 using namespace kbench;

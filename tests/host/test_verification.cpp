@@ -1,4 +1,4 @@
-#include "harness/verification.hpp"
+#include "harness/ops/verification.hpp"
 #include "support/catch.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-"""What kbench's results reader (harness/results_json.cpp, results_from_json) demands of a
+"""What kbench's results reader (harness/results/results_json.cpp, results_from_json) demands of a
 results document, in Python: every field it reads, of the JSON type it accepts. A document
 that passes here reads in `kbench report`, `gate` and `compare`.
 

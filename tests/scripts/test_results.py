@@ -1,6 +1,6 @@
 """scripts/kbenchpy: statistics, stopping rule, thresholds, peaks and derived figures, checked
 against kbench's formulas and the fixtures under tests/fixtures (whose derived fields
-make_fixtures.py computes with harness/metrics.cpp's formulas)."""
+make_fixtures.py computes with harness/results/metrics.cpp's formulas)."""
 import copy
 import os
 import sys

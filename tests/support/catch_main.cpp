@@ -8,7 +8,7 @@
 #endif
 
 #ifdef KBENCH_GPU_TEST_MAIN
-#include "harness/device_setup.hpp"
+#include "harness/device/device_setup.hpp"
 
 #include <cstdio>
 #endif

@@ -4,7 +4,7 @@
 //   KBENCH_TEST_SIZE_CLASSES  size classes whose shapes are checked (e.g. "small,medium"); the odd
 //                             shapes each test lists are always checked
 //   KBENCH_TEST_SKIP_VARIANTS variants left out (e.g. "cublas_gemv": a vendor baseline)
-#include "harness/size_classes.hpp"
+#include "harness/config/size_classes.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,0 +1,84 @@
+#include "harness/common/json_input.hpp"
+
+#include "harness/common/did_you_mean.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace kbench {
+
+using nlohmann::json;
+
+std::string describe_json(const json& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return value.empty() ? "an empty array" : "an array";
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+void input_error(const JsonPlace& place, const std::string& message) { throw InputError(place.text() + ": " + message); }
+
+void found_expected(const JsonPlace& place, const json& found, const std::string& expected) {
+  input_error(place, "found " + describe_json(found) + "; expected " + expected);
+}
+
+std::int64_t positive_integer(const json& value, const JsonPlace& place) {
+  constexpr auto kLargest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargest) found_expected(place, value, "a positive integer below 2^63");
+  if (!value.is_number_integer() || value.get<std::int64_t>() <= 0) found_expected(place, value, "a positive integer");
+  return value.get<std::int64_t>();
+}
+
+std::vector<std::string> string_list(const json& value, const JsonPlace& place) {
+  if (!value.is_array()) found_expected(place, value, "an array of strings");
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (!value[i].is_string()) found_expected(place.index(i), value[i], "a string");
+    items.push_back(value[i].get<std::string>());
+  }
+  return items;
+}
+
+JsonObject::JsonObject(const json& node, JsonPlace place) : node_(node), place_(std::move(place)) {
+  if (!node_.is_object()) found_expected(place_, node_, "an object");
+}
+
+void JsonObject::allow_keys(const std::vector<std::string>& known) const {
+  for (const auto& item : node_.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) continue;
+    input_error(place_, "unknown key '" + item.key() + "'" + did_you_mean(item.key(), known) +
+                            "; expected one of: " + join_names(known));
+  }
+}
+
+bool JsonObject::has(const std::string& key) const { return node_.contains(key); }
+
+const json& JsonObject::at(const std::string& key) const {
+  const auto it = node_.find(key);
+  if (it == node_.end()) input_error(place_, "missing key '" + key + "'");
+  return *it;
+}
+
+std::string JsonObject::string(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_string()) found_expected(place(key), value, "a string");
+  return value.get<std::string>();
+}
+
+std::string JsonObject::string_or(const std::string& key, const std::string& fallback) const {
+  return has(key) ? string(key) : fallback;
+}
+
+double JsonObject::number(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_number()) found_expected(place(key), value, "a number");
+  return value.get<double>();
+}
+
+std::vector<std::string> JsonObject::strings(const std::string& key) const { return string_list(at(key), place(key)); }
+
+JsonObject JsonObject::object(const std::string& key) const { return JsonObject(at(key), place(key)); }
+
+}  // namespace kbench

@@ -1,0 +1,141 @@
+#include "harness/config/measure_settings.hpp"
+
+#include "harness/common/split_list.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+namespace kbench {
+
+const std::vector<MeasureSettingRow>& measure_settings_table() {
+  static const std::vector<MeasureSettingRow> rows{
+      {"modes", "cold|hot|eager|all",
+       "measurement modes, comma-separated: cold (L2 flushed, one call per event pair, behind a blocking kernel), "
+       "hot (CUDA-graph replay of back-to-back calls), eager (one event pair per call, as a framework runs it)",
+       &MeasureSettings::modes, 0},
+      {"warmup_calls", "calls", "untimed calls of each variant before sampling, at least", &MeasureSettings::warmup_calls, 0},
+      {"warmup_time_s", "s", "and keep warming up for at least this long", &MeasureSettings::warmup_time_s, 0},
+      {"min_samples", "samples", "timed samples per variant and mode, at least", &MeasureSettings::min_samples, 1},
+      {"max_samples", "samples", "timed samples per variant and mode, at most", &MeasureSettings::max_samples, 1},
+      {"min_time_s", "s", "measure at least this much GPU time per variant and mode (once min-samples is met)",
+       &MeasureSettings::min_time_s, 0},
+      {"max_noise", "fraction",
+       "stop early once the relative IQR (q3 - q1) / median is at or below this (0: never stop early)",
+       &MeasureSettings::max_noise, 0},
+      {"timeout_s", "s", "wall-clock limit per variant and mode; fewer samples than min-samples is then flagged",
+       &MeasureSettings::timeout_s, 1e-3},
+      {"flush_l2", "0|1", "cold mode: 1 evicts L2 before every sample (reads a buffer of 2x L2); 0 keeps it warm",
+       &MeasureSettings::flush_l2, 0},
+      {"clock_floor", "fraction", "flag samples taken while the SM clock ran below this fraction of its peak",
+       &MeasureSettings::clock_floor, 0},
+      {"keep_samples", "0|1", "1: keep every per-sample time in the results file", &MeasureSettings::keep_samples, 0},
+  };
+  return rows;
+}
+
+const MeasureSettingRow* find_measure_setting(const std::string& key) {
+  for (const MeasureSettingRow& row : measure_settings_table())
+    if (row.key == key) return &row;
+  return nullptr;
+}
+
+std::string option_name(const std::string& key) {
+  std::string name = "--" + key;
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+std::vector<std::string> parse_modes(const std::string& modes) {
+  static const std::vector<std::string> order{"cold", "hot", "eager"};
+  std::vector<std::string> wanted = split_list(modes);
+  if (wanted.empty()) throw std::invalid_argument("--modes is empty; expected cold, hot, eager or all");
+  std::vector<std::string> chosen;
+  for (const std::string& mode : order) {
+    if (std::find(wanted.begin(), wanted.end(), mode) != wanted.end() ||
+        std::find(wanted.begin(), wanted.end(), "all") != wanted.end())
+      chosen.push_back(mode);
+  }
+  for (const std::string& mode : wanted) {
+    if (mode != "all" && std::find(order.begin(), order.end(), mode) == order.end())
+      throw std::invalid_argument("--modes: unknown mode '" + mode + "'; valid: cold, hot, eager, all");
+  }
+  return chosen;
+}
+
+namespace {
+/// The row's value as a number, or nothing for string rows.
+std::optional<double> numeric_value(const MeasureSettings& settings, const MeasureSettingRow& row) {
+  return std::visit(
+      [&](auto member) -> std::optional<double> {
+        using Field = std::decay_t<decltype(settings.*member)>;
+        if constexpr (std::is_same_v<Field, std::string>) {
+          return std::nullopt;
+        } else {
+          return static_cast<double>(settings.*member);
+        }
+      },
+      row.field);
+}
+}  // namespace
+
+std::string validate(const MeasureSettings& settings) {
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    const std::optional<double> value = numeric_value(settings, row);
+    if (value && !(*value >= row.min_value)) {
+      return fmt::format("{} is {:g}; expected a value >= {:g} ({})", option_name(row.key), *value, row.min_value, row.unit);
+    }
+    if (value && !std::isfinite(*value)) {
+      return fmt::format("{} is {:g}; expected a finite value ({})", option_name(row.key), *value, row.unit);
+    }
+  }
+  if (settings.flush_l2 != 0 && settings.flush_l2 != 1) return "--flush-l2 must be 0 or 1";
+  if (settings.keep_samples != 0 && settings.keep_samples != 1) return "--keep-samples must be 0 or 1";
+  if (settings.clock_floor > 1) return fmt::format("--clock-floor is {:g}; expected a fraction in [0, 1]", settings.clock_floor);
+  if (settings.max_samples < settings.min_samples) {
+    return fmt::format("--max-samples ({}) is below --min-samples ({})", settings.max_samples, settings.min_samples);
+  }
+  try {
+    parse_modes(settings.modes);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row) {
+  return std::visit([&](auto member) { return nlohmann::json(settings.*member); }, row.field);
+}
+
+std::string setting_from_json(MeasureSettings& settings, const MeasureSettingRow& row, const nlohmann::json& value) {
+  return std::visit(
+      [&](auto member) -> std::string {
+        using Field = std::decay_t<decltype(settings.*member)>;
+        if constexpr (std::is_same_v<Field, std::string>) {
+          if (!value.is_string()) return std::string("expected a string (") + row.unit + ")";
+          settings.*member = value.get<std::string>();
+        } else if constexpr (std::is_same_v<Field, int>) {
+          if (!value.is_number_integer()) return std::string("expected an integer (") + row.unit + ")";
+          // get<int>() would wrap a larger value silently (4294967297 samples would become 1).
+          const bool fits = value.is_number_unsigned()
+                                ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                                : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                      value.get<std::int64_t>() <= std::numeric_limits<int>::max();
+          if (!fits) return fmt::format("expected an integer from {} to {} ({})", std::numeric_limits<int>::min(),
+                                        std::numeric_limits<int>::max(), row.unit);
+          settings.*member = value.get<int>();
+        } else {
+          if (!value.is_number()) return std::string("expected a number (") + row.unit + ")";
+          settings.*member = value.get<double>();
+        }
+        return {};
+      },
+      row.field);
+}
+
+}  // namespace kbench

@@ -1,0 +1,91 @@
+#include "harness/judge/gate.hpp"
+
+#include "harness/report/report_format.hpp"
+#include "harness/results/result_queries.hpp"
+#include "harness/judge/run_comparison.hpp"
+
+#include <fmt/format.h>
+
+namespace kbench {
+
+namespace {
+
+std::string where(const CaseResult& row) { return row_label(row) + " (" + row.size_class + ")"; }
+
+void check_thresholds(const RunResults& results, const Thresholds& thresholds, GateResult& out) {
+  for (const CaseResult& row : results.cases) {
+    if (row.role != "own") continue;
+    if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) {
+      out.violations.push_back(fmt::format("{}: {}: {}", where(row), status_name(row.status), row.message));
+    } else if (row.status == CaseStatus::skipped) {
+      out.notes.push_back(fmt::format("skipped, not checked: {}: {}", where(row), row.message));
+    }
+  }
+  for (const CaseResult* best : best_own_rows(results)) {
+    ++out.cases_checked;
+    const Threshold& t = thresholds.lookup(*best);
+    if (best->efficiency < t.min_efficiency) {
+      out.violations.push_back(fmt::format("{}: efficiency {} < minimum {} [{}]", where(*best), format_percent(best->efficiency),
+                                           format_percent(t.min_efficiency), t.origin));
+    }
+    if (!t.min_speed_ratio) continue;
+    if (!best->speed_ratio) {
+      out.violations.push_back(fmt::format("{}: no speed ratio (the baseline was not timed) but a minimum of {} is set [{}]",
+                                           where(*best), format_ratio(*t.min_speed_ratio), t.origin));
+    } else if (*best->speed_ratio < *t.min_speed_ratio) {
+      out.violations.push_back(fmt::format("{}: speed ratio {} < minimum {} [{}]", where(*best), format_ratio(*best->speed_ratio),
+                                           format_ratio(*t.min_speed_ratio), t.origin));
+    }
+  }
+}
+
+void check_regressions(const RunResults& baseline, const RunResults& results, const GateOptions& options, GateResult& out) {
+  const RunComparison comparison = compare_runs(baseline, results, options.max_regression, {"own"});
+  if (!comparison.device_note.empty()) {
+    if (!options.allow_device_mismatch) {
+      throw GateInputError("the results and the baseline come from different devices (" + comparison.device_note +
+                           "); pass --allow-device-mismatch to compare them anyway");
+    }
+    out.notes.push_back("comparing across devices: " + comparison.device_note);
+  }
+  for (const RowComparison& c : comparison.rows) {
+    ++out.rows_compared;
+    const std::string numbers =
+        fmt::format("{} -> {} ({}) in {} mode; tolerance {}, noise {} + {}", format_ms(c.old_ms), format_ms(c.new_ms),
+                    format_change(c.change), c.mode, format_percent(options.max_regression), format_percent(c.old_noise),
+                    format_percent(c.new_noise));
+    if (c.verdict == Verdict::slower) out.violations.push_back(fmt::format("{}: regression: {}", where(*c.new_row), numbers));
+    if (c.verdict == Verdict::faster) out.notes.push_back(fmt::format("improvement: {}: {}", where(*c.new_row), numbers));
+  }
+  for (const CaseResult* row : comparison.only_old) out.notes.push_back("missing from the results (in the baseline run only): " + where(*row));
+  for (const CaseResult* row : comparison.only_new) out.notes.push_back("missing from the baseline run (new in the results): " + where(*row));
+  for (const std::string& line : comparison.not_compared) out.notes.push_back("not compared with the baseline run: " + line);
+}
+
+}  // namespace
+
+GateResult evaluate_gate(const RunResults& results, const Thresholds& thresholds, const RunResults* baseline,
+                         const GateOptions& options) {
+  GateResult out;
+  if (results.run_state != "complete") {
+    out.violations.push_back("the run did not complete (run_state " + results.run_state +
+                             "): rows it never ran cannot pass");
+  }
+  check_thresholds(results, thresholds, out);
+  if (baseline) check_regressions(*baseline, results, options, out);
+  if (out.cases_checked == 0 && out.violations.empty()) {
+    throw GateInputError("nothing to check: the results hold no timed kbench (own) row");
+  }
+  return out;
+}
+
+void print_gate_result(std::ostream& out, const GateResult& result) {
+  for (const std::string& line : result.violations) out << "FAIL " << line << '\n';
+  for (const std::string& line : result.notes) out << "note " << line << '\n';
+  out << fmt::format("gate: {}: {} violation{}; {} cases checked against thresholds", result.passed() ? "PASS" : "FAIL",
+                     result.violations.size(), result.violations.size() == 1 ? "" : "s", result.cases_checked);
+  if (result.rows_compared) out << fmt::format(", {} rows compared with the baseline run", result.rows_compared);
+  out << '\n';
+}
+
+}  // namespace kbench

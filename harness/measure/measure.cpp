@@ -1,0 +1,182 @@
+#include "harness/measure/measure.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/nvtx_range.hpp"
+#include "harness/measure/stopping_rule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace kbench {
+
+namespace {
+
+constexpr int kBatch = 32;  ///< samples queued between synchronisations
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+/// Calls `launch` until both the warm-up count and the warm-up time are reached.
+int warm_up(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings) {
+  const auto start = Clock::now();
+  int calls = 0;
+  while (calls < settings.warmup_calls || seconds_since(start) < settings.warmup_time_s) {
+    launch(stream);
+    if (++calls % 8 == 0 || calls >= settings.warmup_calls) KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    if (calls >= 1000000) break;  // a call so short that the time goal would take forever
+  }
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  return calls;
+}
+
+/// Median time of a few single calls, each synchronised: a first estimate for sizing graphs.
+double estimate_call_ms(const LaunchFn& launch, cudaStream_t stream) {
+  CudaEvent start, stop;
+  std::vector<double> times;
+  for (int i = 0; i < 3; ++i) {
+    KBENCH_CUDA_CALL(cudaEventRecord(start.get(), stream));
+    launch(stream);
+    KBENCH_CUDA_CALL(cudaEventRecord(stop.get(), stream));
+    KBENCH_CUDA_CALL(cudaEventSynchronize(stop.get()));
+    float ms = 0;
+    KBENCH_CUDA_CALL(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    times.push_back(ms);
+  }
+  return summarize(times).median;
+}
+
+/// Enqueues sample `i` of a batch between events starts[i] and stops[i].
+using EnqueueSample = std::function<void(int i, cudaEvent_t start, cudaEvent_t stop)>;
+
+/// Runs batches of samples until the stopping rule ends sampling, probing the SM clock around each.
+void run_batches(Measurement& result, const MeasureContext& context, const MeasureSettings& settings, bool use_blocker,
+                 const EnqueueSample& enqueue) {
+  cudaStream_t stream = context.stream;
+  std::vector<CudaEvent> starts(kBatch), stops(kBatch);
+  StoppingRule rule(settings);
+  std::vector<double> clocks;
+  double measured_s = 0;
+  bool blocker_timed_out = false;
+  const auto start = Clock::now();
+  do {
+    const int batch = std::min(kBatch, settings.max_samples - static_cast<int>(result.samples_ms.size()));
+    if (use_blocker) context.blocker->block(stream);
+    context.clock_probe->record(0, stream);
+    for (int i = 0; i < batch; ++i) enqueue(i, starts[i].get(), stops[i].get());
+    context.clock_probe->record(1, stream);
+    if (use_blocker) context.blocker->release();
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    blocker_timed_out = blocker_timed_out || (use_blocker && context.blocker->timed_out());
+
+    for (int i = 0; i < batch; ++i) {
+      float ms = 0;
+      KBENCH_CUDA_CALL(cudaEventElapsedTime(&ms, starts[i].get(), stops[i].get()));
+      result.samples_ms.push_back(ms / result.calls_per_sample);
+      measured_s += ms * 1e-3;
+    }
+    const double batch_clock = std::min(context.clock_probe->mhz(0), context.clock_probe->mhz(1));
+    clocks.push_back(batch_clock);
+    if (context.peak_sm_clock_mhz > 0 && batch_clock < settings.clock_floor * context.peak_sm_clock_mhz) {
+      result.low_clock_samples += batch;
+    }
+  } while (!rule.should_stop(result.samples_ms, measured_s, seconds_since(start)));
+
+  result.stop_reason = rule.reason();
+  result.timed_out = rule.timed_out();
+  result.stats = summarize(result.samples_ms);
+  if (!clocks.empty()) {
+    result.sm_clock_mhz = summarize(clocks).median;
+    result.min_sm_clock_mhz = *std::min_element(clocks.begin(), clocks.end());
+  }
+  if (result.low_clock_samples > 0) {
+    result.warnings.push_back(fmt::format(
+        "{} of {} samples ran with the SM clock below {:.0f}% of its {:.0f} MHz peak (lowest {:.0f} MHz)",
+        result.low_clock_samples, result.stats.count, 100 * settings.clock_floor, context.peak_sm_clock_mhz,
+        result.min_sm_clock_mhz));
+  }
+  if (blocker_timed_out) {
+    result.warnings.push_back("the host took longer to queue a batch than the blocking kernel waits: "
+                              "some event windows may include host time");
+  }
+  if (result.timed_out) {
+    result.warnings.push_back(fmt::format("only {} samples before the {:g} s timeout", result.stats.count, settings.timeout_s));
+  }
+}
+
+}  // namespace
+
+MeasureResources::MeasureResources(cudaStream_t stream, std::int64_t l2_bytes, int peak_sm_clock_khz, bool flush_l2) {
+  if (flush_l2) flusher_ = std::make_unique<L2Flusher>(l2_bytes);
+  context_.stream = stream;
+  context_.flusher = flusher_.get();
+  context_.blocker = &blocker_;
+  context_.clock_probe = &clock_probe_;
+  context_.peak_sm_clock_mhz = peak_sm_clock_khz / 1000.0;
+  context_.l2_bytes = static_cast<double>(l2_bytes);
+  // Load every helper kernel now, outside any blocked batch.
+  blocker_.block(stream);
+  blocker_.release();
+  clock_probe_.record(0, stream);
+  if (flusher_) flusher_->flush(stream);
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+}
+
+int hot_calls_per_graph(double call_ms, double target_ms) {
+  if (!(call_ms > 0)) return 1000;
+  return static_cast<int>(std::clamp(std::ceil(target_ms / call_ms), 2.0, 1000.0));
+}
+
+Measurement measure(const std::string& mode, const LaunchFn& launch, const MeasureContext& context,
+                    const MeasureSettings& settings, double working_set_bytes) {
+  cudaStream_t stream = context.stream;
+  Measurement result;
+  result.mode = mode;
+  const auto start = Clock::now();
+  {
+    const NvtxRange range("warmup " + mode);
+    result.warmup_calls = warm_up(launch, stream, settings);
+  }
+  const NvtxRange range("measure " + mode);
+
+  if (mode == "cold") {
+    const bool flush = settings.flush_l2 != 0;
+    if (flush && context.flusher == nullptr) throw std::logic_error("measure: flush_l2 set but no L2Flusher given");
+    run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+      if (flush) context.flusher->flush(stream);
+      KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
+      launch(stream);
+      KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
+    });
+  } else if (mode == "hot") {
+    result.calls_per_sample = hot_calls_per_graph(estimate_call_ms(launch, stream));
+    result.l2_resident = working_set_bytes <= context.l2_bytes;
+    const CapturedGraph graph(stream, [&](cudaStream_t s) {
+      for (int i = 0; i < result.calls_per_sample; ++i) launch(s);
+    });
+    graph.launch(stream);  // the first replay uploads the graph
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+      KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
+      graph.launch(stream);
+      KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
+    });
+  } else if (mode == "eager") {
+    run_batches(result, context, settings, false, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+      KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
+      launch(stream);
+      KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
+    });
+  } else {
+    throw std::invalid_argument("measure: unknown mode '" + mode + "'");
+  }
+  result.wall_time_s = seconds_since(start);
+  return result;
+}
+
+}  // namespace kbench

@@ -1,0 +1,282 @@
+#include "harness/measure/runner.hpp"
+
+#include "harness/ops/copy_roof.hpp"
+#include "harness/device/cuda_check.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/measure/kernel_tracer.hpp"
+#include "harness/measure/l2_flush.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/device/nvtx_range.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace kbench {
+
+std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
+  CaseResult common;
+  common.op = entry.op->name();
+  common.dtype = std::string(dtype_name(entry.problem.dtype));
+  common.size_class = entry.problem.size_class;
+  common.shape = entry.problem.shape;
+  common.elements = element_count(entry.problem.shape);
+  common.traffic = entry.op->traffic(entry.problem);
+  common.message = "not run";
+
+  std::vector<CaseResult> rows;
+  const std::vector<VariantInfo> variants = entry.op->variants();
+  for (std::size_t index : entry.variants) {
+    CaseResult row = common;
+    row.variant = variants[index].name;
+    row.role = std::string(role_name(variants[index].role));
+    row.kernels_per_call = variants[index].kernels_per_call;
+    rows.push_back(row);
+  }
+  if (entry.copy_roof) {
+    CaseResult row = common;
+    row.variant = kCopyRoofVariant;
+    row.role = std::string(role_name(VariantRole::roof));
+    row.kernels_per_call = 0;  // a cudaMemcpyAsync, which CUPTI records as a memcpy, not a kernel
+    row.traffic.flops = 0;     // the same bytes, no arithmetic: a roof row is always memory bound
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+namespace {
+
+/// Empty when the device has room for the problem's buffers, else why the rows are skipped.
+std::string lacks_memory(const Op& op, const Problem& problem) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  KBENCH_CUDA_CALL(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // The op's own estimate, or the copy roof's two buffers of half the traffic, whichever is
+  // larger, plus room for the allocator's granularity and library workspaces.
+  const double needed = std::max(op.device_bytes(problem), op.traffic(problem).bytes_total()) + 64.0 * (1 << 20);
+  if (needed <= static_cast<double>(free_bytes)) return {};
+  return fmt::format("needs about {:.0f} MiB of device memory, {:.0f} MiB free", needed / 1048576.0,
+                     static_cast<double>(free_bytes) / 1048576.0);
+}
+
+/// SplitMix-style mixing so that neighbouring problems get unrelated inputs.
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// A sticky CUDA error: the context is gone and nothing more can run in this process.
+struct ContextLost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void record_error(CaseResult& row, const std::exception& error) {
+  row.status = CaseStatus::error;
+  row.message = error.what();
+  if (const auto* cuda = dynamic_cast<const CudaError*>(&error); cuda && is_sticky_cuda_error(cuda->code())) {
+    throw ContextLost(error.what());
+  }
+}
+
+ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {
+  ModeTiming t;
+  t.mode = m.mode;
+  if (keep_samples) t.samples_ms = std::move(m.samples_ms);
+  t.stats = m.stats;
+  t.warmup_calls = m.warmup_calls;
+  t.calls_per_sample = m.calls_per_sample;
+  t.timed_out = m.timed_out;
+  t.stop_reason = m.stop_reason;
+  t.l2_resident = m.l2_resident;
+  t.sm_clock_mhz = m.sm_clock_mhz;
+  t.min_sm_clock_mhz = m.min_sm_clock_mhz;
+  t.low_clock_samples = m.low_clock_samples;
+  t.warnings = std::move(m.warnings);
+  return t;
+}
+
+/// "add vectorized fp32 4096x4096": the row's NVTX range name.
+std::string row_label(const CaseResult& row) {
+  return fmt::format("{} {} {} {}", row.op, row.variant, row.dtype, format_shape(row.shape));
+}
+
+/// Launches the row once inside an NVTX "profile" range, for a profiler attached to kbench; with
+/// `calls` > 1, captures that many back-to-back calls in a graph (as hot mode does) and replays
+/// the graph once inside the range, so a graph-level profiler sees hot mode's steady state.
+void launch_for_profiler(const LaunchFn& launch, int calls, CaseResult& row, cudaStream_t stream) {
+  if (calls <= 1) {
+    const NvtxRange range("profile");
+    launch(stream);
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    row.status = CaseStatus::skipped;
+    row.message = "verified (" + row.message + "), then launched once for a profiler (--profile): not timed";
+    return;
+  }
+  const CapturedGraph graph(stream, [&](cudaStream_t s) {
+    for (int i = 0; i < calls; ++i) launch(s);
+  });
+  graph.launch(stream);  // the first replay uploads the graph; keep it out of the range
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  {
+    const NvtxRange range("profile");
+    graph.launch(stream);
+    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  }
+  row.status = CaseStatus::skipped;
+  row.message = fmt::format("verified ({}), then a graph of {} back-to-back calls replayed once for a profiler "
+                            "(--profile --profile-calls {}): not timed; divide the graph's time by {}",
+                            row.message, calls, calls, calls);
+}
+
+/// Traces a few calls with CUPTI after the timed samples; once CUPTI proves unusable, the run
+/// notes why (once) and goes on without breakdowns.
+void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream, const RunExtras& extras,
+                   std::vector<std::string>& notes) {
+  KernelTracer& tracer = KernelTracer::instance();
+  if (tracer.unavailable_reason().empty()) {
+    const NvtxRange range("kernel breakdown");
+    row.breakdown = tracer.trace(launch, stream, extras.breakdown_calls);
+  }
+  if (!row.breakdown && !tracer.unavailable_reason().empty()) {
+    const std::string note = "no kernel breakdown: " + tracer.unavailable_reason();
+    if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+  }
+}
+
+/// Verifies one variant, then times it in every requested mode if it is correct. A mode that
+/// fails (a call that cannot be captured in a graph, say) is noted; the other modes still count.
+void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, const MeasureContext& context,
+                     const MeasureSettings& settings, const RunExtras& extras, std::vector<std::string>& notes) {
+  const NvtxRange case_range(row_label(row));
+  if (const std::string why = workload.cannot_run(variant); !why.empty()) {
+    row.status = CaseStatus::skipped;
+    row.message = "skipped: " + why;
+    return;
+  }
+  try {
+    const NvtxRange verify_range("verify");
+    workload.poison_outputs(context.stream);
+    workload.launch(variant, context.stream);
+    const Verification check = workload.check_outputs(context.stream);
+    row.mismatches = check.mismatches;
+    row.max_abs_error = check.max_abs_error;
+    row.rel_l2_error = check.rel_l2_error;
+    row.message = check.message;
+    if (!check.passed) {
+      row.status = CaseStatus::incorrect;
+      return;
+    }
+  } catch (const std::exception& error) {
+    record_error(row, error);
+    return;
+  }
+  const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
+  if (extras.profile) {
+    try {
+      launch_for_profiler(launch, extras.profile_calls, row, context.stream);
+    } catch (const std::exception& error) {
+      record_error(row, error);
+    }
+    return;
+  }
+  std::string failures;
+  for (const std::string& mode : parse_modes(settings.modes)) {
+    try {
+      row.timings.push_back(
+          to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()), settings.keep_samples != 0));
+    } catch (const CudaError& error) {
+      if (is_sticky_cuda_error(error.code())) record_error(row, error);
+      failures += "; " + mode + " mode not measured: " + error.what();
+    } catch (const std::exception& error) {
+      failures += "; " + mode + " mode not measured: " + error.what();
+    }
+  }
+  row.message += failures;
+  if (row.timings.empty()) {
+    row.status = CaseStatus::error;
+    row.message = "no mode could be measured" + failures;
+  } else {
+    row.status = CaseStatus::passed;
+    if (extras.kernel_breakdown) {
+      try {
+        trace_kernels(launch, row, context.stream, extras, notes);
+      } catch (const CudaError& error) {
+        if (is_sticky_cuda_error(error.code())) record_error(row, error);
+        row.message += std::string("; kernel breakdown failed: ") + error.what();
+      }
+    }
+  }
+}
+
+}  // namespace
+
+RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSettings& settings, std::uint64_t seed,
+                    const ProblemDoneFn& on_problem_done, const std::atomic<bool>* stop_requested,
+                    const RunExtras& extras) {
+  RunOutcome outcome;
+  const auto stopping = [&] {
+    if (stop_requested != nullptr && stop_requested->load()) outcome.interrupted = true;
+    return outcome.interrupted;
+  };
+  CudaStream stream;
+  const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
+  const MeasureContext& context = resources.context();
+
+  for (std::size_t p = 0; p < plan.entries.size(); ++p) {
+    const PlanEntry& entry = plan.entries[p];
+    std::vector<CaseResult> rows = planned_rows(entry);
+    const auto skip_unrun = [&](const std::string& why) {
+      for (CaseResult& row : rows)
+        if (row.status == CaseStatus::skipped) row.message = "skipped: " + why;
+    };
+    if (outcome.context_lost || stopping()) {
+      skip_unrun(outcome.context_lost ? "the CUDA context was lost in an earlier case"
+                                      : "the run was interrupted (SIGINT or SIGTERM) before this case");
+      outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+      continue;
+    }
+    if (const std::string why = lacks_memory(*entry.op, entry.problem); !why.empty()) {
+      skip_unrun(why);
+      if (on_problem_done) on_problem_done(rows);
+      outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+      continue;
+    }
+    const std::uint64_t problem_seed = mix_seed(seed, p);
+    try {
+      std::size_t r = 0;
+      {
+        std::unique_ptr<Workload> workload;
+        try {
+          workload = entry.op->prepare(entry.problem, problem_seed);
+        } catch (const std::exception& error) {
+          for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
+        }
+        for (; r < entry.variants.size() && !stopping(); ++r) {
+          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings, extras, outcome.notes);
+        }
+      }  // the op's buffers are freed before the roof allocates its own
+      if (entry.copy_roof && !stopping()) {
+        CaseResult& row = rows.back();
+        try {
+          auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
+          verify_and_time(*roof, 0, row, context, settings, extras, outcome.notes);
+        } catch (const ContextLost&) {
+          throw;
+        } catch (const std::exception& error) {
+          record_error(row, error);
+        }
+      }
+      if (outcome.interrupted) skip_unrun("the run was interrupted (SIGINT or SIGTERM) before this row");
+    } catch (const ContextLost& lost) {
+      outcome.context_lost = true;
+      skip_unrun(std::string("CUDA context lost: ") + lost.what());
+    }
+    if (on_problem_done) on_problem_done(rows);
+    outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+  }
+  return outcome;
+}
+
+}  // namespace kbench

@@ -1,0 +1,101 @@
+#include "harness/ops/host_tensor.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstring>
+
+namespace kbench {
+
+namespace {
+
+/// SplitMix64: a small, fast generator whose streams differ for every seed.
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  float uniform01() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
+};
+
+template <typename T>
+void encode(std::vector<float>& values, std::vector<std::uint8_t>& bytes, T (*convert)(float), float (*widen)(T)) {
+  bytes.resize(values.size() * sizeof(T));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const T encoded = convert(values[i]);
+    values[i] = widen(encoded);
+    std::memcpy(bytes.data() + i * sizeof(T), &encoded, sizeof(T));
+  }
+}
+
+__half to_half(float v) { return __float2half_rn(v); }
+float from_half(__half v) { return __half2float(v); }
+__nv_bfloat16 to_bf16(float v) { return __float2bfloat16_rn(v); }
+float from_bf16(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+}  // namespace
+
+HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, float low, float high) {
+  HostTensor tensor;
+  tensor.dtype = dtype;
+  tensor.values.resize(count);
+  SplitMix64 rng{seed};
+  for (float& v : tensor.values) v = low + (high - low) * rng.uniform01();
+  switch (storage_dtype(dtype)) {
+    case DType::f32:
+    case DType::tf32:
+      tensor.bytes.resize(count * sizeof(float));
+      std::memcpy(tensor.bytes.data(), tensor.values.data(), tensor.bytes.size());
+      break;
+    case DType::f16: encode<__half>(tensor.values, tensor.bytes, to_half, from_half); break;
+    case DType::bf16: encode<__nv_bfloat16>(tensor.values, tensor.bytes, to_bf16, from_bf16); break;
+  }
+  return tensor;
+}
+
+std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t count) {
+  std::vector<float> values(count);
+  const auto* raw = static_cast<const std::uint8_t*>(bytes);
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (storage_dtype(dtype)) {
+      case DType::f32:
+      case DType::tf32: std::memcpy(&values[i], raw + 4 * i, 4); break;
+      case DType::f16: {
+        __half h;
+        std::memcpy(&h, raw + 2 * i, 2);
+        values[i] = __half2float(h);
+        break;
+      }
+      case DType::bf16: {
+        __nv_bfloat16 h;
+        std::memcpy(&h, raw + 2 * i, 2);
+        values[i] = __bfloat162float(h);
+        break;
+      }
+    }
+  }
+  return values;
+}
+
+float round_to_dtype(DType dtype, float value) {
+  switch (dtype) {
+    case DType::f32: return value;
+    case DType::tf32: {
+      // Round to nearest on the 10 explicit mantissa bits TF32 keeps (finite values).
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, 4);
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;
+      float rounded;
+      std::memcpy(&rounded, &bits, 4);
+      return rounded;
+    }
+    case DType::f16: return __half2float(__float2half_rn(value));
+    case DType::bf16: return __bfloat162float(__float2bfloat16_rn(value));
+  }
+  return value;
+}
+
+}  // namespace kbench

@@ -1,0 +1,70 @@
+#include "harness/ops/verification.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace kbench {
+
+Tolerance elementwise_tolerance(DType dtype) {
+  // Half an ulp is 2^-24 (fp32), 2^-11 (fp16) and 2^-8 (bf16) relative; allow about two ulps.
+  switch (dtype) {
+    case DType::f32: return {1e-30, 2.5e-7};
+    case DType::f16: return {1e-7, 2e-3};
+    case DType::bf16: return {1e-30, 1.6e-2};
+    case DType::tf32: return {1e-30, 2.5e-7};  // elementwise ops never compute in tf32
+  }
+  return {};
+}
+
+Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
+                                    Tolerance tolerance, const std::vector<double>& scale) {
+  Verification result;
+  result.tolerance = tolerance;
+  if (!scale.empty() && scale.size() != reference.size()) {
+    result.message = "scale has " + std::to_string(scale.size()) + " elements, reference " + std::to_string(reference.size());
+    return result;
+  }
+  if (output.size() != reference.size()) {
+    result.message = "output has " + std::to_string(output.size()) + " elements, reference " +
+                     std::to_string(reference.size());
+    return result;
+  }
+  double error_sq = 0, reference_sq = 0;
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    const double out = output[i];
+    const double ref = reference[i];
+    const double error = std::fabs(out - ref);
+    const double bound =
+        tolerance.abs + tolerance.rel * std::fabs(ref) + (scale.empty() ? 0.0 : tolerance.scaled * scale[i]);
+    const bool ok = std::isfinite(out) && error <= bound;
+    if (!ok) {
+      if (result.first_mismatch < 0) result.first_mismatch = static_cast<std::int64_t>(i);
+      ++result.mismatches;
+    }
+    if (std::isfinite(out)) {
+      if (error > result.max_abs_error) result.max_abs_error = error;
+      error_sq += error * error;
+    }
+    reference_sq += ref * ref;
+  }
+  result.checked = static_cast<std::int64_t>(output.size());
+  result.rel_l2_error = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);
+  result.passed = result.mismatches == 0 && result.checked > 0;
+
+  char line[256];
+  if (result.passed) {
+    std::snprintf(line, sizeof line, "ok: %lld elements, max |err| %.3g, rel L2 err %.3g",
+                  static_cast<long long>(result.checked), result.max_abs_error, result.rel_l2_error);
+  } else if (result.checked == 0) {
+    std::snprintf(line, sizeof line, "nothing to compare");
+  } else {
+    const auto i = static_cast<std::size_t>(result.first_mismatch);
+    std::snprintf(line, sizeof line, "%lld of %lld elements outside tolerance (first at %lld: got %.8g, expected %.8g)",
+                  static_cast<long long>(result.mismatches), static_cast<long long>(result.checked),
+                  static_cast<long long>(i), static_cast<double>(output[i]), reference[i]);
+  }
+  result.message = line;
+  return result;
+}
+
+}  // namespace kbench

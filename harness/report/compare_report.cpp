@@ -1,0 +1,42 @@
+#include "harness/report/compare_report.hpp"
+
+#include "harness/report/report_format.hpp"
+#include "harness/results/result_queries.hpp"
+#include "harness/report/text_table.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace kbench {
+
+void print_comparison(std::ostream& out, const RunComparison& comparison, double tolerance) {
+  if (!comparison.device_note.empty()) out << "note: " << comparison.device_note << "\n\n";
+  std::vector<TableRow> rows;
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const RowComparison& c : comparison.rows) {
+    ++counts[static_cast<int>(c.verdict)];
+    const CaseResult& row = *c.new_row;
+    rows.push_back({row_label(row) + (row.role == "own" ? "" : " (" + row.role + ")"), c.mode, format_ms(c.old_ms),
+                    format_ms(c.new_ms), format_change(c.change), format_percent(c.old_noise), format_percent(c.new_noise),
+                    std::string(verdict_name(c.verdict))});
+  }
+  print_pipe_table(out, {"Case", "Mode", "Old", "New", "Diff", "Old noise", "New noise", "Verdict"}, rows);
+  for (const CaseResult* row : comparison.only_old) out << "only in the old run: " << row_label(*row) << '\n';
+  for (const CaseResult* row : comparison.only_new) out << "only in the new run: " << row_label(*row) << '\n';
+  for (const std::string& line : comparison.not_compared) out << "not compared: " << line << '\n';
+
+  out << fmt::format("\n{} rows compared: {} SAME, {} FASTER, {} SLOWER, {} UNCERTAIN (tolerance {}; noise = relative IQR)\n",
+                     comparison.rows.size(), counts[0], counts[1], counts[2], counts[3], format_percent(tolerance));
+  std::size_t own = 0;
+  const double ratio = geometric_mean_ratio(comparison, own);
+  if (own) {
+    const std::string direction = std::abs(1 - ratio) < 5e-4 ? "no change"
+                                  : format_percent(std::abs(1 - ratio)) + (ratio < 1 ? " faster" : " slower");
+    out << fmt::format("geometric mean of new/old time over {} kbench rows: {:.3f} ({})\n", own, ratio, direction);
+  } else {
+    out << "no kbench row was timed in both runs\n";
+  }
+}
+
+}  // namespace kbench

@@ -1,0 +1,62 @@
+#include "harness/results/result_queries.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace kbench {
+
+double headline_ms(const CaseResult& row) {
+  const ModeTiming* timing = row.headline();
+  return row.status == CaseStatus::passed && timing && timing->stats.count > 0 ? timing->stats.median : 0;
+}
+
+double headline_noise(const CaseResult& row) {
+  return headline_ms(row) > 0 ? row.headline()->stats.relative_iqr() : 0;
+}
+
+std::string row_label(const CaseResult& row) {
+  return row.op + " " + row.variant + " " + row.dtype + " " + format_shape(row.shape);
+}
+
+bool same_case(const CaseResult& a, const CaseResult& b) {
+  return a.op == b.op && a.shape == b.shape && a.dtype == b.dtype;
+}
+
+bool same_row(const CaseResult& a, const CaseResult& b) { return same_case(a, b) && a.variant == b.variant; }
+
+std::vector<const CaseResult*> best_own_rows(const RunResults& results) {
+  std::vector<const CaseResult*> best;
+  for (const CaseResult& row : results.cases) {
+    if (row.role != "own" || headline_ms(row) <= 0) continue;
+    bool placed = false;
+    for (const CaseResult*& chosen : best) {
+      if (!same_case(*chosen, row)) continue;
+      if (headline_ms(row) < headline_ms(*chosen)) chosen = &row;
+      placed = true;
+      break;
+    }
+    if (!placed) best.push_back(&row);
+  }
+  return best;
+}
+
+const CaseResult* against_row(const RunResults& other, const CaseResult& row) {
+  const CaseResult* best = nullptr;
+  for (const CaseResult& candidate : other.cases) {
+    if (candidate.role == "roof" || !same_case(candidate, row) || headline_ms(candidate) <= 0) continue;
+    if (!best || headline_ms(candidate) < headline_ms(*best)) best = &candidate;
+  }
+  return best;
+}
+
+std::string device_mismatch(const RunResults& a, const RunResults& b) {
+  if (a.device.name != b.device.name) return fmt::format("devices differ: '{}' and '{}'", a.device.name, b.device.name);
+  const double pa = a.device.peak_bandwidth_bytes_per_s, pb = b.device.peak_bandwidth_bytes_per_s;
+  if (std::abs(pa - pb) > 1e-6 * std::max(pa, pb)) {
+    return fmt::format("peak bandwidths differ: {:.0f} and {:.0f} GB/s", pa / 1e9, pb / 1e9);
+  }
+  return {};
+}
+
+}  // namespace kbench

@@ -1,0 +1,114 @@
+#pragma once
+/// The results document: what a run measured, self-described. Host-only; reporters and the gate
+/// read only this. Its JSON form is documented in results/SCHEMA.md.
+
+#include "harness/device/build_info.hpp"
+#include "harness/device/device_info.hpp"
+#include "harness/results/kernel_breakdown.hpp"
+#include "harness/config/measure_settings.hpp"
+#include "harness/ops/problem.hpp"
+#include "harness/results/stats.hpp"
+#include "harness/ops/traffic.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kbench {
+
+/// Bumped whenever a field changes meaning or disappears.
+constexpr int kResultsSchemaVersion = 1;
+
+enum class CaseStatus {
+  passed,     ///< verified against the reference, then timed
+  incorrect,  ///< verification failed: not timed
+  error,      ///< a CUDA or other error stopped the case
+  skipped,    ///< not run, with the reason in `message`
+};
+
+std::string_view status_name(CaseStatus status);
+std::optional<CaseStatus> parse_status(std::string_view text);
+
+/// How one variant was sampled in one measurement mode.
+struct ModeTiming {
+  std::string mode;                 ///< "cold", "hot" or "eager"
+  std::vector<double> samples_ms;   ///< per-call time of each sample, in order
+  SampleStats stats;                ///< of samples_ms, in milliseconds
+  int warmup_calls = 0;
+  int calls_per_sample = 1;         ///< >1 when a sample times several back-to-back calls (hot mode)
+  bool timed_out = false;           ///< stopped at the timeout before min_samples
+  std::string stop_reason;          ///< why sampling stopped (harness/measure/stopping_rule.hpp)
+  bool l2_resident = false;         ///< hot mode: the working set fits in L2, so it is served from there
+  double sm_clock_mhz = 0;          ///< median SM clock measured between batches
+  double min_sm_clock_mhz = 0;      ///< lowest SM clock measured
+  int low_clock_samples = 0;        ///< samples taken while the clock was below clock_floor x peak
+  std::vector<std::string> warnings;  ///< what a reader of this timing must know
+};
+
+/// One op x variant x shape x dtype.
+struct CaseResult {
+  std::string op;
+  std::string variant;
+  std::string role;        ///< "own", "baseline" or "roof"
+  int kernels_per_call = 1;  ///< as the op declares it for this variant
+  std::string dtype;
+  std::string size_class;
+  Shape shape;
+  std::int64_t elements = 0;
+  Traffic traffic;
+
+  CaseStatus status = CaseStatus::skipped;
+  std::string message;     ///< verification summary, error text or skip reason
+
+  // Verification (meaningful when status is passed or incorrect).
+  std::int64_t mismatches = 0;
+  double max_abs_error = 0;
+  double rel_l2_error = 0;
+
+  // Timing (status passed): one entry per measurement mode, in the order measured.
+  std::vector<ModeTiming> timings;
+  /// The mode headline figures come from: "cold" when measured, else the first measured.
+  const ModeTiming* headline() const;
+  /// The timing of `mode`, or nullptr.
+  const ModeTiming* timing(std::string_view mode) const;
+
+  // Derived by harness/results/metrics.cpp from traffic, stats and the device's peaks.
+  std::string headline_mode;              ///< the mode the figures below come from
+  double bandwidth_gbps = 0;              ///< traffic.bytes_total() / median time, 1e9 bytes/s
+  double tflops = 0;                      ///< traffic.flops / median time, 1e12 FLOP/s
+  double bandwidth_efficiency = 0;        ///< bandwidth over theoretical peak bandwidth, as a fraction
+  double compute_efficiency = 0;          ///< FLOP/s over the peak of traffic.math; 0 when that peak is unknown
+  std::string bound;                      ///< "memory" or "compute": which floor (bytes / peak, FLOPs / peak) is larger
+  /// The headline efficiency: that larger floor over the median time, i.e. bandwidth_efficiency
+  /// for memory-bound cases and compute_efficiency for compute-bound ones.
+  double efficiency = 0;
+  std::optional<double> roof_fraction;    ///< bandwidth over the copy roof's bandwidth
+  std::optional<double> baseline_ms;      ///< median of the baseline variant for this problem
+  std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)
+  std::optional<double> launch_overhead_ms;  ///< eager median - hot median, when both were measured
+  std::string band;                       ///< "critical", "poor", "good"; empty when not timed
+
+  /// What one call ran on the GPU, from CUPTI (harness/measure/kernel_tracer.hpp); empty when not traced.
+  std::optional<KernelBreakdown> breakdown;
+};
+
+struct RunResults {
+  int schema_version = kResultsSchemaVersion;
+  BuildInfo build;
+  DeviceInfo device;
+  MeasureSettings settings;
+  std::string command_line;
+  std::string utc_time;    ///< ISO 8601, e.g. 2026-11-22T03:04:05Z
+  std::string host;
+  std::uint64_t seed = 0;  ///< base seed of the random inputs
+  /// "complete"; "in_progress" in the copies written after each problem; "interrupted" (SIGINT or
+  /// SIGTERM: unfinished rows are skipped); "context_lost" (a sticky CUDA error ended the run).
+  std::string run_state = "complete";
+  std::vector<CaseResult> cases;
+  /// Run-level notes a reader must see, e.g. why no kernel breakdown could be traced.
+  std::vector<std::string> notes;
+};
+
+}  // namespace kbench

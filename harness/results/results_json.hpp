@@ -1,0 +1,27 @@
+#pragma once
+/// JSON (de)serialisation of the results document. Host-only.
+
+#include "harness/common/input_error.hpp"
+#include "harness/results/results.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace kbench {
+
+nlohmann::json to_json(const RunResults& results);
+
+/// Parses a results document; throws InputError naming the JSON path of a missing, mistyped or
+/// out-of-range field (a negative or null time, a shape whose byte counts overflow), or an
+/// unsupported schema_version.
+RunResults results_from_json(const nlohmann::json& document);
+
+/// Writes `results` to `path` (temporary file, then rename). Throws std::runtime_error.
+void write_results_file(const RunResults& results, const std::string& path);
+
+/// Reads and parses `path`; throws InputError naming the file (and the line and column of text
+/// that is not JSON).
+RunResults read_results_file(const std::string& path);
+
+}  // namespace kbench
