@@ -36,16 +36,33 @@ CLI::Validator unsigned_integer() {
 
 }  // namespace
 
-std::string check_options(const CLI::App& app, const Options& options) {
-  if (options.device < 0) return fmt::format("--device is {}; expected a CUDA device index >= 0", options.device);
-  const auto positive = [&](const char* name, double value, const char* unit) -> std::string {
-    if (app.count(name) == 0 || (value > 0 && std::isfinite(value))) return {};
-    return fmt::format("{} is {:g}; expected a finite number > 0 ({})", name, value, unit);
+void check_options(const CLI::App& app, const Options& options, bool running) {
+  const auto refuse = [](const std::string& message) { throw std::invalid_argument(message); };
+  if (options.device < 0) refuse(fmt::format("--device is {}; expected a CUDA device index >= 0", options.device));
+  const auto positive = [&](const char* name, double value, const char* unit) {
+    if (app.count(name) > 0 && !(value > 0 && std::isfinite(value))) {
+      refuse(fmt::format("{} is {:g}; expected a finite number > 0 ({})", name, value, unit));
+    }
   };
-  if (std::string problem = positive("--peak-bw", options.peaks.bandwidth_gbps, "GB/s"); !problem.empty()) return problem;
-  if (std::string problem = positive("--peak-tflops", options.peaks.fp32_tflops, "TFLOP/s"); !problem.empty()) return problem;
-  if (options.max_cases < 1) return fmt::format("--max-cases is {}; expected an integer >= 1", options.max_cases);
-  return {};
+  positive("--peak-bw", options.peaks.bandwidth_gbps, "GB/s");
+  positive("--peak-tflops", options.peaks.fp32_tflops, "TFLOP/s");
+  if (options.max_cases < 1) refuse(fmt::format("--max-cases is {}; expected an integer >= 1", options.max_cases));
+  if (!running) return;
+  if (options.force && options.json_path.empty()) refuse("--force requires --json");
+  if (options.dry_run && !options.json_path.empty()) refuse("--dry-run excludes --json");
+  if (!options.config_path.empty() && !options.shapes.empty()) {
+    refuse("--shape cannot be combined with --config: put the shapes in the config, or filter it with --size");
+  }
+  if (options.config_path.empty() && options.ops.empty()) {
+    refuse("nothing to run: give --op (e.g. --op add), --config FILE or a subcommand; see kbench --help");
+  }
+  if (options.profile && !options.json_path.empty()) {
+    refuse("--profile cannot be combined with --json: a profile run times nothing");
+  }
+  if (options.profile_calls != 1 && !options.profile) {
+    refuse("--profile-calls " + std::to_string(options.profile_calls) +
+           " needs --profile: it sets how many calls each profiled launch makes");
+  }
 }
 
 void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command) {
@@ -60,7 +77,8 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
       "the op's minimum traffic (inputs read once + outputs written once, in the case's dtype); efficiency is\n"
       "that over the theoretical peak 2 x memory clock x bus width / 8; speed ratio = baseline time / this time.\n"
       "Exit codes: 0 ok, 1 a case was INCORRECT or ERROR (gate: a threshold missed or a regression),\n"
-      "2 bad usage, config or input file, 3 no CUDA device, 4 GPU architecture not compiled in.");
+      "2 bad usage, config or input file, 3 no CUDA device, 4 GPU architecture not compiled in,\n"
+      "5 an output (results file, report, standard output) could not be written.");
 
   app.add_option("--config", options.config_path,
                  "sweep config (configs/*.json, see configs/README.md); --op, --size, --dtype and --variant then "
@@ -77,8 +95,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "run too unless --no-references")
       ->group("Selection");
   app.add_flag("--no-references", options.no_references, "skip the baseline and the d2d copy roof rows")->group("Selection");
-  CLI::Option* dry_run =
-      app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
+  app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
   app.add_option("--max-cases", options.max_cases,
                  "refuse to plan more than this many cases (op x shape x dtype), a guard against a selection or "
                  "config far larger than meant (default: " + std::to_string(kDefaultMaxCases) + ")")
@@ -104,14 +121,12 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
       ->check(unsigned_integer())
       ->group("Measurement");
-  CLI::Option* force = app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
-  CLI::Option* json = app.add_option("--json", options.json_path,
+  app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
+  app.add_option("--json", options.json_path,
                                      "write the results document (schema: results/SCHEMA.md) to this file, rewritten "
                                      "after every problem so that an interrupted run keeps what it finished; refuses "
                                      "an existing file without --force")
                           ->group("Output");
-  force->needs(json);
-  dry_run->excludes(json);
   app.add_option("--thresholds", options.thresholds_path,
                  "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")
       ->group("Output");
@@ -140,31 +155,18 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.require_subcommand(0, 1);
 }
 
-Selection make_selection(const Options& options) {
+Selection make_selection(const CLI::App& app, const Options& options) {
   Selection selection;
   selection.ops = split_list(options.ops);
   if (selection.ops.size() == 1 && selection.ops[0] == "all") selection.ops.clear();
-  selection.size_classes = split_list(options.sizes);
+  if (app.count("--size") > 0) selection.size_classes = split_list(options.sizes);
   for (const std::string& text : options.shapes)
     for (const std::string& shape : split_list(text)) selection.shapes.push_back(parse_shape(shape));
-  selection.dtypes = split_list(options.dtypes);
+  if (app.count("--dtype") > 0) selection.dtypes = split_list(options.dtypes);
   selection.variants = split_list(options.variants);
   selection.with_references = !options.no_references;
   selection.max_cases = static_cast<std::size_t>(options.max_cases);
   return selection;
-}
-
-ConfigFilters make_config_filters(const CLI::App& app, const Options& options) {
-  ConfigFilters filters;
-  filters.ops = split_list(options.ops);
-  if (filters.ops.size() == 1 && filters.ops[0] == "all") filters.ops.clear();
-  if (app.count("--size") > 0) filters.size_classes = split_list(options.sizes);
-  if (filters.size_classes.size() == 1 && filters.size_classes[0] == "all") filters.size_classes.clear();
-  if (app.count("--dtype") > 0) filters.dtypes = split_list(options.dtypes);
-  filters.variants = split_list(options.variants);
-  filters.with_references = !options.no_references;
-  filters.max_cases = static_cast<std::size_t>(options.max_cases);
-  return filters;
 }
 
 MeasureSettings merged_settings(const CLI::App& app, const Options& options, const SweepConfig& config) {

@@ -45,17 +45,17 @@ struct Options {
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.
 void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::App*& list_command);
 
-/// Empty when the options given are in range, otherwise a one-line message naming the option,
-/// the value found and what was expected (--device -1, --peak-bw 0, --max-cases 0). The
-/// measurement settings are checked by validate() (measure_settings.hpp).
-std::string check_options(const CLI::App& app, const Options& options);
+/// The checks of the options themselves, before any file is read or device touched: ranges
+/// (--device -1, --peak-bw 0, --max-cases 0) and, when `running` (the main command, not
+/// `device` or `list`), options that need or exclude another and a selection with nothing to run.
+/// Throws std::invalid_argument naming the option, the value found and what was expected. The
+/// measurement settings are checked once merged with a config's (validate(), measure_settings.hpp).
+void check_options(const CLI::App& app, const Options& options, bool running);
 
-/// Turns the parsed options into a Selection; throws std::invalid_argument on a bad --shape.
-Selection make_selection(const Options& options);
-
-/// The filters --op, --size, --dtype and --variant put on a config (only those given on the
-/// command line: the defaults of --size and --dtype do not filter a config).
-ConfigFilters make_config_filters(const CLI::App& app, const Options& options);
+/// What --op, --size, --shape, --dtype and --variant select. --size and --dtype count only when
+/// given: a config is then filtered by them, and an --op run falls back to large and fp32.
+/// Throws std::invalid_argument on a bad --shape.
+Selection make_selection(const CLI::App& app, const Options& options);
 
 /// The measurement settings of a config run: defaults, then the config's "settings", then the
 /// options given on the command line.

@@ -1,5 +1,7 @@
 #include "compare_command.hpp"
 
+#include "command_errors.hpp"
+
 #include "harness/report/compare_report.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/results/results_json.hpp"
@@ -28,10 +30,10 @@ int run_compare_command(const CompareCommand& command) {
     const RunResults new_run = read_results_file(command.new_results);
     const double tolerance = command.tolerance_pct / 100;
     print_comparison(std::cout, compare_runs(old_run, new_run, tolerance), tolerance);
+    flush_standard_output();
     return exit_code::ok;
   } catch (const std::exception& e) {
-    std::cerr << "kbench compare: error: " << e.what() << '\n';
-    return exit_code::usage;
+    return fail("compare", e);
   }
 }
 

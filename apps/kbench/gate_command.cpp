@@ -1,5 +1,7 @@
 #include "gate_command.hpp"
 
+#include "command_errors.hpp"
+
 #include "source_paths.hpp"
 
 #include "harness/common/exit_codes.hpp"
@@ -47,10 +49,10 @@ int run_gate_command(const GateCommand& command) {
     if (!command.baseline.empty()) std::cout << " and the baseline run " << command.baseline;
     std::cout << '\n';
     print_gate_result(std::cout, result);
+    flush_standard_output();
     return result.passed() ? exit_code::ok : exit_code::gate_failed;
   } catch (const std::exception& e) {
-    std::cerr << "kbench gate: error: " << e.what() << '\n';
-    return exit_code::usage;
+    return fail("gate", e);
   }
 }
 

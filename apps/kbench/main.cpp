@@ -1,6 +1,7 @@
 // kbench's command-line front end: parse, dispatch to the command, return its exit code. The
 // commands live in their own files; no measurement or CUDA logic lives here.
 #include "cli_options.hpp"
+#include "command_errors.hpp"
 #include "compare_command.hpp"
 #include "device_command.hpp"
 #include "gate_command.hpp"
@@ -8,22 +9,11 @@
 #include "report_command.hpp"
 #include "run_command.hpp"
 
-#include "harness/device/device_setup.hpp"
 #include "harness/common/exit_codes.hpp"
-#include "harness/common/input_error.hpp"
 #include "harness/device/provenance.hpp"
 #include "harness/ops/registry.hpp"
 
 #include <iostream>
-
-namespace {
-
-int fail(int code, const std::string& message) {
-  std::cerr << "kbench: error: " << message << '\n';
-  return code;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace kbench;
@@ -45,7 +35,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(exit_code::usage, std::string(e.what()) + " (see kbench --help)");
+    return cli::fail("", exit_code::usage, std::string(e.what()) + " (see kbench --help)");
   }
 
   // Commands that read files only: no GPU, no registry.
@@ -53,22 +43,22 @@ int main(int argc, char** argv) {
   if (gate.app->parsed()) return cli::run_gate_command(gate);
   if (compare.app->parsed()) return cli::run_compare_command(compare);
 
-  if (const std::string problem = cli::check_options(app, options); !problem.empty()) {
-    return fail(exit_code::usage, problem);
-  }
-  Registry registry;
-  register_all_ops(registry);
   try {
-    if (list->parsed()) return cli::list_command(registry);
-    if (device->parsed()) return cli::device_command(options);
-    return cli::run_main_command(app, options, registry, join_command_line(argc, argv));
-  } catch (const NoDeviceError& e) {
-    return fail(exit_code::no_device, e.what());
-  } catch (const UnsupportedArchitectureError& e) {
-    return fail(exit_code::unsupported_architecture, e.what());
-  } catch (const InputError& e) {
-    return fail(exit_code::usage, e.what());
+    // The main command checks its options in prepare_run (run_command.hpp), with the rest of a run.
+    if (list->parsed() || device->parsed()) cli::check_options(app, options, /*running=*/false);
+    Registry registry;
+    register_all_ops(registry);
+    int code = exit_code::ok;
+    if (list->parsed()) {
+      code = cli::list_command(registry);
+    } else if (device->parsed()) {
+      code = cli::device_command(options);
+    } else {
+      code = cli::run_main_command(app, options, registry, join_command_line(argc, argv));
+    }
+    cli::flush_standard_output();
+    return code;
   } catch (const std::exception& e) {
-    return fail(exit_code::case_failed, e.what());
+    return cli::fail("", e);
   }
 }

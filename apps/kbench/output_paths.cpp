@@ -16,23 +16,15 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 void refuse_overwrite(const std::string& output, const std::vector<std::string>& inputs) {
+  std::error_code error;
+  const fs::file_status status = fs::status(output, error);
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    throw std::invalid_argument("refusing to write '" + output + "': it is not a regular file (a directory, device or FIFO)");
+  }
   for (const std::string& input : inputs) {
     if (!input.empty() && same_file(output, input)) {
       throw std::invalid_argument("refusing to write '" + output + "': it is the input file '" + input + "'");
     }
-  }
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) throw std::runtime_error("cannot open '" + temporary + "' for writing");
-    out << text;
-    if (!out) throw std::runtime_error("writing '" + temporary + "' failed");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "'");
   }
 }
 

@@ -1,10 +1,12 @@
 #include "report_command.hpp"
 
+#include "command_errors.hpp"
 #include "output_paths.hpp"
 #include "source_paths.hpp"
 
 #include "harness/report/csv_report.hpp"
 #include "harness/common/exit_codes.hpp"
+#include "harness/common/file_output.hpp"
 #include "harness/report/markdown_report.hpp"
 #include "harness/report/report_format.hpp"
 #include "harness/results/results_json.hpp"
@@ -78,20 +80,20 @@ int run_report_command(const ReportCommand& command) {
       if (command.markdown_path.empty()) {
         std::cout << markdown.str();
       } else {
-        write_text_file(command.markdown_path, markdown.str());
+        write_file_atomically(command.markdown_path, markdown.str());
         std::cerr << "Markdown report written to " << command.markdown_path << '\n';
       }
     }
     if (!command.csv_path.empty()) {
       std::ostringstream csv;
       write_csv_report(csv, input);
-      write_text_file(command.csv_path, csv.str());
+      write_file_atomically(command.csv_path, csv.str());
       std::cerr << "CSV written to " << command.csv_path << '\n';
     }
+    flush_standard_output();
     return exit_code::ok;
   } catch (const std::exception& e) {
-    std::cerr << "kbench report: error: " << e.what() << '\n';
-    return exit_code::usage;
+    return fail("report", e);
   }
 }
 

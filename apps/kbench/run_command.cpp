@@ -24,11 +24,6 @@ namespace kbench::cli {
 
 namespace {
 
-int fail(int code, const std::string& message) {
-  std::cerr << "kbench: error: " << message << '\n';
-  return code;
-}
-
 std::string row_names(const PlanEntry& entry) {
   const auto variants = entry.op->variants();
   std::string names;
@@ -116,58 +111,39 @@ void print_build_warnings(std::ostream& out) {
   if (!warning.empty()) out << "WARNING: " << warning << "\n";
 }
 
-int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
-                     const std::string& command_line) {
-  Plan plan;
-  MeasureSettings settings = options.settings;
-  try {
-    if (!options.config_path.empty()) {
-      if (!options.shapes.empty()) {
-        return fail(exit_code::usage, "--shape cannot be combined with --config: put the shapes in the config, or "
-                                      "filter it with --size");
-      }
-      const SweepConfig config = load_sweep_config(options.config_path);
-      plan = make_config_plan(registry, config, make_config_filters(app, options));
-      settings = merged_settings(app, options, config);
-    } else {
-      if (options.ops.empty()) {
-        return fail(exit_code::usage,
-                    "nothing to run: give --op (e.g. --op add), --config FILE or a subcommand; see kbench --help");
-      }
-      plan = make_plan(registry, make_selection(options));
-    }
-  } catch (const std::invalid_argument& e) {
-    return fail(exit_code::usage, e.what());
-  } catch (const InputError& e) {
-    return fail(exit_code::usage, e.what());
+PreparedRun prepare_run(const CLI::App& app, const Options& options, const Registry& registry) {
+  check_options(app, options, /*running=*/true);
+  PreparedRun run;
+  const Selection selection = make_selection(app, options);
+  run.settings = options.settings;
+  if (!options.config_path.empty()) {
+    const SweepConfig config = load_sweep_config(options.config_path);
+    run.plan = make_config_plan(registry, config, selection);
+    run.settings = merged_settings(app, options, config);
+  } else {
+    run.plan = make_plan(registry, selection);
   }
-  if (const std::string problem = validate(settings); !problem.empty()) return fail(exit_code::usage, problem);
-  if (options.dry_run) return dry_run(plan);
-  if (options.profile && !options.json_path.empty()) {
-    return fail(exit_code::usage, "--profile cannot be combined with --json: a profile run times nothing");
-  }
-  if (options.profile_calls != 1 && !options.profile) {
-    return fail(exit_code::usage, "--profile-calls " + std::to_string(options.profile_calls) +
-                                      " needs --profile: it sets how many calls each profiled launch makes");
-  }
-
-  Thresholds thresholds;
-  try {
-    thresholds = load_thresholds(options.thresholds_path.empty() ? default_thresholds_path() : options.thresholds_path);
-  } catch (const InputError& e) {
-    return fail(exit_code::usage, e.what());
-  }
+  if (const std::string problem = validate(run.settings); !problem.empty()) throw std::invalid_argument(problem);
+  run.thresholds =
+      load_thresholds(options.thresholds_path.empty() ? default_thresholds_path() : options.thresholds_path);
   if (!options.json_path.empty()) {
     try {
-      refuse_overwrite(options.json_path, {options.config_path, thresholds.file});
+      refuse_overwrite(options.json_path, {options.config_path, run.thresholds.file});
     } catch (const std::invalid_argument& e) {
-      return fail(exit_code::usage, std::string("--json: ") + e.what());
+      throw std::invalid_argument(std::string("--json: ") + e.what());
     }
     if (!options.force && std::ifstream(options.json_path).good()) {
-      return fail(exit_code::usage, "--json: '" + options.json_path + "' exists; give --force to replace it");
+      throw std::invalid_argument("--json: '" + options.json_path + "' exists; give --force to replace it");
     }
   }
-  return run_plan_on_device(plan, options, settings, thresholds, command_line);
+  return run;
+}
+
+int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
+                     const std::string& command_line) {
+  const PreparedRun run = prepare_run(app, options, registry);
+  if (options.dry_run) return dry_run(run.plan);
+  return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line);
 }
 
 }  // namespace kbench::cli

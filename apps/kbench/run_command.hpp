@@ -4,6 +4,7 @@
 
 #include "cli_options.hpp"
 
+#include "harness/config/thresholds.hpp"
 #include "harness/ops/registry.hpp"
 
 #include <ostream>
@@ -11,7 +12,21 @@
 
 namespace kbench::cli {
 
-/// Returns the exit code (exit_codes.hpp); device errors propagate as exceptions.
+/// A run that passed every check: what to run, how, and the thresholds that judge it.
+struct PreparedRun {
+  Plan plan;
+  MeasureSettings settings;  ///< defaults, then a config's settings, then the command line's
+  Thresholds thresholds;
+};
+
+/// Every check of the main command, in one place and before any device work, for --op and
+/// --config runs alike (and so for --dry-run as for a real run): the options, the selection or
+/// config, the merged measurement settings, the thresholds file and the --json target. Throws
+/// std::invalid_argument or InputError with one line naming the option, file or value.
+PreparedRun prepare_run(const CLI::App& app, const Options& options, const Registry& registry);
+
+/// Returns the exit code (exit_codes.hpp); input, device and output errors propagate as
+/// exceptions (command_errors.hpp maps them to exit codes).
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
                      const std::string& command_line);
 

@@ -91,8 +91,11 @@ void check_skips(const SweepConfig& config, const std::vector<const Op*>& ops) {
   }
 }
 
+/// True when a filter list filters nothing: empty, or "all" alone.
+bool all_or_none(const std::vector<std::string>& names) { return names.empty() || (names.size() == 1 && names[0] == "all"); }
+
 /// Rejects filter values that select nothing the config holds.
-void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops, const ConfigFilters& filters) {
+void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops, const Selection& filters) {
   std::vector<std::string> config_ops, config_sizes, config_variants;
   for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
     add_unique(config_ops, config.sweeps[i].op);
@@ -111,7 +114,7 @@ void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops,
     }
   };
   check(filters.ops, config_ops, "--op", "op", "ops");
-  check(filters.size_classes, config_sizes, "--size", "size class", "size classes");
+  if (!all_or_none(filters.size_classes)) check(filters.size_classes, config_sizes, "--size", "size class", "size classes");
   check(filters.variants, config_variants, "--variant", "variant", "variants");
   for (const std::string& name : filters.dtypes) {
     if (name != "all" && !parse_dtype(name)) {
@@ -122,14 +125,14 @@ void check_filters(const SweepConfig& config, const std::vector<const Op*>& ops,
   }
 }
 
-bool dtype_wanted(const ConfigFilters& filters, DType dtype) {
-  if (filters.dtypes.empty() || contains(filters.dtypes, "all")) return true;
+bool dtype_wanted(const Selection& filters, DType dtype) {
+  if (all_or_none(filters.dtypes)) return true;
   return std::any_of(filters.dtypes.begin(), filters.dtypes.end(),
                      [&](const std::string& name) { return parse_dtype(name) == dtype; });
 }
 
 /// The sweep's variants narrowed by the --variant filter; nullopt when nothing is left.
-std::optional<std::vector<std::string>> narrowed_variants(const Sweep& sweep, const ConfigFilters& filters) {
+std::optional<std::vector<std::string>> narrowed_variants(const Sweep& sweep, const Selection& filters) {
   if (sweep.variants.empty()) return filters.variants;
   if (filters.variants.empty()) return sweep.variants;
   std::vector<std::string> both;
@@ -176,7 +179,7 @@ void apply_skips(const SweepConfig& config, PlanEntry& entry, Plan& plan) {
 
 }  // namespace
 
-Plan make_config_plan(const Registry& registry, const SweepConfig& config, const ConfigFilters& filters) {
+Plan make_config_plan(const Registry& registry, const SweepConfig& config, const Selection& filters) {
   const std::vector<const Op*> ops = resolve_ops(registry, config);
   check_skips(config, ops);
   check_filters(config, ops, filters);
@@ -186,7 +189,7 @@ Plan make_config_plan(const Registry& registry, const SweepConfig& config, const
   for (std::size_t i = 0; i < config.sweeps.size(); ++i) {
     const Sweep& sweep = config.sweeps[i];
     if (!filters.ops.empty() && !contains(filters.ops, sweep.op) && !contains(filters.ops, ops[i]->family())) continue;
-    if (!filters.size_classes.empty() && !contains(filters.size_classes, sweep.size_class)) continue;
+    if (!all_or_none(filters.size_classes) && !contains(filters.size_classes, sweep.size_class)) continue;
     const auto variants = narrowed_variants(sweep, filters);
     if (!variants) continue;
     for (const Shape& shape : sweep.shapes) {

@@ -14,7 +14,9 @@ namespace kbench {
 /// a selection or config that asks for far more than meant (configs/all.json plans 212).
 constexpr std::size_t kDefaultMaxCases = 1000;
 
-/// What to run; empty lists mean "all" (ops, dtypes: fp32 only, see below).
+/// What to run, from the command line: with --op, empty lists mean every op, size class large,
+/// dtype fp32 and every own variant; with --config (make_config_plan), the same fields filter the
+/// config, and an empty list filters nothing.
 struct Selection {
   std::vector<std::string> ops;          ///< op names; empty: every op
   std::vector<std::string> size_classes; ///< class names or "all"; ignored when shapes is not empty

@@ -30,7 +30,7 @@ const Thresholds& thresholds() {
 
 void load_config(const std::string& text, const Registry& registry) {
   const SweepConfig config = parse_sweep_config(parse_json_text(text, kInputFile), kInputFile);
-  make_config_plan(registry, config, ConfigFilters{});
+  make_config_plan(registry, config, Selection{});
 }
 
 void load_results(const std::string& text) {

@@ -27,7 +27,7 @@ const char* const kTwoSweeps = R"({
 })";
 
 /// The message of whatever make_config_plan throws, or "no error".
-std::string plan_error(const SweepConfig& config, const ConfigFilters& filters = {}) {
+std::string plan_error(const SweepConfig& config, const Selection& filters = {}) {
   try {
     make_config_plan(all_ops(), config, filters);
   } catch (const std::exception& e) {
@@ -62,7 +62,7 @@ TEST_CASE("a config plans its sweeps in order, shapes outermost, dtypes inside",
 
 TEST_CASE("--op, --size, --dtype and --variant filter within a config", "[config_plan]") {
   const Registry registry = all_ops();
-  ConfigFilters filters;
+  Selection filters;
   filters.size_classes = {"small"};
   filters.dtypes = {"half"};
   Plan plan = make_config_plan(registry, parse(kTwoSweeps), filters);
@@ -85,7 +85,7 @@ TEST_CASE("--op, --size, --dtype and --variant filter within a config", "[config
 
 TEST_CASE("filters that select nothing the config holds are errors", "[config_plan]") {
   const SweepConfig config = parse(kTwoSweeps);
-  ConfigFilters filters;
+  Selection filters;
   filters.size_classes = {"huge"};
   CHECK(contains(plan_error(config, filters), "--size huge: test.json has no size class 'huge'; its size classes: small, large"));
   filters = {};
@@ -139,7 +139,7 @@ TEST_CASE("skips that name nothing the sweeps hold are errors", "[config_plan]")
 
 TEST_CASE("more cases than --max-cases is an error naming the config", "[config_plan]") {
   const SweepConfig config = parse(kTwoSweeps);  // 6 cases
-  ConfigFilters filters;
+  Selection filters;
   filters.max_cases = 6;
   CHECK(plan_error(config, filters) == "no error");
   filters.max_cases = 5;
@@ -230,7 +230,7 @@ TEST_CASE("--op filters a config by op name or op family", "[config_plan]") {
     {"op": "fam_a", "size_class": "s", "shape": [4]},
     {"op": "fam_b", "size_class": "s", "shape": [4]},
     {"op": "add", "size_class": "s", "shape": [4]}]})");
-  ConfigFilters filters;
+  Selection filters;
   filters.ops = {"fam"};
   const Plan family = make_config_plan(registry, config, filters);
   REQUIRE(family.entries.size() == 2);

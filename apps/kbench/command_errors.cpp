@@ -1,0 +1,37 @@
+#include "command_errors.hpp"
+
+#include "harness/common/exit_codes.hpp"
+#include "harness/common/input_error.hpp"
+#include "harness/common/output_error.hpp"
+#include "harness/device/device_setup.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+namespace kbench::cli {
+
+int fail(std::string_view command, int code, const std::string& message) {
+  std::cerr << "kbench" << (command.empty() ? "" : " ") << command << ": error: " << message << '\n';
+  return code;
+}
+
+int exit_code_for(const std::exception& error) {
+  if (dynamic_cast<const InputError*>(&error) || dynamic_cast<const std::invalid_argument*>(&error)) {
+    return exit_code::usage;
+  }
+  if (dynamic_cast<const OutputError*>(&error)) return exit_code::output_failed;
+  if (dynamic_cast<const NoDeviceError*>(&error)) return exit_code::no_device;
+  if (dynamic_cast<const UnsupportedArchitectureError*>(&error)) return exit_code::unsupported_architecture;
+  return exit_code::case_failed;
+}
+
+int fail(std::string_view command, const std::exception& error) {
+  return fail(command, exit_code_for(error), error.what());
+}
+
+void flush_standard_output() {
+  std::cout.flush();
+  if (!std::cout) throw OutputError("standard output: writing failed (a full device or a closed pipe?)");
+}
+
+}  // namespace kbench::cli
