@@ -18,6 +18,9 @@ namespace {
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
+template <typename Enum>
+json optional_name(const std::optional<Enum>& value) { return value ? std::string(enum_name(*value)) : std::string(); }
+
 json stats_to_json(const SampleStats& s) {
   return {{"count", s.count}, {"median_ms", s.median}, {"min_ms", s.min},    {"max_ms", s.max},
           {"mean_ms", s.mean}, {"stddev_ms", s.stddev}, {"q1_ms", s.q1},     {"q3_ms", s.q3},
@@ -25,7 +28,7 @@ json stats_to_json(const SampleStats& s) {
 }
 
 json timing_to_json(const ModeTiming& t) {
-  return {{"mode", t.mode},
+  return {{"mode", enum_name(t.mode)},
           {"warmup_calls", t.warmup_calls},
           {"calls_per_sample", t.calls_per_sample},
           {"timed_out", t.timed_out},
@@ -45,7 +48,7 @@ json case_to_json(const CaseResult& c) {
   return {
       {"op", c.op},
       {"variant", c.variant},
-      {"role", c.role},
+      {"role", enum_name(c.role)},
       {"kernels_per_call", c.kernels_per_call},
       {"dtype", c.dtype},
       {"size_class", c.size_class},
@@ -65,14 +68,14 @@ json case_to_json(const CaseResult& c) {
         {"tflops", c.tflops},
         {"bandwidth_efficiency", c.bandwidth_efficiency},
         {"compute_efficiency", c.compute_efficiency},
-        {"bound", c.bound},
+        {"bound", optional_name(c.bound)},
         {"efficiency", c.efficiency},
         {"roof_fraction", optional_number(c.roof_fraction)},
         {"baseline_ms", optional_number(c.baseline_ms)},
         {"speed_ratio", optional_number(c.speed_ratio)},
         {"launch_overhead_ms", optional_number(c.launch_overhead_ms)},
-        {"headline_mode", c.headline_mode},
-        {"band", c.band}}},
+        {"headline_mode", optional_name(c.headline_mode)},
+        {"band", optional_name(c.band)}}},
       {"kernel_breakdown", breakdown_to_json(c.breakdown)},
   };
 }
@@ -199,6 +202,21 @@ class Reader {
     if (!v.is_number() || !(v.get<double>() >= 0)) fail(key, "a number >= 0 or null");
     return v.get<double>();
   }
+  /// One name of an enum's table.
+  template <typename Enum>
+  Enum name(const std::string& key) const {
+    const std::string text = string(key);
+    if (const std::optional<Enum> value = enum_from_name<Enum>(text)) return *value;
+    throw InputError(path(key) + " is '" + text + "'; expected " + enum_names_text<Enum>());
+  }
+  /// One name of an enum's table, or "" for none.
+  template <typename Enum>
+  std::optional<Enum> optional_name(const std::string& key) const {
+    const std::string text = string(key);
+    if (text.empty()) return std::nullopt;
+    if (const std::optional<Enum> value = enum_from_name<Enum>(text)) return *value;
+    throw InputError(path(key) + " is '" + text + "'; expected " + enum_names_text<Enum>(", ") + " or \"\"");
+  }
   const json& array(const std::string& key) const {
     const json& v = at(key);
     if (!v.is_array()) fail(key, "an array");
@@ -233,10 +251,7 @@ SampleStats stats_from_json(const Reader& r) {
 
 ModeTiming timing_from_json(const Reader& r) {
   ModeTiming t;
-  t.mode = r.string("mode");
-  if (t.mode != "cold" && t.mode != "hot" && t.mode != "eager") {
-    throw InputError(r.path("mode") + " is '" + t.mode + "'; expected cold, hot or eager");
-  }
+  t.mode = r.name<MeasureMode>("mode");
   t.warmup_calls = r.small_count("warmup_calls");
   t.calls_per_sample = r.small_count("calls_per_sample");
   t.timed_out = r.boolean("timed_out");
@@ -266,7 +281,7 @@ CaseResult case_from_json(const Reader& r) {
   CaseResult c;
   c.op = r.string("op");
   c.variant = r.string("variant");
-  c.role = r.string("role");
+  c.role = r.name<VariantRole>("role");
   c.kernels_per_call = r.small_count("kernels_per_call");
   c.dtype = r.string("dtype");
   c.size_class = r.string("size_class");
@@ -288,10 +303,7 @@ CaseResult case_from_json(const Reader& r) {
   const Reader traffic = r.object("traffic");
   c.traffic = {traffic.non_negative("bytes_read"), traffic.non_negative("bytes_written"), traffic.non_negative("flops"),
                traffic.string("math")};
-  const std::string status = r.string("status");
-  const auto parsed = parse_status(status);
-  if (!parsed) throw InputError(r.path("status") + " is '" + status + "'; expected passed, incorrect, error or skipped");
-  c.status = *parsed;
+  c.status = r.name<CaseStatus>("status");
   c.message = r.string("message");
   const Reader verification = r.object("verification");
   c.mismatches = verification.count("mismatches");
@@ -306,14 +318,14 @@ CaseResult case_from_json(const Reader& r) {
   c.tflops = derived.non_negative("tflops");
   c.bandwidth_efficiency = derived.non_negative("bandwidth_efficiency");
   c.compute_efficiency = derived.non_negative("compute_efficiency");
-  c.bound = derived.string("bound");
+  c.bound = derived.optional_name<Bound>("bound");
   c.efficiency = derived.non_negative("efficiency");
   c.roof_fraction = derived.optional_non_negative("roof_fraction");
   c.baseline_ms = derived.optional_non_negative("baseline_ms");
   c.speed_ratio = derived.optional_non_negative("speed_ratio");
   c.launch_overhead_ms = derived.optional_number("launch_overhead_ms");  // eager - hot: may be negative
-  c.headline_mode = derived.string("headline_mode");
-  c.band = derived.string("band");
+  c.headline_mode = derived.optional_name<MeasureMode>("headline_mode");
+  c.band = derived.optional_name<Band>("band");
   if (const json& node = r.node(); node.contains("kernel_breakdown")) {
     c.breakdown = breakdown_from_json(node.at("kernel_breakdown"), r.path("kernel_breakdown"));
   }
@@ -379,7 +391,7 @@ json to_json(const RunResults& results) {
           {"utc_time", results.utc_time},
           {"host", results.host},
           {"seed", results.seed},
-          {"run_state", results.run_state},
+          {"run_state", enum_name(results.run_state)},
           {"device", device_to_json(results.device)},
           {"settings", settings_to_json(results.settings)},
           {"notes", results.notes},
@@ -403,11 +415,7 @@ RunResults results_from_json(const json& document) {
   const json& seed = root.at("seed");
   if (!seed.is_number_unsigned()) root.fail("seed", "an integer >= 0");
   results.seed = seed.get<std::uint64_t>();
-  results.run_state = root.string("run_state");
-  if (results.run_state != "complete" && results.run_state != "in_progress" && results.run_state != "interrupted" &&
-      results.run_state != "context_lost") {
-    throw InputError("$.run_state is '" + results.run_state + "'; expected complete, in_progress, interrupted or context_lost");
-  }
+  results.run_state = root.name<RunState>("run_state");
   results.device = device_from_json(root.object("device"));
   results.settings = settings_from_json(root.object("settings"));
   if (document.contains("notes")) {
