@@ -112,7 +112,7 @@ void write_environment(std::ostream& out, const ReportInput& input) {
       {"kbench", version_text(r.build)},
       {"Command", "`" + r.command_line + "`"},
       {"Run", r.run_state == RunState::complete
-                  ? std::string("complete")
+                  ? std::string(enum_name(r.run_state))
                   : "**" + std::string(enum_name(r.run_state)) + "**: rows not run are listed as skipped"},
       {"Host", r.host},
       {"Measurement", measurement_text(r)},

@@ -2,11 +2,11 @@
 /// The results document: what a run measured, self-described. Host-only; reporters and the gate
 /// read only this. Its JSON form is documented in results/SCHEMA.md.
 
-#include "harness/device/build_info.hpp"
-#include "harness/device/device_info.hpp"
 #include "harness/common/enum_names.hpp"
 #include "harness/config/measure_mode.hpp"
 #include "harness/config/measure_settings.hpp"
+#include "harness/device/build_info.hpp"
+#include "harness/device/device_info.hpp"
 #include "harness/ops/problem.hpp"
 #include "harness/ops/traffic.hpp"
 #include "harness/ops/variant_role.hpp"
@@ -73,7 +73,7 @@ struct EnumNames<RunState> {
 
 /// How one variant was sampled in one measurement mode.
 struct ModeTiming {
-  MeasureMode mode = MeasureMode::cold;
+  MeasureMode mode = MeasureMode::cold;  ///< the mode these samples were taken in
   std::vector<double> samples_ms;   ///< per-call time of each sample, in order
   SampleStats stats;                ///< of samples_ms, in milliseconds
   int warmup_calls = 0;
@@ -91,7 +91,7 @@ struct ModeTiming {
 struct CaseResult {
   std::string op;
   std::string variant;
-  VariantRole role = VariantRole::own;
+  VariantRole role = VariantRole::own;  ///< as the op declares it; roof for the copy-roof row
   int kernels_per_call = 1;  ///< as the op declares it for this variant
   std::string dtype;
   std::string size_class;
