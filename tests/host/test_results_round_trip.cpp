@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -67,4 +68,18 @@ TEST_CASE("every results file in the tree reads back and writes the same JSON va
     CHECK(written == with_written_extras(read_json_file(path), written));
     CHECK(to_json(results_from_json(written)) == written);
   }
+}
+
+TEST_CASE("kbench's own runs under results/ are written back byte for byte", "[results]") {
+  std::size_t runs = 0;
+  for (const std::string& path : results_files()) {
+    if (path.find("/results/") == std::string::npos || path.substr(path.size() - 9) != "/run.json") continue;
+    INFO(path);
+    ++runs;
+    const std::string copy = "kbench_test_round_trip.json";
+    write_results_file(read_results_file(path), copy);
+    CHECK(test::read_file(copy) == test::read_file(path));
+    std::remove(copy.c_str());
+  }
+  CHECK(runs >= 1);
 }
