@@ -49,7 +49,7 @@ int list_command(const Registry& registry) {
     std::cout << fmt::format("  {}: {} [dtypes: {}]\n", op->name(), op->summary(), dtypes);
     for (const VariantInfo& v : op->variants())
       std::cout << fmt::format("    {:<16} {:<9} {}\n", v.name, role_name(v.role), v.description);
-    std::cout << fmt::format("    {:<16} {:<9} {}\n", kCopyRoofVariant, "roof", "cudaMemcpyAsync moving the same bytes");
+    std::cout << fmt::format("    {:<16} {:<9} {}\n", kCopyRoofVariant, role_name(VariantRole::roof), "cudaMemcpyAsync moving the same bytes");
   }
   std::cout << "Size classes:\n";
   for (const SizeClass& size_class : size_classes()) {

@@ -90,18 +90,18 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   for (const std::string& note : results.notes) std::cout << "NOTE: " << note << '\n';
   if (!options.json_path.empty()) {
     write_results_file(results, options.json_path);
-    std::cout << "\nResults written to " << options.json_path << " (" << results.run_state << ")\n";
+    std::cout << "\nResults written to " << options.json_path << " (" << enum_name(results.run_state) << ")\n";
   }
-  if (results.run_state == "interrupted") {
+  if (results.run_state == RunState::interrupted) {
     std::cerr << "kbench: interrupted: finished rows are kept" << (options.json_path.empty() ? "" : " in " + options.json_path)
               << "; the rest are SKIPPED\n";
     return exit_code::interrupted;
   }
-  if (results.run_state == "context_lost") std::cerr << "kbench: error: the CUDA context was lost; later cases were skipped\n";
+  if (results.run_state == RunState::context_lost) std::cerr << "kbench: error: the CUDA context was lost; later cases were skipped\n";
   for (const CaseResult& row : results.cases) {
     if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) return exit_code::case_failed;
   }
-  return results.run_state == "context_lost" ? exit_code::case_failed : exit_code::ok;
+  return results.run_state == RunState::context_lost ? exit_code::case_failed : exit_code::ok;
 }
 
 }  // namespace

@@ -3,12 +3,17 @@
 #include "harness/common/did_you_mean.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
 namespace kbench {
 
 using nlohmann::json;
+
+namespace {
+constexpr auto kLargestInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+}  // namespace
 
 std::string describe_json(const json& value) {
   if (value.is_object()) return "an object";
@@ -25,14 +30,13 @@ void found_expected(const JsonPlace& place, const json& found, const std::string
 }
 
 std::int64_t positive_integer(const json& value, const JsonPlace& place) {
-  constexpr auto kLargest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargest) found_expected(place, value, "a positive integer below 2^63");
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargestInt64) found_expected(place, value, "a positive integer below 2^63");
   if (!value.is_number_integer() || value.get<std::int64_t>() <= 0) found_expected(place, value, "a positive integer");
   return value.get<std::int64_t>();
 }
 
-std::vector<std::string> string_list(const json& value, const JsonPlace& place) {
-  if (!value.is_array()) found_expected(place, value, "an array of strings");
+std::vector<std::string> string_list(const json& value, const JsonPlace& place, const std::string& expected) {
+  if (!value.is_array()) found_expected(place, value, expected);
   std::vector<std::string> items;
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_string()) found_expected(place.index(i), value[i], "a string");
@@ -57,13 +61,18 @@ bool JsonObject::has(const std::string& key) const { return node_.contains(key);
 
 const json& JsonObject::at(const std::string& key) const {
   const auto it = node_.find(key);
-  if (it == node_.end()) input_error(place_, "missing key '" + key + "'");
-  return *it;
+  if (it != node_.end()) return *it;
+  if (place_.wording == JsonWording::results) throw InputError("missing field " + place_.path + "." + key);
+  input_error(place_, "missing key '" + key + "'");
+}
+
+void JsonObject::fail(const std::string& key, const std::string& expected) const {
+  found_expected(place(key), at(key), expected);
 }
 
 std::string JsonObject::string(const std::string& key) const {
   const json& value = at(key);
-  if (!value.is_string()) found_expected(place(key), value, "a string");
+  if (!value.is_string()) fail(key, "a string");
   return value.get<std::string>();
 }
 
@@ -73,11 +82,89 @@ std::string JsonObject::string_or(const std::string& key, const std::string& fal
 
 double JsonObject::number(const std::string& key) const {
   const json& value = at(key);
-  if (!value.is_number()) found_expected(place(key), value, "a number");
+  if (!value.is_number()) fail(key, "a number");
   return value.get<double>();
 }
 
+double JsonObject::non_negative(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_number() || !(value.get<double>() >= 0)) fail(key, "a number >= 0");
+  return value.get<double>();
+}
+
+double JsonObject::finite_non_negative(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_number() || !(value.get<double>() >= 0) || !std::isfinite(value.get<double>())) {
+    fail(key, "a finite number >= 0");
+  }
+  return value.get<double>();
+}
+
+std::optional<double> JsonObject::optional_number(const std::string& key) const {
+  const json& value = at(key);
+  if (value.is_null()) return std::nullopt;
+  if (!value.is_number()) fail(key, "a number or null");
+  return value.get<double>();
+}
+
+std::optional<double> JsonObject::optional_non_negative(const std::string& key) const {
+  const json& value = at(key);
+  if (value.is_null()) return std::nullopt;
+  if (!value.is_number() || !(value.get<double>() >= 0)) fail(key, "a number >= 0 or null");
+  return value.get<double>();
+}
+
+std::int64_t JsonObject::integer(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<std::uint64_t>() > kLargestInt64)) {
+    fail(key, "an integer");
+  }
+  return value.get<std::int64_t>();
+}
+
+std::uint64_t JsonObject::unsigned_integer(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_number_unsigned()) fail(key, "an integer >= 0");
+  return value.get<std::uint64_t>();
+}
+
+std::int64_t JsonObject::count(const std::string& key) const {
+  const std::int64_t value = integer(key);
+  if (value < 0) fail(key, "an integer >= 0");
+  return value;
+}
+
+int JsonObject::small_count(const std::string& key) const {
+  const std::int64_t value = count(key);
+  if (value > std::numeric_limits<int>::max()) fail(key, "an integer from 0 to 2147483647");
+  return static_cast<int>(value);
+}
+
+int JsonObject::int_value(const std::string& key) const {
+  const std::int64_t value = integer(key);
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+    fail(key, "an integer from -2147483648 to 2147483647");
+  }
+  return static_cast<int>(value);
+}
+
+bool JsonObject::boolean(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_boolean()) fail(key, "true or false");
+  return value.get<bool>();
+}
+
+const json& JsonObject::array(const std::string& key) const {
+  const json& value = at(key);
+  if (!value.is_array()) fail(key, "an array");
+  return value;
+}
+
 std::vector<std::string> JsonObject::strings(const std::string& key) const { return string_list(at(key), place(key)); }
+
+std::vector<std::string> JsonObject::string_items(const std::string& key) const {
+  return string_list(at(key), place(key), "an array");
+}
 
 JsonObject JsonObject::object(const std::string& key) const { return JsonObject(at(key), place(key)); }
 

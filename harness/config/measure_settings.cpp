@@ -51,19 +51,17 @@ std::string option_name(const std::string& key) {
   return name;
 }
 
-std::vector<std::string> parse_modes(const std::string& modes) {
-  static const std::vector<std::string> order{"cold", "hot", "eager"};
-  std::vector<std::string> wanted = split_list(modes);
-  if (wanted.empty()) throw std::invalid_argument("--modes is empty; expected cold, hot, eager or all");
-  std::vector<std::string> chosen;
-  for (const std::string& mode : order) {
-    if (std::find(wanted.begin(), wanted.end(), mode) != wanted.end() ||
-        std::find(wanted.begin(), wanted.end(), "all") != wanted.end())
-      chosen.push_back(mode);
-  }
+std::vector<MeasureMode> parse_modes(const std::string& modes) {
+  const std::vector<std::string> wanted = split_list(modes);
+  if (wanted.empty()) throw std::invalid_argument("--modes is empty; expected " + enum_names_text<MeasureMode>(", ") + " or all");
   for (const std::string& mode : wanted) {
-    if (mode != "all" && std::find(order.begin(), order.end(), mode) == order.end())
-      throw std::invalid_argument("--modes: unknown mode '" + mode + "'; valid: cold, hot, eager, all");
+    if (mode != "all" && !enum_from_name<MeasureMode>(mode))
+      throw std::invalid_argument("--modes: unknown mode '" + mode + "'; valid: " + enum_names_text<MeasureMode>(", ") + ", all");
+  }
+  const bool all = std::find(wanted.begin(), wanted.end(), "all") != wanted.end();
+  std::vector<MeasureMode> chosen;
+  for (const EnumName<MeasureMode>& mode : EnumNames<MeasureMode>::table) {
+    if (all || std::find(wanted.begin(), wanted.end(), mode.name) != wanted.end()) chosen.push_back(mode.value);
   }
   return chosen;
 }

@@ -3,6 +3,8 @@
 /// their --help text, the "settings" block of results files and the "settings" section of sweep
 /// configs. Host-only.
 
+#include "harness/config/measure_mode.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -55,7 +57,7 @@ nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSet
 std::string setting_from_json(MeasureSettings& settings, const MeasureSettingRow& row, const nlohmann::json& value);
 
 /// The modes `settings.modes` names, in measurement order (cold, hot, eager), or throws
-/// std::invalid_argument naming the bad item.
-std::vector<std::string> parse_modes(const std::string& modes);
+/// std::invalid_argument naming the bad item. Parsed once per run, never per row.
+std::vector<MeasureMode> parse_modes(const std::string& modes);
 
 }  // namespace kbench

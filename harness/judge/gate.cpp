@@ -14,7 +14,7 @@ std::string where(const CaseResult& row) { return row_label(row) + " (" + row.si
 
 void check_thresholds(const RunResults& results, const Thresholds& thresholds, GateResult& out) {
   for (const CaseResult& row : results.cases) {
-    if (row.role != "own") continue;
+    if (row.role != VariantRole::own) continue;
     if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) {
       out.violations.push_back(fmt::format("{}: {}: {}", where(row), status_name(row.status), row.message));
     } else if (row.status == CaseStatus::skipped) {
@@ -40,7 +40,7 @@ void check_thresholds(const RunResults& results, const Thresholds& thresholds, G
 }
 
 void check_regressions(const RunResults& baseline, const RunResults& results, const GateOptions& options, GateResult& out) {
-  const RunComparison comparison = compare_runs(baseline, results, options.max_regression, {"own"});
+  const RunComparison comparison = compare_runs(baseline, results, options.max_regression, {VariantRole::own});
   if (!comparison.device_note.empty()) {
     if (!options.allow_device_mismatch) {
       throw GateInputError("the results and the baseline come from different devices (" + comparison.device_note +
@@ -52,7 +52,7 @@ void check_regressions(const RunResults& baseline, const RunResults& results, co
     ++out.rows_compared;
     const std::string numbers =
         fmt::format("{} -> {} ({}) in {} mode; tolerance {}, noise {} + {}", format_ms(c.old_ms), format_ms(c.new_ms),
-                    format_change(c.change), c.mode, format_percent(options.max_regression), format_percent(c.old_noise),
+                    format_change(c.change), mode_name(c.mode), format_percent(options.max_regression), format_percent(c.old_noise),
                     format_percent(c.new_noise));
     if (c.verdict == Verdict::slower) out.violations.push_back(fmt::format("{}: regression: {}", where(*c.new_row), numbers));
     if (c.verdict == Verdict::faster) out.notes.push_back(fmt::format("improvement: {}: {}", where(*c.new_row), numbers));
@@ -67,8 +67,8 @@ void check_regressions(const RunResults& baseline, const RunResults& results, co
 GateResult evaluate_gate(const RunResults& results, const Thresholds& thresholds, const RunResults* baseline,
                          const GateOptions& options) {
   GateResult out;
-  if (results.run_state != "complete") {
-    out.violations.push_back("the run did not complete (run_state " + results.run_state +
+  if (results.run_state != RunState::complete) {
+    out.violations.push_back("the run did not complete (run_state " + std::string(enum_name(results.run_state)) +
                              "): rows it never ran cannot pass");
   }
   check_thresholds(results, thresholds, out);

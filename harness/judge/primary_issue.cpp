@@ -29,8 +29,8 @@ std::string primary_issue(const CaseResult& row, int sm_count) {
   const long kernels = row.breakdown ? std::lround(row.breakdown->kernels_per_call) : row.kernels_per_call;
   if (kernels > 1 && !dominated_by_one_activity(row)) return fmt::format("unfused: {} kernels per call", kernels);
 
-  const ModeTiming* hot = row.timing("hot");
-  const ModeTiming* eager = row.timing("eager");
+  const ModeTiming* hot = row.timing(MeasureMode::hot);
+  const ModeTiming* eager = row.timing(MeasureMode::eager);
   if (hot != nullptr && eager != nullptr && hot->stats.median > 0) {
     if (eager->stats.median >= kLaunchOverheadRatio * hot->stats.median) {
       return fmt::format("launch overhead: eager {} vs hot {}", format_ms(eager->stats.median),
@@ -44,10 +44,10 @@ std::string primary_issue(const CaseResult& row, int sm_count) {
       main != nullptr && main->is_kernel() && sm_count > 0 && main->blocks() < sm_count) {
     return fmt::format("under-filled grid: {} blocks for {} SMs", main->blocks(), sm_count);
   }
-  if (row.bound == "compute") return fmt::format("compute bound: {:.0f}% of peak FLOP/s", 100 * row.compute_efficiency);
+  if (row.bound == Bound::compute) return fmt::format("compute bound: {:.0f}% of peak FLOP/s", 100 * row.compute_efficiency);
 
   const ModeTiming* headline = row.headline();
-  if (headline != nullptr && headline->mode == "hot" && headline->l2_resident) return "L2-resident";
+  if (headline != nullptr && headline->mode == MeasureMode::hot && headline->l2_resident) return "L2-resident";
   if (!row.roof_fraction) return "memory bound (no roof row)";
   if (*row.roof_fraction >= kAtRoofFraction) return "at memory roof";
   return fmt::format("memory bound: {:.0f}% of roof", 100 * *row.roof_fraction);

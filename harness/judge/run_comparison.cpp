@@ -26,7 +26,7 @@ Verdict judge(double change, double noise, double tolerance) {
 
 namespace {
 
-bool role_wanted(const std::vector<std::string>& roles, const CaseResult& row) {
+bool role_wanted(const std::vector<VariantRole>& roles, const CaseResult& row) {
   return roles.empty() || std::find(roles.begin(), roles.end(), row.role) != roles.end();
 }
 
@@ -39,7 +39,7 @@ const CaseResult* find_row(const RunResults& run, const CaseResult& row) {
 }  // namespace
 
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
-                           const std::vector<std::string>& roles) {
+                           const std::vector<VariantRole>& roles) {
   RunComparison out;
   out.device_note = device_mismatch(old_run, new_run);
   for (const CaseResult& row : new_run.cases) {
@@ -57,7 +57,7 @@ RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run,
     const ModeTiming* now = row.headline();
     const ModeTiming* before = old_row->timing(now->mode);
     if (!before || before->stats.count == 0 || before->stats.median <= 0) {
-      out.not_compared.push_back(row_label(row) + ": the old run has no " + now->mode + "-mode timing");
+      out.not_compared.push_back(row_label(row) + ": the old run has no " + std::string(mode_name(now->mode)) + "-mode timing");
       continue;
     }
     RowComparison c;
@@ -82,7 +82,7 @@ double geometric_mean_ratio(const RunComparison& comparison, std::size_t& own_ro
   double log_sum = 0;
   own_rows = 0;
   for (const RowComparison& c : comparison.rows) {
-    if (c.new_row->role != "own") continue;
+    if (c.new_row->role != VariantRole::own) continue;
     log_sum += std::log(c.new_ms / c.old_ms);
     ++own_rows;
   }

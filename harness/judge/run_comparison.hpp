@@ -28,7 +28,7 @@ Verdict judge(double change, double noise, double tolerance);
 struct RowComparison {
   const CaseResult* old_row = nullptr;
   const CaseResult* new_row = nullptr;
-  std::string mode;
+  MeasureMode mode = MeasureMode::cold;  ///< the new row's headline mode
   double old_ms = 0, new_ms = 0;
   double change = 0;                  ///< new_ms / old_ms - 1: positive is slower
   double old_noise = 0, new_noise = 0;  ///< relative IQRs in `mode`
@@ -46,7 +46,7 @@ struct RunComparison {
 /// Matches the rows of `old_run` and `new_run` whose role is in `roles` (empty: every role) and
 /// judges each with `tolerance` (a fraction). The result points into both runs: keep them alive.
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
-                           const std::vector<std::string>& roles = {});
+                           const std::vector<VariantRole>& roles = {});
 
 /// Geometric mean of new/old time over the compared own rows; 0 when there are none.
 double geometric_mean_ratio(const RunComparison& comparison, std::size_t& own_rows);

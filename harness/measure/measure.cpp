@@ -132,19 +132,19 @@ int hot_calls_per_graph(double call_ms, double target_ms) {
   return static_cast<int>(std::clamp(std::ceil(target_ms / call_ms), 2.0, 1000.0));
 }
 
-Measurement measure(const std::string& mode, const LaunchFn& launch, const MeasureContext& context,
+Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureContext& context,
                     const MeasureSettings& settings, double working_set_bytes) {
   cudaStream_t stream = context.stream;
   Measurement result;
   result.mode = mode;
   const auto start = Clock::now();
   {
-    const NvtxRange range("warmup " + mode);
+    const NvtxRange range("warmup " + std::string(mode_name(mode)));
     result.warmup_calls = warm_up(launch, stream, settings);
   }
-  const NvtxRange range("measure " + mode);
+  const NvtxRange range("measure " + std::string(mode_name(mode)));
 
-  if (mode == "cold") {
+  if (mode == MeasureMode::cold) {
     const bool flush = settings.flush_l2 != 0;
     if (flush && context.flusher == nullptr) throw std::logic_error("measure: flush_l2 set but no L2Flusher given");
     run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
@@ -153,7 +153,7 @@ Measurement measure(const std::string& mode, const LaunchFn& launch, const Measu
       launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
-  } else if (mode == "hot") {
+  } else if (mode == MeasureMode::hot) {
     result.calls_per_sample = hot_calls_per_graph(estimate_call_ms(launch, stream));
     result.l2_resident = working_set_bytes <= context.l2_bytes;
     const CapturedGraph graph(stream, [&](cudaStream_t s) {
@@ -166,14 +166,14 @@ Measurement measure(const std::string& mode, const LaunchFn& launch, const Measu
       graph.launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
-  } else if (mode == "eager") {
+  } else if (mode == MeasureMode::eager) {
     run_batches(result, context, settings, false, [&](int, cudaEvent_t begin, cudaEvent_t end) {
       KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
       launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
   } else {
-    throw std::invalid_argument("measure: unknown mode '" + mode + "'");
+    throw std::invalid_argument("measure: unknown mode " + std::to_string(static_cast<int>(mode)));
   }
   result.wall_time_s = seconds_since(start);
   return result;

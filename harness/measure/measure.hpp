@@ -57,7 +57,7 @@ class MeasureResources {
 };
 
 struct Measurement {
-  std::string mode;
+  MeasureMode mode = MeasureMode::cold;
   std::vector<double> samples_ms;  ///< per call, in enqueue order
   SampleStats stats;               ///< of samples_ms
   int warmup_calls = 0;
@@ -72,10 +72,10 @@ struct Measurement {
   double wall_time_s = 0;
 };
 
-/// Measures `launch` in `mode` ("cold", "hot" or "eager"). `working_set_bytes` is the call's
+/// Measures `launch` in `mode`. `working_set_bytes` is the call's
 /// traffic, used to tell whether hot-mode inputs sit in L2. Throws CudaError; a call that cannot
 /// be captured in a graph makes hot mode throw without disturbing the stream.
-Measurement measure(const std::string& mode, const LaunchFn& launch, const MeasureContext& context,
+Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureContext& context,
                     const MeasureSettings& settings, double working_set_bytes);
 
 /// Calls in one hot-mode graph so a replay lasts about `target_ms`: between 2 and 1000.

@@ -30,14 +30,14 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
   for (std::size_t index : entry.variants) {
     CaseResult row = common;
     row.variant = variants[index].name;
-    row.role = std::string(role_name(variants[index].role));
+    row.role = variants[index].role;
     row.kernels_per_call = variants[index].kernels_per_call;
     rows.push_back(row);
   }
   if (entry.copy_roof) {
     CaseResult row = common;
     row.variant = kCopyRoofVariant;
-    row.role = std::string(role_name(VariantRole::roof));
+    row.role = VariantRole::roof;
     row.kernels_per_call = 0;  // a cudaMemcpyAsync, which CUPTI records as a memcpy, not a kernel
     row.traffic.flops = 0;     // the same bytes, no arithmetic: a roof row is always memory bound
     rows.push_back(row);
@@ -145,10 +145,11 @@ void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream,
   }
 }
 
-/// Verifies one variant, then times it in every requested mode if it is correct. A mode that
+/// Verifies one variant, then times it in each of `modes` if it is correct. A mode that
 /// fails (a call that cannot be captured in a graph, say) is noted; the other modes still count.
 void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, const MeasureContext& context,
-                     const MeasureSettings& settings, const RunExtras& extras, std::vector<std::string>& notes) {
+                     const MeasureSettings& settings, const std::vector<MeasureMode>& modes, const RunExtras& extras,
+                     std::vector<std::string>& notes) {
   const NvtxRange case_range(row_label(row));
   if (const std::string why = workload.cannot_run(variant); !why.empty()) {
     row.status = CaseStatus::skipped;
@@ -182,15 +183,15 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     return;
   }
   std::string failures;
-  for (const std::string& mode : parse_modes(settings.modes)) {
+  for (const MeasureMode mode : modes) {
     try {
       row.timings.push_back(
           to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()), settings.keep_samples != 0));
     } catch (const CudaError& error) {
       if (is_sticky_cuda_error(error.code())) record_error(row, error);
-      failures += "; " + mode + " mode not measured: " + error.what();
+      failures += "; " + std::string(mode_name(mode)) + " mode not measured: " + error.what();
     } catch (const std::exception& error) {
-      failures += "; " + mode + " mode not measured: " + error.what();
+      failures += "; " + std::string(mode_name(mode)) + " mode not measured: " + error.what();
     }
   }
   row.message += failures;
@@ -220,6 +221,7 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
     if (stop_requested != nullptr && stop_requested->load()) outcome.interrupted = true;
     return outcome.interrupted;
   };
+  const std::vector<MeasureMode> modes = parse_modes(settings.modes);  // once per run, not per row
   CudaStream stream;
   const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
   const MeasureContext& context = resources.context();
@@ -254,14 +256,14 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
           for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
         }
         for (; r < entry.variants.size() && !stopping(); ++r) {
-          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings, extras, outcome.notes);
+          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings, modes, extras, outcome.notes);
         }
       }  // the op's buffers are freed before the roof allocates its own
       if (entry.copy_roof && !stopping()) {
         CaseResult& row = rows.back();
         try {
           auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
-          verify_and_time(*roof, 0, row, context, settings, extras, outcome.notes);
+          verify_and_time(*roof, 0, row, context, settings, modes, extras, outcome.notes);
         } catch (const ContextLost&) {
           throw;
         } catch (const std::exception& error) {

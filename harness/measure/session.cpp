@@ -29,7 +29,7 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
   results.seed = options.seed;
 
   RunResults so_far = results;
-  so_far.run_state = "in_progress";
+  so_far.run_state = RunState::in_progress;
   const ProblemDoneFn each_problem = [&](const std::vector<CaseResult>& rows) {
     if (on_problem_done) on_problem_done(rows);
     if (!on_partial) return;
@@ -40,7 +40,9 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
   RunOutcome outcome =
       run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested, options.extras);
   results.notes = std::move(outcome.notes);
-  results.run_state = outcome.context_lost ? "context_lost" : outcome.interrupted ? "interrupted" : "complete";
+  results.run_state = outcome.context_lost ? RunState::context_lost
+                      : outcome.interrupted  ? RunState::interrupted
+                                             : RunState::complete;
   results.cases = std::move(outcome.rows);
   for (const SkippedEntry& skipped : plan.skipped) {
     for (CaseResult& row : planned_rows(skipped.entry)) {

@@ -9,6 +9,7 @@
 #include "harness/ops/problem.hpp"
 #include "harness/config/size_classes.hpp"
 #include "harness/ops/traffic.hpp"
+#include "harness/ops/variant_role.hpp"
 #include "harness/ops/verification.hpp"
 
 #include <cuda_runtime_api.h>
@@ -19,14 +20,6 @@
 #include <vector>
 
 namespace kbench {
-
-enum class VariantRole {
-  own,       ///< one of kbench's kernels
-  baseline,  ///< the vendor or reference implementation that speed ratios divide by
-  roof,      ///< the device-to-device copy of the same byte count: the practical memory roof
-};
-
-std::string_view role_name(VariantRole role);
 
 struct VariantInfo {
   std::string name;

@@ -5,15 +5,6 @@
 
 namespace kbench {
 
-std::string_view role_name(VariantRole role) {
-  switch (role) {
-    case VariantRole::own: return "own";
-    case VariantRole::baseline: return "baseline";
-    case VariantRole::roof: return "roof";
-  }
-  return "unknown";
-}
-
 bool VariantInfo::supports(DType dtype) const {
   return only_dtypes.empty() || std::find(only_dtypes.begin(), only_dtypes.end(), dtype) != only_dtypes.end();
 }

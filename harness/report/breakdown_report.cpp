@@ -40,7 +40,7 @@ void print_kernel_breakdowns(std::ostream& out, const RunResults& results, const
       if (c.op != op || !c.breakdown) continue;
       const KernelBreakdown& b = *c.breakdown;
       calls_traced = b.calls_traced;
-      const ModeTiming* hot = c.timing("hot");
+      const ModeTiming* hot = c.timing(MeasureMode::hot);
       const double hot_ms = hot != nullptr ? hot->stats.median : 0;
       bool first = true;
       for (const KernelActivity& a : b.activities) {

@@ -17,7 +17,8 @@ void print_comparison(std::ostream& out, const RunComparison& comparison, double
   for (const RowComparison& c : comparison.rows) {
     ++counts[static_cast<int>(c.verdict)];
     const CaseResult& row = *c.new_row;
-    rows.push_back({row_label(row) + (row.role == "own" ? "" : " (" + row.role + ")"), c.mode, format_ms(c.old_ms),
+    rows.push_back({row_label(row) + (row.role == VariantRole::own ? "" : " (" + std::string(role_name(row.role)) + ")"),
+                    std::string(mode_name(c.mode)), format_ms(c.old_ms),
                     format_ms(c.new_ms), format_change(c.change), format_percent(c.old_noise), format_percent(c.new_noise),
                     std::string(verdict_name(c.verdict))});
   }

@@ -74,11 +74,7 @@ void print_table(std::ostream& out, const Row& header, const std::vector<Row>& r
 
 std::string status_cell(const CaseResult& c) {
   switch (c.status) {
-    case CaseStatus::passed: {
-      for (Band band : {Band::critical, Band::poor, Band::good})
-        if (band_name(band) == c.band) return std::string(band_label(band));
-      return "-";
-    }
+    case CaseStatus::passed: return c.band ? std::string(band_label(*c.band)) : "-";
     case CaseStatus::incorrect: return "INCORRECT";
     case CaseStatus::error: return "ERROR";
     case CaseStatus::skipped: return "SKIPPED";
@@ -87,11 +83,11 @@ std::string status_cell(const CaseResult& c) {
 }
 
 std::string variant_cell(const CaseResult& c) {
-  return c.role == "own" ? c.variant : c.variant + " (" + c.role + ")";
+  return c.role == VariantRole::own ? c.variant : c.variant + " (" + std::string(role_name(c.role)) + ")";
 }
 
 /// A mode's median, marked "(L2)" when hot-mode inputs were served from L2; "-" if not measured.
-std::string mode_cell(const CaseResult& c, std::string_view mode) {
+std::string mode_cell(const CaseResult& c, MeasureMode mode) {
   const ModeTiming* t = c.status == CaseStatus::passed ? c.timing(mode) : nullptr;
   if (!t || t->stats.count == 0) return "-";
   return format_duration_ms(t->stats.median) + (t->l2_resident ? " (L2)" : "");
@@ -99,7 +95,7 @@ std::string mode_cell(const CaseResult& c, std::string_view mode) {
 
 /// The eager median with the launch overhead (eager - hot) in brackets when both were measured.
 std::string eager_cell(const CaseResult& c) {
-  const std::string eager = mode_cell(c, "eager");
+  const std::string eager = mode_cell(c, MeasureMode::eager);
   if (eager == "-" || !c.launch_overhead_ms) return eager;
   return fmt::format("{} (+{:.2f})", eager, *c.launch_overhead_ms * 1e3);
 }
@@ -140,14 +136,14 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       c.speed_ratio ? fmt::format("{:.2f}x", *c.speed_ratio) : "-",
                       timed ? fmt::format("{:.0f}", c.bandwidth_gbps) : "-",
                       timed ? fmt::format("{:.2f}", c.tflops) : "-",
-                      timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == "compute" ? " of FLOP/s" : "") : "-",
+                      timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == Bound::compute ? " of FLOP/s" : "") : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      mode_cell(c, "hot"), eager_cell(c), status_cell(c), primary_issue(c, results.device.sm_count)});
+                      mode_cell(c, MeasureMode::hot), eager_cell(c), status_cell(c), primary_issue(c, results.device.sm_count)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {
-        for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", label, t.mode, warning));
+        for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", label, mode_name(t.mode), warning));
       }
       if (timed && noise > kNoisy)
         notes.push_back(fmt::format("{}: noisy: relative IQR {:.1f}% over {} samples", label, 100 * noise, headline->stats.count));
@@ -155,14 +151,14 @@ void print_results_table(std::ostream& out, const RunResults& results) {
     out << "\n" << op << "\n";
     print_table(out, header, rows);
   }
-  const std::string headline =
-      results.cases.empty() || results.cases.front().headline_mode.empty() ? "cold" : results.cases.front().headline_mode;
+  const MeasureMode headline = results.cases.empty() ? MeasureMode::cold
+                                                     : results.cases.front().headline_mode.value_or(MeasureMode::cold);
   out << fmt::format(
       "\nkbench = median per call in {} mode{}; Hot = CUDA-graph replay of back-to-back calls, (L2) when the inputs "
       "fit in L2; Eager = one event pair per call, with eager - hot (launch overhead) in brackets. Efficiency = bytes "
       "moved / time / {:.0f} GB/s theoretical peak, or FLOP/s / peak FLOP/s for compute-bound cases; % of roof = bandwidth / the d2d copy's; speed ratio = baseline "
       "time / this time.\n",
-      headline, headline == "cold" ? (results.settings.flush_l2 ? " (L2 flushed before each call)" : " (L2 NOT flushed)") : "",
+      mode_name(headline), headline == MeasureMode::cold ? (results.settings.flush_l2 ? " (L2 flushed before each call)" : " (L2 NOT flushed)") : "",
       results.device.peak_bandwidth_bytes_per_s / 1e9);
   if (!notes.empty()) {
     out << "\nNotes:\n";

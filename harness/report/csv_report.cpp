@@ -24,7 +24,6 @@ namespace {
 std::string number(double value) { return fmt::format("{:.6g}", value); }
 std::string number(const std::optional<double>& value) { return value ? number(*value) : ""; }
 
-const char* const kModes[] = {"cold", "hot", "eager"};
 
 }  // namespace
 
@@ -35,8 +34,8 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
       "bytes_written", "flops", "math", "arithmetic_intensity", "ridge_point",
       "status", "message", "mismatches", "max_abs_error", "rel_l2_error", "headline_mode", "median_ms", "min_ms",
       "max_ms", "mean_ms", "stddev_ms", "q1_ms", "q3_ms", "relative_iqr", "samples", "calls_per_sample", "timed_out"};
-  for (const char* mode : kModes) header.push_back(std::string(mode) + "_median_ms");
-  for (const char* mode : kModes) header.push_back(std::string(mode) + "_relative_iqr");
+  for (const auto& mode : EnumNames<MeasureMode>::table) header.push_back(std::string(mode.name) + "_median_ms");
+  for (const auto& mode : EnumNames<MeasureMode>::table) header.push_back(std::string(mode.name) + "_relative_iqr");
   for (const char* name : {"bandwidth_gbps", "tflops", "bandwidth_efficiency", "compute_efficiency", "bound", "efficiency",
                            "roof_fraction", "baseline_ms", "speed_ratio",
                            "launch_overhead_ms", "min_efficiency", "target_efficiency", "min_speed_ratio", "band",
@@ -55,12 +54,12 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     const auto band = input.thresholds->band_of(row);
     const double ridge = ridge_point(r.device, row.traffic.math);
     std::vector<std::string> f{
-        row.op, row.variant, row.role, std::to_string(row.kernels_per_call), row.dtype, row.size_class,
+        row.op, row.variant, std::string(role_name(row.role)), std::to_string(row.kernels_per_call), row.dtype, row.size_class,
         format_shape(row.shape), std::to_string(row.elements), fmt::format("{:.0f}", row.traffic.bytes_read),
         fmt::format("{:.0f}", row.traffic.bytes_written), fmt::format("{:.0f}", row.traffic.flops), row.traffic.math,
         number(arithmetic_intensity(row.traffic)), ridge > 0 ? number(ridge) : "",
         std::string(status_name(row.status)), row.message,
-        std::to_string(row.mismatches), number(row.max_abs_error), number(row.rel_l2_error), h ? h->mode : ""};
+        std::to_string(row.mismatches), number(row.max_abs_error), number(row.rel_l2_error), h ? std::string(mode_name(h->mode)) : ""};
     if (h) {
       const SampleStats& s = h->stats;
       for (double v : {s.median, s.min, s.max, s.mean, s.stddev, s.q1, s.q3, s.relative_iqr()}) f.push_back(number(v));
@@ -70,19 +69,19 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     } else {
       f.insert(f.end(), 11, "");
     }
-    for (const char* mode : kModes) {
-      const ModeTiming* m = row.status == CaseStatus::passed ? row.timing(mode) : nullptr;
+    for (const auto& mode : EnumNames<MeasureMode>::table) {
+      const ModeTiming* m = row.status == CaseStatus::passed ? row.timing(mode.value) : nullptr;
       f.push_back(m && m->stats.count ? number(m->stats.median) : "");
     }
-    for (const char* mode : kModes) {
-      const ModeTiming* m = row.status == CaseStatus::passed ? row.timing(mode) : nullptr;
+    for (const auto& mode : EnumNames<MeasureMode>::table) {
+      const ModeTiming* m = row.status == CaseStatus::passed ? row.timing(mode.value) : nullptr;
       f.push_back(m && m->stats.count ? number(m->stats.relative_iqr()) : "");
     }
     f.push_back(h ? number(row.bandwidth_gbps) : "");
     f.push_back(h ? number(row.tflops) : "");
     f.push_back(h ? number(row.bandwidth_efficiency) : "");
     f.push_back(h ? number(row.compute_efficiency) : "");
-    f.push_back(h ? row.bound : "");
+    f.push_back(h && row.bound ? std::string(enum_name(*row.bound)) : "");
     f.push_back(h ? number(row.efficiency) : "");
     f.push_back(number(row.roof_fraction));
     f.push_back(number(row.baseline_ms));

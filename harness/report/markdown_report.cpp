@@ -35,14 +35,14 @@ std::vector<std::string> op_order(const RunResults& results) {
 std::vector<std::string> class_order(const RunResults& results, const std::string& op) {
   std::vector<std::string> classes;
   for (const CaseResult& row : results.cases)
-    if (row.op == op && row.role == "own") add_unique(classes, row.size_class);
+    if (row.op == op && row.role == VariantRole::own) add_unique(classes, row.size_class);
   return classes;
 }
 
 /// The name of `op`'s baseline variant in these results, or "".
 std::string baseline_name(const RunResults& results, const std::string& op) {
   for (const CaseResult& row : results.cases)
-    if (row.op == op && row.role == "baseline") return row.variant;
+    if (row.op == op && row.role == VariantRole::baseline) return row.variant;
   return {};
 }
 
@@ -71,7 +71,7 @@ std::string version_text(const BuildInfo& b) {
 std::string measurement_text(const RunResults& results) {
   std::vector<std::string> modes;
   for (const CaseResult& row : results.cases)
-    if (!row.headline_mode.empty()) add_unique(modes, row.headline_mode);
+    if (row.headline_mode) add_unique(modes, std::string(mode_name(*row.headline_mode)));
   std::string settings;
   for (const MeasureSettingRow& row : measure_settings_table()) {
     const nlohmann::json value = setting_to_json(results.settings, row);
@@ -111,8 +111,9 @@ void write_environment(std::ostream& out, const ReportInput& input) {
       {"Date", r.utc_time},
       {"kbench", version_text(r.build)},
       {"Command", "`" + r.command_line + "`"},
-      {"Run", r.run_state == "complete" ? std::string("complete")
-                                        : "**" + r.run_state + "**: rows not run are listed as skipped"},
+      {"Run", r.run_state == RunState::complete
+                  ? std::string(enum_name(r.run_state))
+                  : "**" + std::string(enum_name(r.run_state)) + "**: rows not run are listed as skipped"},
       {"Host", r.host},
       {"Measurement", measurement_text(r)},
       {"Thresholds", "`" + base_name(input.thresholds->file) + "`"},
@@ -169,7 +170,7 @@ void write_categories(std::ostream& out, const ReportInput& input) {
       std::int64_t low = 0, high = 0;
       std::vector<std::int64_t> cases;
       for (const CaseResult& row : r.cases) {
-        if (row.op != op || row.role != "own" || row.size_class != size_class) continue;
+        if (row.op != op || row.role != VariantRole::own || row.size_class != size_class) continue;
         low = low ? std::min(low, row.elements) : row.elements;
         high = std::max(high, row.elements);
       }
@@ -215,7 +216,7 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
   }
   std::vector<TableRow> rows;
   for (const CaseResult& row : r.cases) {
-    if (row.op != op || row.role != "own") continue;
+    if (row.op != op || row.role != VariantRole::own) continue;
     const bool timed = headline_ms(row) > 0;
     const bool is_best = std::find(best.begin(), best.end(), &row) != best.end();
     TableRow cells{format_shape(row.shape),
@@ -263,7 +264,7 @@ void write_not_timed(std::ostream& out, const RunResults& r) {
   std::vector<TableRow> rows;
   for (const CaseResult& row : r.cases) {
     if (row.status == CaseStatus::passed) continue;
-    rows.push_back({row_label(row), category_title(row.size_class), row.role, std::string(status_name(row.status)),
+    rows.push_back({row_label(row), category_title(row.size_class), std::string(role_name(row.role)), std::string(status_name(row.status)),
                     table_cell(row.message)});
   }
   out << "\n## Cases not timed\n\n";
@@ -278,7 +279,7 @@ void write_notes(std::ostream& out, const RunResults& r) {
   std::vector<std::string> notes = r.notes;
   for (const CaseResult& row : r.cases) {
     for (const ModeTiming& t : row.timings)
-      for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", row_label(row), t.mode, warning));
+      for (const std::string& warning : t.warnings) notes.push_back(fmt::format("{}: {} mode: {}", row_label(row), mode_name(t.mode), warning));
     if (headline_noise(row) > kNoisy) {
       notes.push_back(fmt::format("{}: noisy: relative IQR {} over {} samples", row_label(row),
                                   format_percent(headline_noise(row)), row.headline()->stats.count));

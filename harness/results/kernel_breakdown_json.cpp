@@ -1,10 +1,9 @@
 #include "harness/results/kernel_breakdown_json.hpp"
 
-#include "harness/common/input_error.hpp"
+#include "harness/common/json_fields.hpp"
 #include "harness/common/json_input.hpp"
 
-#include <cmath>
-#include <stdexcept>
+#include <cstdint>
 
 namespace kbench {
 
@@ -12,75 +11,60 @@ using nlohmann::json;
 
 namespace {
 
-[[noreturn]] void bad(const std::string& path, const json& found, const std::string& expected) {
-  throw InputError(path + ": found " + describe_json(found) + "; expected " + expected);
+/// A launch shape: 3 integers from 0 to 2^31.
+JsonField<KernelActivity> extents_field(std::string key, std::array<int, 3> KernelActivity::*member) {
+  return {std::move(key), [member](const KernelActivity& a) { return json(a.*member); },
+          [member](const JsonObject& object, const std::string& key, KernelActivity& a) {
+            const json& v = object.at(key);
+            if (!v.is_array() || v.size() != 3) object.fail(key, "an array of 3 integers");
+            for (std::size_t i = 0; i < 3; ++i) {
+              if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 0 || v[i].get<std::int64_t>() > (1ll << 31)) {
+                found_expected(object.place(key).index(i), v[i], "an integer >= 0");
+              }
+              (a.*member)[i] = v[i].get<int>();
+            }
+          }};
 }
 
-const json& field(const json& object, const std::string& key, const std::string& path) {
-  auto it = object.find(key);
-  if (it == object.end()) throw InputError("missing field " + path + "." + key);
-  return *it;
+const JsonFields<KernelActivity>& activity_fields() {
+  static const JsonFields<KernelActivity> fields{
+      json_field("name", &KernelActivity::name, &JsonObject::string),
+      json_field("launches_per_call", &KernelActivity::launches_per_call, &JsonObject::finite_non_negative),
+      extents_field("grid", &KernelActivity::grid),
+      extents_field("block", &KernelActivity::block),
+      json_field("mean_ms", &KernelActivity::mean_ms, &JsonObject::finite_non_negative),
+  };
+  return fields;
 }
 
-double non_negative(const json& object, const std::string& key, const std::string& path) {
-  const json& v = field(object, key, path);
-  if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>())) {
-    bad(path + "." + key, v, "a finite number >= 0");
-  }
-  return v.get<double>();
-}
-
-std::array<int, 3> extents(const json& object, const std::string& key, const std::string& path) {
-  const json& v = field(object, key, path);
-  if (!v.is_array() || v.size() != 3) bad(path + "." + key, v, "an array of 3 integers");
-  std::array<int, 3> out{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 0 || v[i].get<std::int64_t>() > (1ll << 31)) {
-      bad(path + "." + key + "[" + std::to_string(i) + "]", v[i], "an integer >= 0");
-    }
-    out[i] = v[i].get<int>();
-  }
-  return out;
+const JsonFields<KernelBreakdown>& breakdown_fields() {
+  static const JsonFields<KernelBreakdown> fields{
+      {"calls_traced", [](const KernelBreakdown& b) { return json(b.calls_traced); },
+       [](const JsonObject& object, const std::string& key, KernelBreakdown& b) {
+         const json& calls = object.at(key);
+         if (!calls.is_number_integer() || calls.get<std::int64_t>() < 1) object.fail(key, "an integer >= 1");
+         b.calls_traced = calls.get<int>();
+       }},
+      json_field("kernels_per_call", &KernelBreakdown::kernels_per_call, &JsonObject::finite_non_negative),
+      json_field("gpu_ms_per_call", &KernelBreakdown::gpu_ms_per_call, &JsonObject::finite_non_negative),
+      json_list("activities", &KernelBreakdown::activities, &activity_fields),
+  };
+  return fields;
 }
 
 }  // namespace
 
 json breakdown_to_json(const std::optional<KernelBreakdown>& breakdown) {
   if (!breakdown) return nullptr;
-  json activities = json::array();
-  for (const KernelActivity& a : breakdown->activities) {
-    activities.push_back({{"name", a.name},
-                          {"launches_per_call", a.launches_per_call},
-                          {"grid", a.grid},
-                          {"block", a.block},
-                          {"mean_ms", a.mean_ms}});
-  }
-  return {{"calls_traced", breakdown->calls_traced},
-          {"kernels_per_call", breakdown->kernels_per_call},
-          {"gpu_ms_per_call", breakdown->gpu_ms_per_call},
-          {"activities", activities}};
+  return write_fields(*breakdown, breakdown_fields());
 }
 
 std::optional<KernelBreakdown> breakdown_from_json(const json& value, const std::string& path) {
   if (value.is_null()) return std::nullopt;
-  if (!value.is_object()) bad(path, value, "an object or null");
+  const JsonPlace place{"", path, JsonWording::results};
+  if (!value.is_object()) found_expected(place, value, "an object or null");
   KernelBreakdown b;
-  const json& calls = field(value, "calls_traced", path);
-  if (!calls.is_number_integer() || calls.get<std::int64_t>() < 1) bad(path + ".calls_traced", calls, "an integer >= 1");
-  b.calls_traced = calls.get<int>();
-  b.kernels_per_call = non_negative(value, "kernels_per_call", path);
-  b.gpu_ms_per_call = non_negative(value, "gpu_ms_per_call", path);
-  const json& activities = field(value, "activities", path);
-  if (!activities.is_array()) bad(path + ".activities", activities, "an array");
-  for (std::size_t i = 0; i < activities.size(); ++i) {
-    const std::string where = path + ".activities[" + std::to_string(i) + "]";
-    const json& a = activities[i];
-    if (!a.is_object()) bad(where, a, "an object");
-    const json& name = field(a, "name", where);
-    if (!name.is_string()) bad(where + ".name", name, "a string");
-    b.activities.push_back({name.get<std::string>(), non_negative(a, "launches_per_call", where), extents(a, "grid", where),
-                            extents(a, "block", where), non_negative(a, "mean_ms", where)});
-  }
+  read_fields(JsonObject(value, place), b, breakdown_fields());
   return b;
 }
 

@@ -18,8 +18,8 @@ void derive_row_metrics(CaseResult& row, const DeviceInfo& device, const Efficie
   const double median_ms = headline_ms(row);
   if (median_ms <= 0) return;
   row.headline_mode = row.headline()->mode;
-  const ModeTiming* hot = row.timing("hot");
-  const ModeTiming* eager = row.timing("eager");
+  const ModeTiming* hot = row.timing(MeasureMode::hot);
+  const ModeTiming* eager = row.timing(MeasureMode::eager);
   if (hot && eager && hot->stats.count > 0 && eager->stats.count > 0) {
     row.launch_overhead_ms = eager->stats.median - hot->stats.median;
   }
@@ -36,9 +36,9 @@ void derive_row_metrics(CaseResult& row, const DeviceInfo& device, const Efficie
   const double memory_floor_s =
       device.peak_bandwidth_bytes_per_s > 0 ? row.traffic.bytes_total() / device.peak_bandwidth_bytes_per_s : 0;
   const double compute_floor_s = peak_flops > 0 ? row.traffic.flops / peak_flops : 0;
-  row.bound = compute_floor_s > memory_floor_s ? "compute" : "memory";
+  row.bound = compute_floor_s > memory_floor_s ? Bound::compute : Bound::memory;
   row.efficiency = std::max(memory_floor_s, compute_floor_s) / seconds;
-  row.band = std::string(band_name(classify(row.efficiency, band)));
+  row.band = classify(row.efficiency, band);
 }
 
 void derive_relative_metrics(std::vector<CaseResult*>& rows) {
@@ -46,8 +46,8 @@ void derive_relative_metrics(std::vector<CaseResult*>& rows) {
   const CaseResult* roof = nullptr;
   for (const CaseResult* row : rows) {
     if (headline_ms(*row) <= 0) continue;
-    if (row->role == "baseline" && !baseline) baseline = row;
-    if (row->role == "roof" && !roof) roof = row;
+    if (row->role == VariantRole::baseline && !baseline) baseline = row;
+    if (row->role == VariantRole::roof && !roof) roof = row;
   }
   for (CaseResult* row : rows) {
     const double median_ms = headline_ms(*row);

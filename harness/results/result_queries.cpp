@@ -28,7 +28,7 @@ bool same_row(const CaseResult& a, const CaseResult& b) { return same_case(a, b)
 std::vector<const CaseResult*> best_own_rows(const RunResults& results) {
   std::vector<const CaseResult*> best;
   for (const CaseResult& row : results.cases) {
-    if (row.role != "own" || headline_ms(row) <= 0) continue;
+    if (row.role != VariantRole::own || headline_ms(row) <= 0) continue;
     bool placed = false;
     for (const CaseResult*& chosen : best) {
       if (!same_case(*chosen, row)) continue;
@@ -44,7 +44,7 @@ std::vector<const CaseResult*> best_own_rows(const RunResults& results) {
 const CaseResult* against_row(const RunResults& other, const CaseResult& row) {
   const CaseResult* best = nullptr;
   for (const CaseResult& candidate : other.cases) {
-    if (candidate.role == "roof" || !same_case(candidate, row) || headline_ms(candidate) <= 0) continue;
+    if (candidate.role == VariantRole::roof || !same_case(candidate, row) || headline_ms(candidate) <= 0) continue;
     if (!best || headline_ms(candidate) < headline_ms(*best)) best = &candidate;
   }
   return best;

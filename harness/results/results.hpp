@@ -2,14 +2,19 @@
 /// The results document: what a run measured, self-described. Host-only; reporters and the gate
 /// read only this. Its JSON form is documented in results/SCHEMA.md.
 
+#include "harness/common/enum_names.hpp"
+#include "harness/config/measure_mode.hpp"
+#include "harness/config/measure_settings.hpp"
 #include "harness/device/build_info.hpp"
 #include "harness/device/device_info.hpp"
-#include "harness/results/kernel_breakdown.hpp"
-#include "harness/config/measure_settings.hpp"
 #include "harness/ops/problem.hpp"
-#include "harness/results/stats.hpp"
 #include "harness/ops/traffic.hpp"
+#include "harness/ops/variant_role.hpp"
+#include "harness/results/kernel_breakdown.hpp"
+#include "harness/results/stats.hpp"
+#include "harness/results/status_bands.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,12 +33,47 @@ enum class CaseStatus {
   skipped,    ///< not run, with the reason in `message`
 };
 
-std::string_view status_name(CaseStatus status);
-std::optional<CaseStatus> parse_status(std::string_view text);
+template <>
+struct EnumNames<CaseStatus> {
+  static constexpr std::array<EnumName<CaseStatus>, 4> table{{{CaseStatus::passed, "passed"},
+                                                              {CaseStatus::incorrect, "incorrect"},
+                                                              {CaseStatus::error, "error"},
+                                                              {CaseStatus::skipped, "skipped"}}};
+};
+
+/// "passed", "incorrect", "error" or "skipped".
+constexpr std::string_view status_name(CaseStatus status) { return enum_name(status); }
+
+/// Which floor limits a timed case: moving its bytes at peak bandwidth or doing its FLOPs at peak.
+enum class Bound {
+  memory,   ///< bytes / peak bandwidth is the larger floor
+  compute,  ///< FLOPs / peak FLOP/s is the larger floor
+};
+
+template <>
+struct EnumNames<Bound> {
+  static constexpr std::array<EnumName<Bound>, 2> table{{{Bound::memory, "memory"}, {Bound::compute, "compute"}}};
+};
+
+/// How far a run got.
+enum class RunState {
+  complete,      ///< every planned row ran
+  in_progress,   ///< a copy written after each problem
+  interrupted,   ///< SIGINT or SIGTERM: unfinished rows are skipped
+  context_lost,  ///< a sticky CUDA error ended the run
+};
+
+template <>
+struct EnumNames<RunState> {
+  static constexpr std::array<EnumName<RunState>, 4> table{{{RunState::complete, "complete"},
+                                                            {RunState::in_progress, "in_progress"},
+                                                            {RunState::interrupted, "interrupted"},
+                                                            {RunState::context_lost, "context_lost"}}};
+};
 
 /// How one variant was sampled in one measurement mode.
 struct ModeTiming {
-  std::string mode;                 ///< "cold", "hot" or "eager"
+  MeasureMode mode = MeasureMode::cold;  ///< the mode these samples were taken in
   std::vector<double> samples_ms;   ///< per-call time of each sample, in order
   SampleStats stats;                ///< of samples_ms, in milliseconds
   int warmup_calls = 0;
@@ -51,7 +91,7 @@ struct ModeTiming {
 struct CaseResult {
   std::string op;
   std::string variant;
-  std::string role;        ///< "own", "baseline" or "roof"
+  VariantRole role = VariantRole::own;  ///< as the op declares it; roof for the copy-roof row
   int kernels_per_call = 1;  ///< as the op declares it for this variant
   std::string dtype;
   std::string size_class;
@@ -69,18 +109,18 @@ struct CaseResult {
 
   // Timing (status passed): one entry per measurement mode, in the order measured.
   std::vector<ModeTiming> timings;
-  /// The mode headline figures come from: "cold" when measured, else the first measured.
+  /// The mode headline figures come from: cold when measured, else the first measured.
   const ModeTiming* headline() const;
   /// The timing of `mode`, or nullptr.
-  const ModeTiming* timing(std::string_view mode) const;
+  const ModeTiming* timing(MeasureMode mode) const;
 
   // Derived by harness/results/metrics.cpp from traffic, stats and the device's peaks.
-  std::string headline_mode;              ///< the mode the figures below come from
+  std::optional<MeasureMode> headline_mode;  ///< the mode the figures below come from; none when not timed
   double bandwidth_gbps = 0;              ///< traffic.bytes_total() / median time, 1e9 bytes/s
   double tflops = 0;                      ///< traffic.flops / median time, 1e12 FLOP/s
   double bandwidth_efficiency = 0;        ///< bandwidth over theoretical peak bandwidth, as a fraction
   double compute_efficiency = 0;          ///< FLOP/s over the peak of traffic.math; 0 when that peak is unknown
-  std::string bound;                      ///< "memory" or "compute": which floor (bytes / peak, FLOPs / peak) is larger
+  std::optional<Bound> bound;             ///< which floor (bytes / peak, FLOPs / peak) is larger; none when not timed
   /// The headline efficiency: that larger floor over the median time, i.e. bandwidth_efficiency
   /// for memory-bound cases and compute_efficiency for compute-bound ones.
   double efficiency = 0;
@@ -88,7 +128,7 @@ struct CaseResult {
   std::optional<double> baseline_ms;      ///< median of the baseline variant for this problem
   std::optional<double> speed_ratio;      ///< baseline median / this median (>1: faster than baseline)
   std::optional<double> launch_overhead_ms;  ///< eager median - hot median, when both were measured
-  std::string band;                       ///< "critical", "poor", "good"; empty when not timed
+  std::optional<Band> band;               ///< none when not timed
 
   /// What one call ran on the GPU, from CUPTI (harness/measure/kernel_tracer.hpp); empty when not traced.
   std::optional<KernelBreakdown> breakdown;
@@ -103,9 +143,7 @@ struct RunResults {
   std::string utc_time;    ///< ISO 8601, e.g. 2026-11-22T03:04:05Z
   std::string host;
   std::uint64_t seed = 0;  ///< base seed of the random inputs
-  /// "complete"; "in_progress" in the copies written after each problem; "interrupted" (SIGINT or
-  /// SIGTERM: unfinished rows are skipped); "context_lost" (a sticky CUDA error ended the run).
-  std::string run_state = "complete";
+  RunState run_state = RunState::complete;  ///< how far the run got
   std::vector<CaseResult> cases;
   /// Run-level notes a reader must see, e.g. why no kernel breakdown could be traced.
   std::vector<std::string> notes;

@@ -8,15 +8,6 @@ Band classify(double efficiency, EfficiencyBand band) {
   return Band::good;
 }
 
-std::string_view band_name(Band band) {
-  switch (band) {
-    case Band::critical: return "critical";
-    case Band::poor: return "poor";
-    case Band::good: return "good";
-  }
-  return "unknown";
-}
-
 std::string_view band_label(Band band) {
   switch (band) {
     case Band::critical: return "❌ Critical";

@@ -7,12 +7,20 @@
 ///   Good      efficiency >= target
 /// The status never comes from the speed ratio.
 
+#include "harness/common/enum_names.hpp"
+
+#include <array>
 #include <string>
 #include <string_view>
 
 namespace kbench {
 
 enum class Band { critical, poor, good };
+
+template <>
+struct EnumNames<Band> {
+  static constexpr std::array<EnumName<Band>, 3> table{{{Band::critical, "critical"}, {Band::poor, "poor"}, {Band::good, "good"}}};
+};
 
 struct EfficiencyBand {
   double minimum = 0;  ///< fraction of theoretical peak bandwidth
@@ -21,7 +29,9 @@ struct EfficiencyBand {
 
 Band classify(double efficiency, EfficiencyBand band);
 
-std::string_view band_name(Band band);   ///< "critical", "poor", "good"
+/// "critical", "poor", "good".
+constexpr std::string_view band_name(Band band) { return enum_name(band); }
+
 std::string_view band_label(Band band);  ///< "❌ Critical", "🔴 Poor", "✅ Good"
 
 }  // namespace kbench

@@ -58,8 +58,8 @@ TEST_CASE("the sampler honours min and max samples in every mode and times real 
   settings.max_samples = 40;
   settings.min_time_s = 0;
   settings.max_noise = 0;
-  for (const char* mode : {"cold", "hot", "eager"}) {
-    INFO(mode);
+  for (const MeasureMode mode : {MeasureMode::cold, MeasureMode::hot, MeasureMode::eager}) {
+    INFO(mode_name(mode));
     const Measurement few = measure(mode, copy, h.context(), settings, 2.0 * a.bytes());
     CHECK(few.samples_ms.size() >= 5);
     CHECK(few.samples_ms.size() <= 40);
@@ -69,7 +69,7 @@ TEST_CASE("the sampler honours min and max samples in every mode and times real 
     CHECK_FALSE(few.timed_out);
     CHECK(few.sm_clock_mhz > 100);  // the probe saw a running clock
     CHECK(few.sm_clock_mhz < 1.2 * h.info.sm_clock_khz / 1000.0);
-    if (std::string(mode) == "hot") {
+    if (mode == MeasureMode::hot) {
       CHECK(few.calls_per_sample >= 2);  // sized from a first estimate of one call
       CHECK(few.calls_per_sample <= 1000);
     } else {
@@ -78,7 +78,7 @@ TEST_CASE("the sampler honours min and max samples in every mode and times real 
     CHECK(few.warnings.empty());  // no lazy-loading stall, no low clocks, no timeout
   }
   settings.min_time_s = 1e9;  // unreachable: stops at max_samples
-  const Measurement capped = measure("cold", copy, h.context(), settings, 2.0 * a.bytes());
+  const Measurement capped = measure(MeasureMode::cold, copy, h.context(), settings, 2.0 * a.bytes());
   CHECK(capped.samples_ms.size() == 40);
   CHECK(capped.stop_reason == "max_samples");
 }
@@ -91,8 +91,8 @@ TEST_CASE("hot mode beats eager for a tiny kernel and flags L2 residency", "[gpu
   };
   MeasureSettings settings;
   settings.min_samples = 20;
-  const Measurement hot = measure("hot", copy, h.context(), settings, 2.0 * a.bytes());
-  const Measurement eager = measure("eager", copy, h.context(), settings, 2.0 * a.bytes());
+  const Measurement hot = measure(MeasureMode::hot, copy, h.context(), settings, 2.0 * a.bytes());
+  const Measurement eager = measure(MeasureMode::eager, copy, h.context(), settings, 2.0 * a.bytes());
   CHECK(hot.l2_resident);
   CHECK(hot.calls_per_sample > 1);
   CHECK(hot.stats.median < eager.stats.median);
@@ -104,13 +104,13 @@ TEST_CASE("a call that cannot be captured fails hot mode and leaves the stream u
   MeasureSettings settings;
   settings.min_samples = 2;
   settings.warmup_calls = 1;
-  CHECK_THROWS_AS(measure("hot", synchronising, h.context(), settings, 0), CudaError);
+  CHECK_THROWS_AS(measure(MeasureMode::hot, synchronising, h.context(), settings, 0), CudaError);
   // The stream is out of capture mode: ordinary work still runs and is timed.
   DeviceBuffer a(1 << 20), b(1 << 20);
   const LaunchFn copy = [&](cudaStream_t s) {
     KBENCH_CUDA_CALL(cudaMemcpyAsync(b.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice, s));
   };
-  CHECK(measure("cold", copy, h.context(), settings, 2.0 * a.bytes()).stats.count >= 2);
+  CHECK(measure(MeasureMode::cold, copy, h.context(), settings, 2.0 * a.bytes()).stats.count >= 2);
 }
 
 TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][runner]") {
@@ -134,9 +134,9 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
     INFO(row.variant << " " << format_shape(row.shape) << ": " << row.message);
     CHECK(row.status == CaseStatus::passed);
     REQUIRE(row.timings.size() == 3);  // cold, hot, eager
-    CHECK(row.headline()->mode == "cold");
+    CHECK(row.headline()->mode == MeasureMode::cold);
     CHECK(row.headline()->stats.count >= 3);
-    CHECK(row.timing("hot")->l2_resident);  // 1M fp16 elements: a few MB
+    CHECK(row.timing(MeasureMode::hot)->l2_resident);  // 1M fp16 elements: a few MB
   }
   CHECK_FALSE(outcome.context_lost);
 }

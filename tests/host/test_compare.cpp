@@ -39,7 +39,7 @@ TEST_CASE("compare matches rows by op, variant, shape and dtype", "[compare]") {
   CHECK(row_label(*missing.only_new[0]) == "add vectorized bf16 256x256");
 
   const RunResults improved_run = fixture("run-improved.json");
-  const RunComparison improved = compare_runs(old_run, improved_run, 0.02, {"own"});
+  const RunComparison improved = compare_runs(old_run, improved_run, 0.02, {VariantRole::own});
   CHECK(improved.rows.size() == 12);
   std::size_t faster = 0;
   for (const RowComparison& c : improved.rows) faster += c.verdict == Verdict::faster;

@@ -103,7 +103,7 @@ TEST_CASE("gate: a minimum speed ratio with no timed baseline is a violation", "
 
 TEST_CASE("gate: an interrupted run fails, whatever its finished rows say", "[gate]") {
   RunResults interrupted = fixture("run-pass.json");
-  interrupted.run_state = "interrupted";
+  interrupted.run_state = RunState::interrupted;
   const GateResult result = evaluate_gate(interrupted, fixture_thresholds(), nullptr, {});
   CHECK_FALSE(result.passed());
   CHECK(contains(joined(result.violations), "the run did not complete (run_state interrupted)"));

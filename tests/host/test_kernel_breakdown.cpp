@@ -66,7 +66,7 @@ TEST_CASE("the breakdown table lists each traced row's kernels with the gap to t
   row.shape = {4096, 4096};
   row.status = CaseStatus::passed;
   ModeTiming hot;
-  hot.mode = "hot";
+  hot.mode = MeasureMode::hot;
   hot.stats.median = 0.500;
   row.timings.push_back(hot);
   row.breakdown = summarize_activities({{"gelu_step_mul", {1024, 1, 1}, {256, 1, 1}, 0.060},

@@ -45,8 +45,8 @@ TEST_CASE("every settings row has a unique key and an option name", "[settings]"
 }
 
 TEST_CASE("modes parse in measurement order; unknown ones are named", "[settings]") {
-  CHECK(parse_modes("all") == std::vector<std::string>{"cold", "hot", "eager"});
-  CHECK(parse_modes("eager,cold") == std::vector<std::string>{"cold", "eager"});
+  CHECK(parse_modes("all") == std::vector<MeasureMode>{MeasureMode::cold, MeasureMode::hot, MeasureMode::eager});
+  CHECK(parse_modes("eager,cold") == std::vector<MeasureMode>{MeasureMode::cold, MeasureMode::eager});
   std::string error;
   try {
     parse_modes("cold,warm");

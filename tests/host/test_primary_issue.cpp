@@ -4,7 +4,7 @@
 using namespace kbench;
 
 namespace {
-ModeTiming timing(const std::string& mode, double median_ms, bool l2_resident = false) {
+ModeTiming timing(MeasureMode mode, double median_ms, bool l2_resident = false) {
   ModeTiming t;
   t.mode = mode;
   t.stats.count = 20;
@@ -16,9 +16,9 @@ ModeTiming timing(const std::string& mode, double median_ms, bool l2_resident = 
 CaseResult timed(double median_ms, std::optional<double> roof_fraction) {
   CaseResult row;
   row.status = CaseStatus::passed;
-  row.timings.push_back(timing("cold", median_ms));
+  row.timings.push_back(timing(MeasureMode::cold, median_ms));
   row.roof_fraction = roof_fraction;
-  row.bound = "memory";
+  row.bound = Bound::memory;
   return row;
 }
 
@@ -73,12 +73,12 @@ TEST_CASE("primary issue: several kernels per call is unfused, traced count firs
 
 TEST_CASE("primary issue: launch overhead from eager against hot, latency without them", "[primary_issue]") {
   CaseResult small = timed(0.0048, 1.0);
-  small.timings.push_back(timing("hot", 0.0012, true));
-  small.timings.push_back(timing("eager", 0.0042));
+  small.timings.push_back(timing(MeasureMode::hot, 0.0012, true));
+  small.timings.push_back(timing(MeasureMode::eager, 0.0042));
   CHECK(primary_issue(small) == "launch overhead: eager 4.20 µs vs hot 1.20 µs");
   CaseResult large = timed(0.27, 0.96);
-  large.timings.push_back(timing("hot", 0.28));
-  large.timings.push_back(timing("eager", 0.29));
+  large.timings.push_back(timing(MeasureMode::hot, 0.28));
+  large.timings.push_back(timing(MeasureMode::eager, 0.29));
   CHECK(primary_issue(large) == "at memory roof");
   CHECK(primary_issue(timed(0.004, 0.99)) == "launch latency");  // cold only: the 10 µs rule
 }
@@ -94,13 +94,13 @@ TEST_CASE("primary issue: an under-filled grid needs the breakdown and the SM co
 
 TEST_CASE("primary issue: compute bound with its share of peak, L2-resident hot headlines", "[primary_issue]") {
   CaseResult matmul = timed(2.0, 0.01);
-  matmul.bound = "compute";
+  matmul.bound = Bound::compute;
   matmul.compute_efficiency = 0.571;
   CHECK(primary_issue(matmul) == "compute bound: 57% of peak FLOP/s");
   CaseResult hot_only;
   hot_only.status = CaseStatus::passed;
-  hot_only.bound = "memory";
-  hot_only.timings.push_back(timing("hot", 0.02, true));
+  hot_only.bound = Bound::memory;
+  hot_only.timings.push_back(timing(MeasureMode::hot, 0.02, true));
   hot_only.roof_fraction = 0.99;
   CHECK(primary_issue(hot_only) == "L2-resident");
 }

@@ -31,7 +31,7 @@ CaseResult timed_row(const std::string& op, const std::string& size_class, doubl
   row.size_class = size_class;
   row.status = CaseStatus::passed;
   ModeTiming cold;
-  cold.mode = "cold";
+  cold.mode = MeasureMode::cold;
   cold.stats.count = 10;
   cold.stats.median = 0.1;
   row.timings.push_back(cold);
