@@ -100,8 +100,8 @@ class SoftmaxWorkload final : public Workload {
     std::vector<std::uint8_t> raw(y_.bytes());
     KBENCH_CUDA_CALL(cudaMemcpyAsync(raw.data(), y_.get(), raw.size(), cudaMemcpyDeviceToHost, stream));
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
-    const Tolerance tolerance = last_variant_ == kManual ? softmax::manual_softmax_tolerance(dtype_)
-                                                         : softmax::softmax_tolerance(dtype_);
+    const Tolerance tolerance =
+        last_variant_ == kManual ? softmax::manual_softmax_tolerance(dtype_) : fp32_math_tolerance(dtype_);
     return compare_with_reference(decode_to_float(dtype_, raw.data(), reference_.size()), reference_, tolerance);
   }
 
