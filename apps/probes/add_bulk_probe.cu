@@ -97,15 +97,15 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
   const std::int64_t vectors = static_cast<std::int64_t>(bytes / 16);
   T *a = nullptr, *b = nullptr, *c = nullptr, *reference = nullptr;
-  PROBE_CHECK(cudaMalloc(&a, bytes));
-  PROBE_CHECK(cudaMalloc(&b, bytes));
-  PROBE_CHECK(cudaMalloc(&c, bytes));
-  PROBE_CHECK(cudaMalloc(&reference, bytes));
+  KBENCH_CUDA_CALL(cudaMalloc(&a, bytes));
+  KBENCH_CUDA_CALL(cudaMalloc(&b, bytes));
+  KBENCH_CUDA_CALL(cudaMalloc(&c, bytes));
+  KBENCH_CUDA_CALL(cudaMalloc(&reference, bytes));
   const unsigned mask = sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu;
   probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(a), bytes / 4, mask, 1u);
   probe::fill_hashed<<<512, 256>>>(reinterpret_cast<unsigned*>(b), bytes / 4, mask, 2u);
-  PROBE_CHECK(cudaGetLastError());
-  PROBE_CHECK(cudaDeviceSynchronize());
+  KBENCH_CHECK_LAUNCH();
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);
   auto* c4 = reinterpret_cast<uint4*>(c);
@@ -118,25 +118,25 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   };
   std::vector<unsigned char> expected(bytes), got(bytes);
   auto check = [&]() -> std::string {
-    PROBE_CHECK(cudaMemcpy(got.data(), c, bytes, cudaMemcpyDeviceToHost));
+    KBENCH_CUDA_CALL(cudaMemcpy(got.data(), c, bytes, cudaMemcpyDeviceToHost));
     return std::memcmp(got.data(), expected.data(), bytes) == 0 ? "(same bits as blocked)" : "(OUTPUT DIFFERS)";
   };
   kbench::add::launch_blocked<T>(a, b, reference, n, nullptr);
-  PROBE_CHECK(cudaMemcpy(expected.data(), reference, bytes, cudaMemcpyDeviceToHost));
+  KBENCH_CUDA_CALL(cudaMemcpy(expected.data(), reference, bytes, cudaMemcpyDeviceToHost));
 
   // Timed first, checked after: a call's arguments may be evaluated in any order.
-  PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
+  KBENCH_CUDA_CALL(cudaMemset(c, 0xFF, bytes));
   const double blocked_us = session.cold_us([&] { kbench::add::launch_blocked<T>(a, b, c, n, nullptr); });
   report("blocked (shipped)", blocked_us, check());
-  PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
+  KBENCH_CUDA_CALL(cudaMemset(c, 0xFF, bytes));
   const double cub_us = session.cold_us([&] { kbench::add::launch_cub_transform<T>(a, b, c, n, nullptr); });
   report("cub_transform", cub_us, check());
   auto bulk_run = [&](auto items_tag) {
     constexpr int Items = decltype(items_tag)::value;
     constexpr int kShared = 2 * kBlock * Items * 16;
-    PROBE_CHECK(cudaFuncSetAttribute(add_bulk<T, Items>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(add_bulk<T, Items>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
     const auto grid = static_cast<unsigned>((vectors + kBlock * Items - 1) / (kBlock * Items));
-    PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
+    KBENCH_CUDA_CALL(cudaMemset(c, 0xFF, bytes));
     const double us = session.cold_us([&] { add_bulk<T, Items><<<grid, kBlock, kShared>>>(a4, b4, c4, vectors); });
     report("bulk " + std::to_string(Items), us, check());
   };
@@ -147,7 +147,7 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   auto regs_run = [&](auto u_tag, auto threads_tag) {
     constexpr int U = decltype(u_tag)::value, Threads = decltype(threads_tag)::value;
     const auto grid = static_cast<unsigned>((vectors + Threads * U - 1) / (Threads * U));
-    PROBE_CHECK(cudaMemset(c, 0xFF, bytes));
+    KBENCH_CUDA_CALL(cudaMemset(c, 0xFF, bytes));
     const double us = session.cold_us([&] { add_regs<T, U, Threads><<<grid, Threads>>>(a4, b4, c4, vectors); });
     report("regs " + std::to_string(U) + " x " + std::to_string(Threads), us, check());
   };
@@ -155,12 +155,12 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   regs_run(std::integral_constant<int, 2>{}, std::integral_constant<int, 256>{});
   regs_run(std::integral_constant<int, 8>{}, std::integral_constant<int, 128>{});
   regs_run(std::integral_constant<int, 4>{}, std::integral_constant<int, 128>{});
-  for (T* p : {a, b, c, reference}) PROBE_CHECK(cudaFree(p));
+  for (T* p : {a, b, c, reference}) KBENCH_CUDA_CALL(cudaFree(p));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const probe::Args args = probe::parse_args(argc, argv, "add_bulk_probe [rows cols [samples]]: rows x cols a multiple of 8");
   probe::Session session(args.samples);
   session.require_hopper("add_bulk_probe: the bulk copies need compute capability 9.0 or later");
@@ -168,4 +168,6 @@ int main(int argc, char** argv) {
   run_dtype<float>(session, "fp32", args.rows, args.cols, session.device.peak_gbps);
   run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps);
   return 0;
+} catch (const std::exception& error) {
+  return probe::fail(error);
 }

@@ -31,8 +31,8 @@
 //
 //   matmul_small_probe [m n k [variant]]      (default 256 256 256, every variant)
 // A wait in a cluster variant that spins too long traps; on the first, plain call of the variant
-// the probe then prints which barrier, step and block it was (a stall inside a timed graph exits
-// through PROBE_CHECK without that report).
+// the probe then prints which barrier, step and block it was (a stall inside a timed graph ends
+// the probe through KBENCH_CUDA_CALL's error without that report).
 #include "apps/probes/bulk_copy.cuh"
 #include "apps/probes/probe_support.cuh"
 #include "kernels/matmul/cp_async.cuh"
@@ -222,7 +222,8 @@ template <int ChunkK, int Ring>
 void launch_warp_slices(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   constexpr int kBytes = kSlices * Ring * (kBM * (ChunkK + 4) + ChunkK * kBN) * static_cast<int>(sizeof(float));
   static_assert(kBytes >= kSlices * kBM * kBN * static_cast<int>(sizeof(float)), "the partials fit");
-  PROBE_CHECK(cudaFuncSetAttribute(warp_slices<ChunkK, Ring>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
+  KBENCH_CUDA_CALL(
+      cudaFuncSetAttribute(warp_slices<ChunkK, Ring>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
   warp_slices<ChunkK, Ring><<<static_cast<unsigned>((m / kBM) * (n / kBN)), kThreads, kBytes, stream>>>(a, b, c, m, n, k);
 }
 
@@ -335,37 +336,37 @@ __global__ void __launch_bounds__(kThreads) cluster_multicast(const float* __res
 /// events; the median per call.
 double hot_us(const std::function<void(cudaStream_t)>& launch, int calls = 100, int replays = 21) {
   cudaStream_t stream;
-  PROBE_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  KBENCH_CUDA_CALL(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   launch(stream);
-  PROBE_CHECK(cudaGetLastError());
-  PROBE_CHECK(cudaStreamSynchronize(stream));
+  KBENCH_CHECK_LAUNCH();
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
   cudaGraph_t graph;
   cudaGraphExec_t exec;
-  PROBE_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  KBENCH_CUDA_CALL(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   for (int i = 0; i < calls; ++i) launch(stream);
-  PROBE_CHECK(cudaStreamEndCapture(stream, &graph));
-  PROBE_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  KBENCH_CUDA_CALL(cudaStreamEndCapture(stream, &graph));
+  KBENCH_CUDA_CALL(cudaGraphInstantiate(&exec, graph, 0));
   cudaEvent_t begin, end;
-  PROBE_CHECK(cudaEventCreate(&begin));
-  PROBE_CHECK(cudaEventCreate(&end));
-  PROBE_CHECK(cudaGraphLaunch(exec, stream));  // warm-up replay
+  KBENCH_CUDA_CALL(cudaEventCreate(&begin));
+  KBENCH_CUDA_CALL(cudaEventCreate(&end));
+  KBENCH_CUDA_CALL(cudaGraphLaunch(exec, stream));  // warm-up replay
   std::vector<float> per_call;
   for (int r = 0; r < replays; ++r) {
-    PROBE_CHECK(cudaEventRecord(begin, stream));
-    PROBE_CHECK(cudaGraphLaunch(exec, stream));
-    PROBE_CHECK(cudaEventRecord(end, stream));
-    PROBE_CHECK(cudaEventSynchronize(end));
+    KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
+    KBENCH_CUDA_CALL(cudaGraphLaunch(exec, stream));
+    KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
+    KBENCH_CUDA_CALL(cudaEventSynchronize(end));
     float ms = 0;
-    PROBE_CHECK(cudaEventElapsedTime(&ms, begin, end));
+    KBENCH_CUDA_CALL(cudaEventElapsedTime(&ms, begin, end));
     per_call.push_back(ms * 1000.0f / calls);
   }
-  PROBE_CHECK(cudaGetLastError());
+  KBENCH_CHECK_LAUNCH();
   std::sort(per_call.begin(), per_call.end());
-  PROBE_CHECK(cudaEventDestroy(begin));
-  PROBE_CHECK(cudaEventDestroy(end));
-  PROBE_CHECK(cudaGraphExecDestroy(exec));
-  PROBE_CHECK(cudaGraphDestroy(graph));
-  PROBE_CHECK(cudaStreamDestroy(stream));
+  KBENCH_CUDA_CALL(cudaEventDestroy(begin));
+  KBENCH_CUDA_CALL(cudaEventDestroy(end));
+  KBENCH_CUDA_CALL(cudaGraphExecDestroy(exec));
+  KBENCH_CUDA_CALL(cudaGraphDestroy(graph));
+  KBENCH_CUDA_CALL(cudaStreamDestroy(stream));
   return per_call[per_call.size() / 2];
 }
 
@@ -382,12 +383,12 @@ void launch_cluster(const float* a, const float* b, float* c, int m, int n, int 
   attribute.val.clusterDim.z = 1;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  PROBE_CHECK(cudaLaunchKernelEx(&config, cluster_multicast<CN, CM>, a, b, c, m, n, k));
+  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, cluster_multicast<CN, CM>, a, b, c, m, n, k));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const int m = argc > 1 ? std::atoi(argv[1]) : 256;
   const int n = argc > 2 ? std::atoi(argv[2]) : 256;
   const int k = argc > 3 ? std::atoi(argv[3]) : 256;
@@ -403,29 +404,29 @@ int main(int argc, char** argv) {
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   int* stuck = nullptr;
-  PROBE_CHECK(cudaHostAlloc(&stuck, 8 * sizeof(int), cudaHostAllocMapped));
+  KBENCH_CUDA_CALL(cudaHostAlloc(&stuck, 8 * sizeof(int), cudaHostAllocMapped));
   std::memset(stuck, 0, 8 * sizeof(int));
   int* stuck_device = nullptr;
-  PROBE_CHECK(cudaHostGetDevicePointer(&stuck_device, stuck, 0));
-  PROBE_CHECK(cudaMemcpyToSymbol(g_stuck, &stuck_device, sizeof(stuck_device)));
+  KBENCH_CUDA_CALL(cudaHostGetDevicePointer(&stuck_device, stuck, 0));
+  KBENCH_CUDA_CALL(cudaMemcpyToSymbol(g_stuck, &stuck_device, sizeof(stuck_device)));
   std::printf("%s, %d SMs; hot: graph of 100 calls, median of 21 replays; %dx%dx%d fp32\n", device.name.c_str(),
               device.sm_count, m, n, k);
   float *a, *b, *c_ref, *c;
   const std::size_t a_words = static_cast<std::size_t>(m) * k, b_words = static_cast<std::size_t>(k) * n,
                     c_words = static_cast<std::size_t>(m) * n;
-  PROBE_CHECK(cudaMalloc(&a, a_words * 4));
-  PROBE_CHECK(cudaMalloc(&b, b_words * 4));
-  PROBE_CHECK(cudaMalloc(&c_ref, c_words * 4));
-  PROBE_CHECK(cudaMalloc(&c, c_words * 4));
+  KBENCH_CUDA_CALL(cudaMalloc(&a, a_words * 4));
+  KBENCH_CUDA_CALL(cudaMalloc(&b, b_words * 4));
+  KBENCH_CUDA_CALL(cudaMalloc(&c_ref, c_words * 4));
+  KBENCH_CUDA_CALL(cudaMalloc(&c, c_words * 4));
   // 0x3F7FFFFF: positive floats below 1 (exponent at most 126), so every sum is finite.
   probe::fill_hashed<<<256, 256>>>(reinterpret_cast<unsigned*>(a), a_words, 0x3F7FFFFFu, 1u);
   probe::fill_hashed<<<256, 256>>>(reinterpret_cast<unsigned*>(b), b_words, 0x3F7FFFFFu, 2u);
-  PROBE_CHECK(cudaGetLastError());
+  KBENCH_CHECK_LAUNCH();
   const kbench::matmul::Dims dims{m, n, k};
   kbench::matmul::launch_small_simt(a, b, c_ref, dims, nullptr);
-  PROBE_CHECK(cudaDeviceSynchronize());
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
   std::vector<float> want(c_words), got(c_words);
-  PROBE_CHECK(cudaMemcpy(want.data(), c_ref, c_words * 4, cudaMemcpyDeviceToHost));
+  KBENCH_CUDA_CALL(cudaMemcpy(want.data(), c_ref, c_words * 4, cudaMemcpyDeviceToHost));
 
   const unsigned tiles = static_cast<unsigned>((m / kBM) * (n / kBN));
   struct Variant {
@@ -464,11 +465,11 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    PROBE_CHECK(cudaMemset(c, 0xFF, c_words * 4));  // NaN poison
+    KBENCH_CUDA_CALL(cudaMemset(c, 0xFF, c_words * 4));  // NaN poison
     const double us = hot_us(v.launch);
     char check[64] = "not compared";
     if (v.computes) {
-      PROBE_CHECK(cudaMemcpy(got.data(), c, c_words * 4, cudaMemcpyDeviceToHost));
+      KBENCH_CUDA_CALL(cudaMemcpy(got.data(), c, c_words * 4, cudaMemcpyDeviceToHost));
       // The inputs are positive: every output is a sum of positive products, so a relative
       // difference is well defined. Copies that add in another order differ in rounding only.
       double worst = 0;
@@ -485,9 +486,11 @@ int main(int argc, char** argv) {
     }
     std::printf("  %-40s %7.2f us/call  %s\n", v.name, us, check);
   }
-  PROBE_CHECK(cudaFree(a));
-  PROBE_CHECK(cudaFree(b));
-  PROBE_CHECK(cudaFree(c_ref));
-  PROBE_CHECK(cudaFree(c));
+  KBENCH_CUDA_CALL(cudaFree(a));
+  KBENCH_CUDA_CALL(cudaFree(b));
+  KBENCH_CUDA_CALL(cudaFree(c_ref));
+  KBENCH_CUDA_CALL(cudaFree(c));
   return failures == 0 ? 0 : 1;
+} catch (const std::exception& error) {
+  return probe::fail(error);
 }

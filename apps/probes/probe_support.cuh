@@ -1,8 +1,16 @@
 #pragma once
-// What every probe in apps/probes/ shares: an error check that exits, the device's figures, a
-// hashed fill for input data, and kbench's cold timing method (kbench's L2Flusher before each
-// sample, one call per event pair, median of the samples).
+// What every probe in apps/probes/ shares: the device's figures, a hashed fill for input data,
+// kbench's cold timing method (kbench's L2Flusher before each sample, one call per event pair,
+// median of the samples), and the end of kbench's error path.
+//
+// Errors: the probes check CUDA calls with the harness's KBENCH_CUDA_CALL and launches with
+// KBENCH_CHECK_LAUNCH (harness/device/cuda_check.hpp), which throw kbench::CudaError naming the
+// call, file and line. Each probe's main catches it and returns probe::fail(error): the message
+// on stderr and exit status 1.
 
+#include "harness/device/cuda_check.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_info.hpp"
 #include "harness/measure/l2_flush.hpp"
 
 #include <cuda_runtime.h>
@@ -12,22 +20,22 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
 
-#define PROBE_CHECK(call)                                                                          \
-  do {                                                                                             \
-    cudaError_t status_ = (call);                                                                  \
-    if (status_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
 namespace probe {
 
-/// The current device's figures the probes print and size their grids by.
+/// Reports an error that ended a probe (a kbench::CudaError, usually) on stderr; returns the exit
+/// status 1 for main to return.
+inline int fail(const std::exception& error) {
+  std::fprintf(stderr, "%s\n", error.what());
+  return 1;
+}
+
+/// The current device's figures the probes print and size their grids by, from the harness's
+/// query (kbench::query_device_info).
 struct Device {
   std::string name;
   int sm_count = 0;
@@ -36,19 +44,17 @@ struct Device {
   double peak_gbps = 0;  ///< 2 x memory clock x bus width / 8, from the attributes
 };
 
+/// The figures of the current device.
 inline Device current_device() {
+  int index = 0;
+  KBENCH_CUDA_CALL(cudaGetDevice(&index));
+  const kbench::DeviceInfo info = kbench::query_device_info(index);
   Device d;
-  int device = 0, mem_khz = 0, bus_bits = 0;
-  PROBE_CHECK(cudaGetDevice(&device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&d.l2_bytes, cudaDevAttrL2CacheSize, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
-  PROBE_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  cudaDeviceProp prop{};
-  PROBE_CHECK(cudaGetDeviceProperties(&prop, device));
-  d.name = prop.name;
-  d.peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8 / 1e9;
+  d.name = info.name;
+  d.sm_count = info.sm_count;
+  d.l2_bytes = static_cast<int>(info.l2_bytes);
+  d.cc_major = info.cc_major;
+  d.peak_gbps = info.peak_bandwidth_bytes_per_s / 1e9;
   return d;
 }
 
@@ -72,16 +78,7 @@ __global__ void fill_hashed(unsigned* data, std::size_t words, unsigned mask, un
 /// kbench's cold method on the legacy default stream.
 class ColdTimer {
  public:
-  ColdTimer(int l2_bytes, int samples) : flusher_(l2_bytes), samples_(samples) {
-    PROBE_CHECK(cudaEventCreate(&begin_));
-    PROBE_CHECK(cudaEventCreate(&end_));
-  }
-  ~ColdTimer() {
-    cudaEventDestroy(begin_);
-    cudaEventDestroy(end_);
-  }
-  ColdTimer(const ColdTimer&) = delete;
-  ColdTimer& operator=(const ColdTimer&) = delete;
+  ColdTimer(int l2_bytes, int samples) : flusher_(l2_bytes), samples_(samples) {}
 
   int samples() const { return samples_; }
 
@@ -89,20 +86,20 @@ class ColdTimer {
   /// touch).
   double median_us(const std::function<void()>& launch) {
     launch();
-    PROBE_CHECK(cudaGetLastError());  // a launch that fails is not timed as a fast one
-    PROBE_CHECK(cudaDeviceSynchronize());
+    KBENCH_CHECK_LAUNCH();  // a launch that fails is not timed as a fast one
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());
     std::vector<float> times;
     for (int s = 0; s < samples_; ++s) {
       flusher_.flush(nullptr);
-      PROBE_CHECK(cudaEventRecord(begin_));
+      KBENCH_CUDA_CALL(cudaEventRecord(begin_.get()));
       launch();
-      PROBE_CHECK(cudaEventRecord(end_));
-      PROBE_CHECK(cudaEventSynchronize(end_));
+      KBENCH_CUDA_CALL(cudaEventRecord(end_.get()));
+      KBENCH_CUDA_CALL(cudaEventSynchronize(end_.get()));
       float ms = 0;
-      PROBE_CHECK(cudaEventElapsedTime(&ms, begin_, end_));
+      KBENCH_CUDA_CALL(cudaEventElapsedTime(&ms, begin_.get(), end_.get()));
       times.push_back(ms * 1000.0f);
     }
-    PROBE_CHECK(cudaGetLastError());
+    KBENCH_CHECK_LAUNCH();
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
   }
@@ -110,7 +107,7 @@ class ColdTimer {
  private:
   kbench::L2Flusher flusher_;  ///< kbench's own eviction: reads a buffer of 2x L2
   int samples_;
-  cudaEvent_t begin_{}, end_{};
+  kbench::CudaEvent begin_, end_;
 };
 
 /// A probe's command line: `name [rows cols [samples]]`, defaults 8192 8192 50.

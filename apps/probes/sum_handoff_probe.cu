@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(LX* LY)
 template <typename T>
 std::vector<float> download(const T* device, std::size_t count) {
   std::vector<T> raw(count);
-  PROBE_CHECK(cudaMemcpy(raw.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  KBENCH_CUDA_CALL(cudaMemcpy(raw.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
   std::vector<float> values(count);
   for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<float>(raw[i]);
   return values;
@@ -394,17 +394,17 @@ struct Case {
   unsigned* counters = nullptr;  ///< 1 MiB, zero, left zero by every kernel that uses it
 
   Case(probe::Session& s, const char* name, std::int64_t r, std::int64_t c) : session(s), dtype(name), rows(r), cols(c) {
-    PROBE_CHECK(cudaMalloc(&in, elements() * sizeof(T)));
+    KBENCH_CUDA_CALL(cudaMalloc(&in, elements() * sizeof(T)));
     probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), elements() * sizeof(T) / 4,
                                                           sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu, 0u);
-    PROBE_CHECK(cudaGetLastError());
-    PROBE_CHECK(cudaMalloc(&out, cols * sizeof(T)));
-    PROBE_CHECK(cudaMalloc(&shipped_out, cols * sizeof(T)));
-    PROBE_CHECK(cudaMalloc(&scalar, sizeof(float)));
-    PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
-    PROBE_CHECK(cudaMalloc(&counters, 1 << 20));
-    PROBE_CHECK(cudaMemset(counters, 0, 1 << 20));
-    PROBE_CHECK(cudaDeviceSynchronize());
+    KBENCH_CHECK_LAUNCH();
+    KBENCH_CUDA_CALL(cudaMalloc(&out, cols * sizeof(T)));
+    KBENCH_CUDA_CALL(cudaMalloc(&shipped_out, cols * sizeof(T)));
+    KBENCH_CUDA_CALL(cudaMalloc(&scalar, sizeof(float)));
+    KBENCH_CUDA_CALL(cudaMalloc(&partials, 64ull << 20));
+    KBENCH_CUDA_CALL(cudaMalloc(&counters, 1 << 20));
+    KBENCH_CUDA_CALL(cudaMemset(counters, 0, 1 << 20));
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());
   }
   ~Case() {
     for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(shipped_out),
@@ -444,11 +444,11 @@ template <typename T>
 void run_full(Case<T>& c) {
   {
     void* copy_dst = nullptr;
-    PROBE_CHECK(cudaMalloc(&copy_dst, c.elements() * sizeof(T) / 2));
+    KBENCH_CUDA_CALL(cudaMalloc(&copy_dst, c.elements() * sizeof(T) / 2));
     c.report("copy (half, d2d)", c.session.cold_us([&] {
-      PROBE_CHECK(cudaMemcpyAsync(copy_dst, c.in, c.elements() * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
+      KBENCH_CUDA_CALL(cudaMemcpyAsync(copy_dst, c.in, c.elements() * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
     }));
-    PROBE_CHECK(cudaFree(copy_dst));
+    KBENCH_CUDA_CALL(cudaFree(copy_dst));
   }
   const int cc_major = c.session.device.cc_major;
   const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(c.elements(), cc_major);
@@ -467,9 +467,9 @@ void run_full(Case<T>& c) {
     const double us = c.session.cold_us(launch);  // the atomic variant's scalar is not reset: timing only
     std::string check;
     if (End != FullEnd::store) {
-      PROBE_CHECK(cudaMemset(c.scalar, 0, sizeof(float)));
+      KBENCH_CUDA_CALL(cudaMemset(c.scalar, 0, sizeof(float)));
       launch();
-      PROBE_CHECK(cudaDeviceSynchronize());
+      KBENCH_CUDA_CALL(cudaDeviceSynchronize());
       check = check_total(c, shipped_total);
     }
     c.report(name, us, check);
@@ -489,13 +489,14 @@ void run_full(Case<T>& c) {
   auto bulk_run = [&](auto tile_tag, auto stages_tag, int per_sm) {
     constexpr int TileBytes = decltype(tile_tag)::value, Stages = decltype(stages_tag)::value;
     constexpr int kShared = TileBytes * Stages;
-    PROBE_CHECK(cudaFuncSetAttribute(full_bulk<T, TileBytes, Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    KBENCH_CUDA_CALL(
+        cudaFuncSetAttribute(full_bulk<T, TileBytes, Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
     const int grid = per_sm * c.session.device.sm_count;
     auto launch = [&] { full_bulk<T, TileBytes, Stages><<<grid, kBlock, kShared>>>(c.in4(), c.vectors(), c.scalar); };
     const double us = c.session.cold_us(launch);
-    PROBE_CHECK(cudaMemset(c.scalar, 0, sizeof(float)));
+    KBENCH_CUDA_CALL(cudaMemset(c.scalar, 0, sizeof(float)));
     launch();
-    PROBE_CHECK(cudaDeviceSynchronize());
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());
     c.report("full: bulk " + std::to_string(Stages) + " x " + std::to_string(TileBytes / 1024) + " KB, " +
                  std::to_string(per_sm) + "/SM",
              us, check_total(c, shipped_total));
@@ -527,9 +528,9 @@ void run_outer(Case<T>& c) {
   const std::vector<float> shipped_columns = download(c.shipped_out, static_cast<std::size_t>(c.cols));
   // Runs `launch` once more on a poisoned output and compares it with the shipped columns.
   auto check_columns = [&](const std::function<void()>& launch) -> std::string {
-    PROBE_CHECK(cudaMemset(c.out, 0xFF, c.cols * sizeof(T)));
+    KBENCH_CUDA_CALL(cudaMemset(c.out, 0xFF, c.cols * sizeof(T)));
     launch();
-    PROBE_CHECK(cudaDeviceSynchronize());
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());
     const double worst = worst_difference(download(c.out, static_cast<std::size_t>(c.cols)), shipped_columns);
     return worst < Case<T>::tolerance() ? "(output matches shipped)" : "(OUTPUT DIFFERS: " + std::to_string(worst) + ")";
   };
@@ -611,7 +612,7 @@ void run_outer(Case<T>& c) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   // At least 16 rows: the 16 x 16 outer layouts need one row per row lane.
   const probe::Args args =
       probe::parse_args(argc, argv, "sum_handoff_probe [rows cols [samples]]: rows >= 16, rows x cols a multiple of 8", 16);
@@ -633,4 +634,6 @@ int main(int argc, char** argv) {
     run_outer(fp16);
   }
   return 0;
+} catch (const std::exception& error) {
+  return probe::fail(error);
 }

@@ -186,22 +186,22 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
   T* in = nullptr;
   float *out = nullptr, *partials = nullptr;
   void* copy_dst = nullptr;
-  PROBE_CHECK(cudaMalloc(&in, n * sizeof(T)));
+  KBENCH_CUDA_CALL(cudaMalloc(&in, n * sizeof(T)));
   // Random mantissas and signs, exponents kept small: fp32 0xBF7FFFFF, fp16 pairs 0xBBFFBBFF.
   probe::fill_hashed<<<4 * session.device.sm_count, 256>>>(reinterpret_cast<unsigned*>(in), n * sizeof(T) / 4,
                                                       zeros ? 0u : (sizeof(T) == 4 ? 0xBF7FFFFFu : 0xBBFFBBFFu), 0u);
-  PROBE_CHECK(cudaGetLastError());
-  PROBE_CHECK(cudaDeviceSynchronize());
-  PROBE_CHECK(cudaMalloc(&out, sizeof(float)));
-  PROBE_CHECK(cudaMalloc(&partials, 64ull << 20));
-  PROBE_CHECK(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
+  KBENCH_CHECK_LAUNCH();
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+  KBENCH_CUDA_CALL(cudaMalloc(&out, sizeof(float)));
+  KBENCH_CUDA_CALL(cudaMalloc(&partials, 64ull << 20));
+  KBENCH_CUDA_CALL(cudaMalloc(&copy_dst, n * sizeof(T) / 2));
   const auto* in4 = reinterpret_cast<const uint4*>(in);
   auto report = [&](const std::string& name, double us) {
     std::printf("%-5s %-6s %6lldx%-6lld %-22s %9.2f us %8.1f GB/s %6.1f %% of peak\n", dtype, zeros ? "zeros" : "random", static_cast<long long>(rows),
                 static_cast<long long>(cols), name.c_str(), us, bytes / us * 1e-3, 100.0 * bytes / us * 1e-3 / peak_gbps);
   };
   report("copy (half, d2d)", session.cold_us([&] {
-    PROBE_CHECK(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
+    KBENCH_CUDA_CALL(cudaMemcpyAsync(copy_dst, in, n * sizeof(T) / 2, cudaMemcpyDeviceToDevice));
   }));
   for (int per_sm : {4, 8}) {
     const int grid = per_sm * session.device.sm_count;
@@ -243,15 +243,15 @@ void run_dtype(probe::Session& session, const char* dtype, std::int64_t rows, st
     for (int per_sm : {1, 2, 4}) column_run(std::integral_constant<int, 256>{}, std::integral_constant<int, 1>{}, per_sm);
     for (int per_sm : {2, 4}) column_run(std::integral_constant<int, 128>{}, std::integral_constant<int, 2>{}, per_sm);
   }
-  PROBE_CHECK(cudaFree(in));
-  PROBE_CHECK(cudaFree(out));
-  PROBE_CHECK(cudaFree(partials));
-  PROBE_CHECK(cudaFree(copy_dst));
+  KBENCH_CUDA_CALL(cudaFree(in));
+  KBENCH_CUDA_CALL(cudaFree(out));
+  KBENCH_CUDA_CALL(cudaFree(partials));
+  KBENCH_CUDA_CALL(cudaFree(copy_dst));
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const probe::Args args =
       probe::parse_args(argc, argv, "sum_layout_probe [rows cols [samples]]: rows >= 4, rows x cols a multiple of 8", 4);
   probe::Session session(args.samples);
@@ -261,4 +261,6 @@ int main(int argc, char** argv) {
     run_dtype<__half>(session, "fp16", args.rows, args.cols, session.device.peak_gbps, zeros);
   }
   return 0;
+} catch (const std::exception& error) {
+  return probe::fail(error);
 }

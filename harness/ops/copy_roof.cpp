@@ -1,5 +1,6 @@
 #include "harness/ops/copy_roof.hpp"
 
+#include "harness/ops/device_output.hpp"
 #include "harness/ops/host_tensor.hpp"
 
 #include <cstring>
@@ -26,14 +27,10 @@ class CopyRoofWorkload final : public Workload {
     KBENCH_CUDA_CALL(cudaMemcpyAsync(destination_.get(), source_.get(), source_.bytes(), cudaMemcpyDeviceToDevice, stream));
   }
 
-  void poison_outputs(cudaStream_t stream) override {
-    KBENCH_CUDA_CALL(cudaMemsetAsync(destination_.get(), 0xFF, destination_.bytes(), stream));
-  }
+  void poison_outputs(cudaStream_t stream) override { poison_output(destination_, stream); }
 
   Verification check_outputs(cudaStream_t stream) override {
-    std::vector<std::uint8_t> copied(destination_.bytes());
-    KBENCH_CUDA_CALL(cudaMemcpyAsync(copied.data(), destination_.get(), copied.size(), cudaMemcpyDeviceToHost, stream));
-    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    const std::vector<std::uint8_t> copied = read_output_bytes(destination_, stream);
     Verification result;
     result.checked = static_cast<std::int64_t>(copied.size());
     for (std::size_t i = 0; i < copied.size(); ++i) {

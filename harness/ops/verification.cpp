@@ -16,6 +16,16 @@ Tolerance elementwise_tolerance(DType dtype) {
   return {};
 }
 
+Tolerance fp32_math_tolerance(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return {1e-6, 2e-3};
+    case DType::bf16: return {1e-6, 1.6e-2};
+    case DType::f32:
+    case DType::tf32: break;
+  }
+  return {1e-7, 1e-5};
+}
+
 Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
                                     Tolerance tolerance, const std::vector<double>& scale) {
   Verification result;

@@ -23,6 +23,14 @@ struct Tolerance {
 /// `dtype` (elementwise ops): a few units in the last place of that dtype.
 Tolerance elementwise_tolerance(DType dtype);
 
+/// Tolerance for an output computed in fp32 through several steps (exponentials, divisions,
+/// reductions) and rounded once to `dtype` on store, shared by the ops whose kernels do that
+/// (GELU, softmax): fp32 {abs 1e-7, rel 1e-5}, fp16 {1e-6, 2e-3}, bf16 {1e-6, 1.6e-2}.
+/// In fp16 and bf16 the rounding on store dominates, so rel is elementwise_tolerance's; fp32
+/// allows the few ulps of the approximate exp2/division steps. The abs term covers fp16
+/// subnormals (softmax rows of 64K have outputs near 1e-7, where fp16 keeps steps of 6e-8).
+Tolerance fp32_math_tolerance(DType dtype);
+
 struct Verification {
   bool passed = false;
   std::int64_t checked = 0;         ///< elements compared

@@ -1,6 +1,7 @@
 #include "kernels/add/add_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/vector16.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -67,8 +68,7 @@ __device__ __forceinline__ uint4 add_vector<__nv_bfloat16>(uint4 x, uint4 y) {
 template <typename T>
 __global__ void __launch_bounds__(kVectorizedBlock)
     add_vectorized_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, std::int64_t n) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  const std::int64_t vectors = n / kPerVector;
+  const std::int64_t vectors = n / kVector<T>;
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);
   auto* c4 = reinterpret_cast<uint4*>(c);
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kVectorizedBlock)
   }
   for (; i < vectors; i += stride) c4[i] = add_vector<T>(a4[i], b4[i]);
 
-  const std::int64_t tail = vectors * kPerVector + thread;
+  const std::int64_t tail = vectors * kVector<T> + thread;
   if (tail < n) c[tail] = a[tail] + b[tail];
 }
 
@@ -102,8 +102,7 @@ __global__ void __launch_bounds__(kVectorizedBlock)
 template <typename T>
 __global__ void __launch_bounds__(kVectorizedBlock)
     add_blocked_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, std::int64_t n) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  const std::int64_t vectors = n / kPerVector;
+  const std::int64_t vectors = n / kVector<T>;
   const auto* a4 = reinterpret_cast<const uint4*>(a);
   const auto* b4 = reinterpret_cast<const uint4*>(b);
   auto* c4 = reinterpret_cast<uint4*>(c);
@@ -136,12 +135,10 @@ __global__ void __launch_bounds__(kVectorizedBlock)
     }
   }
   if (blockIdx.x == 0) {
-    const std::int64_t tail = vectors * kPerVector + threadIdx.x;
+    const std::int64_t tail = vectors * kVector<T> + threadIdx.x;
     if (tail < n) c[tail] = a[tail] + b[tail];
   }
 }
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace
 
@@ -158,7 +155,7 @@ int vectorized_grid(std::int64_t n, int sm_count) {
   int blocks_per_sm = 0;
   KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, add_vectorized_kernel<T>,
                                                                  kVectorizedBlock, 0));
-  const std::int64_t vectors = n / (16 / sizeof(T));
+  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t needed = (vectors + kVectorizedBlock * kUnroll - 1) / (kVectorizedBlock * kUnroll);
   const std::int64_t full = static_cast<std::int64_t>(std::max(1, blocks_per_sm)) * sm_count;
   return static_cast<int>(std::max<std::int64_t>(1, std::min(needed, full)));
@@ -178,7 +175,7 @@ void launch_blocked(const T* a, const T* b, T* c, std::int64_t n, cudaStream_t s
   if (!aligned16(a) || !aligned16(b) || !aligned16(c)) {
     throw std::invalid_argument("add blocked: pointers must be 16-byte aligned");
   }
-  const std::int64_t vectors = n / (16 / sizeof(T));
+  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t blocks = std::max<std::int64_t>(1, (vectors + kVectorizedBlock * kUnroll - 1) / (kVectorizedBlock * kUnroll));
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("add blocked: too many elements for a 1-D grid");
   add_blocked_kernel<T><<<static_cast<unsigned>(blocks), kVectorizedBlock, 0, stream>>>(a, b, c, n);

@@ -3,6 +3,7 @@
 
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/device_setup.hpp"
+#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/host_tensor.hpp"
 #include "kernels/add/add_kernels.hpp"
@@ -53,16 +54,10 @@ class AddWorkload final : public Workload {
     });
   }
 
-  void poison_outputs(cudaStream_t stream) override {
-    // All-ones bytes are a NaN in fp32, fp16 and bf16.
-    KBENCH_CUDA_CALL(cudaMemsetAsync(c_.get(), 0xFF, c_.bytes(), stream));
-  }
+  void poison_outputs(cudaStream_t stream) override { poison_output(c_, stream); }
 
   Verification check_outputs(cudaStream_t stream) override {
-    std::vector<std::uint8_t> raw(c_.bytes());
-    KBENCH_CUDA_CALL(cudaMemcpyAsync(raw.data(), c_.get(), raw.size(), cudaMemcpyDeviceToHost, stream));
-    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
-    return compare_with_reference(decode_to_float(dtype_, raw.data(), reference_.size()), reference_,
+    return compare_with_reference(read_output(c_, dtype_, reference_.size(), stream), reference_,
                                   elementwise_tolerance(dtype_));
   }
 

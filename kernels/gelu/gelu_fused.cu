@@ -2,6 +2,7 @@
 #include "kernels/gelu/gelu_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/vector16.cuh"
 #include "kernels/gelu/gelu_math.cuh"
 
 #include <algorithm>
@@ -27,11 +28,10 @@ __global__ void __launch_bounds__(kFusedBlock) gelu_fused_kernel(const T* __rest
 /// Applies `f` to each of the 16 / sizeof(T) elements of a 16-byte vector.
 template <typename T, typename F>
 __device__ __forceinline__ uint4 apply_vector(uint4 v, F f) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  T elements[kPerVector];
+  T elements[kVector<T>];
   memcpy(elements, &v, 16);
 #pragma unroll
-  for (int k = 0; k < kPerVector; ++k) elements[k] = f(elements[k]);
+  for (int k = 0; k < kVector<T>; ++k) elements[k] = f(elements[k]);
   uint4 out;
   memcpy(&out, elements, 16);
   return out;
@@ -45,8 +45,7 @@ __device__ __forceinline__ uint4 apply_vector(uint4 v, F f) {
 template <typename T, typename F>
 __global__ void __launch_bounds__(kVectorizedBlock)
     gelu_vectorized_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t n, F f) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  const std::int64_t vectors = n / kPerVector;
+  const std::int64_t vectors = n / kVector<T>;
   const auto* x4 = reinterpret_cast<const uint4*>(x);
   auto* y4 = reinterpret_cast<uint4*>(y);
   const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -62,7 +61,7 @@ __global__ void __launch_bounds__(kVectorizedBlock)
   }
   for (; i < vectors; i += stride) y4[i] = apply_vector<T>(x4[i], f);
 
-  const std::int64_t tail = vectors * kPerVector + thread;
+  const std::int64_t tail = vectors * kVector<T> + thread;
   if (tail < n) y[tail] = f(x[tail]);
 }
 
@@ -74,8 +73,7 @@ __global__ void __launch_bounds__(kVectorizedBlock)
 template <typename T, typename F>
 __global__ void __launch_bounds__(kVectorizedBlock)
     gelu_blocked_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t n, F f) {
-  constexpr int kPerVector = 16 / sizeof(T);
-  const std::int64_t vectors = n / kPerVector;
+  const std::int64_t vectors = n / kVector<T>;
   const auto* x4 = reinterpret_cast<const uint4*>(x);
   auto* y4 = reinterpret_cast<uint4*>(y);
   const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kVectorizedBlock * kUnroll + threadIdx.x;
@@ -92,12 +90,10 @@ __global__ void __launch_bounds__(kVectorizedBlock)
     if (i < vectors) y4[i] = apply_vector<T>(v[u], f);
   }
   if (blockIdx.x == 0) {
-    const std::int64_t tail = vectors * kPerVector + threadIdx.x;
+    const std::int64_t tail = vectors * kVector<T> + threadIdx.x;
     if (tail < n) y[tail] = f(x[tail]);
   }
 }
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 /// Calls `body(functor)` with the functor of `form` for element type T.
 template <typename T, typename Body>
@@ -125,7 +121,7 @@ int vectorized_grid(Form form, std::int64_t n, int sm_count) {
     KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &blocks_per_sm, gelu_vectorized_kernel<T, decltype(f)>, kVectorizedBlock, 0));
   });
-  const std::int64_t vectors = n / (16 / sizeof(T));
+  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t needed = (vectors + kVectorizedBlock * kUnroll - 1) / (kVectorizedBlock * kUnroll);
   const std::int64_t full = static_cast<std::int64_t>(std::max(1, blocks_per_sm)) * sm_count;
   return static_cast<int>(std::max<std::int64_t>(1, std::min(needed, full)));
@@ -144,7 +140,7 @@ void launch_vectorized(Form form, const T* x, T* y, std::int64_t n, int grid, cu
 template <typename T>
 void launch_blocked(Form form, const T* x, T* y, std::int64_t n, cudaStream_t stream) {
   if (!aligned16(x) || !aligned16(y)) throw std::invalid_argument("gelu blocked: pointers must be 16-byte aligned");
-  const std::int64_t vectors = n / (16 / sizeof(T));
+  const std::int64_t vectors = n / kVector<T>;
   const std::int64_t blocks =
       std::max<std::int64_t>(1, (vectors + kVectorizedBlock * kUnroll - 1) / (kVectorizedBlock * kUnroll));
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("gelu blocked: too many elements for a 1-D grid");

@@ -1,27 +1,13 @@
 #pragma once
-/// The GELU formulas in fp32 and the conversions around them, shared by the fused, vectorized and
-/// CUB kernels (the same functor in all three) and by the steps of the manual chain. Included by
-/// the .cu files of kernels/gelu/ only.
+/// The GELU formulas in fp32, shared by the fused, vectorized and CUB kernels (the same functor
+/// in all three) and by the steps of the manual chain; the conversions around them are
+/// kernels/common/dtype_convert.cuh's. Included by the .cu files of kernels/gelu/ only.
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "kernels/common/dtype_convert.cuh"
 
 #include <type_traits>
 
 namespace kbench::gelu {
-
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-template <typename T>
-__device__ __forceinline__ T from_float(float x);
-template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
-template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
 
 /// sqrt(2 / pi) and the cubic coefficient of the tanh approximation.
 constexpr float kTanhScale = 0.79788456f;

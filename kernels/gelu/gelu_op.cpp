@@ -5,6 +5,7 @@
 
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/device_setup.hpp"
+#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/host_tensor.hpp"
 #include "kernels/gelu/gelu_kernels.hpp"
@@ -68,19 +69,11 @@ class GeluWorkload final : public Workload {
     last_variant_ = variant;
   }
 
-  void poison_outputs(cudaStream_t stream) override {
-    // All-ones bytes are a NaN in fp32, fp16 and bf16.
-    KBENCH_CUDA_CALL(cudaMemsetAsync(y_.get(), 0xFF, y_.bytes(), stream));
-  }
+  void poison_outputs(cudaStream_t stream) override { poison_output(y_, stream); }
 
   Verification check_outputs(cudaStream_t stream) override {
-    std::vector<std::uint8_t> raw(y_.bytes());
-    KBENCH_CUDA_CALL(cudaMemcpyAsync(raw.data(), y_.get(), raw.size(), cudaMemcpyDeviceToHost, stream));
-    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
-    std::vector<float> output = decode_to_float(dtype_, raw.data(), reference_.size());
-    if (last_variant_ != kManual) {
-      return compare_with_reference(output, reference_, gelu::gelu_tolerance(dtype_));
-    }
+    const std::vector<float> output = read_output(y_, dtype_, reference_.size(), stream);
+    if (last_variant_ != kManual) return compare_with_reference(output, reference_, fp32_math_tolerance(dtype_));
     // The manual chain's error grows with |x| (gelu_reference.cpp): scale its extra term by |x|.
     std::vector<double> scale(inputs_.size());
     for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = std::fabs(static_cast<double>(inputs_[i]));

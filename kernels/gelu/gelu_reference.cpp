@@ -19,16 +19,6 @@ std::vector<double> reference_gelu(Form form, const std::vector<float>& x) {
   return y;
 }
 
-Tolerance gelu_tolerance(DType dtype) {
-  switch (dtype) {
-    case DType::f16: return {1e-6, 2e-3};
-    case DType::bf16: return {1e-6, 1.6e-2};
-    case DType::f32:
-    case DType::tf32: break;
-  }
-  return {1e-7, 1e-5};
-}
-
 // The manual chain rounds 1 + tanh(u) (or 1 + erf(z)), a value in [0, 2], to the dtype and then
 // multiplies it by 0.5 x. Its rounding, and that of tanh(u) before it, are absolute errors of up
 // to one unit roundoff u (2^-24, 2^-11, 2^-8), so the output carries an absolute error of about
@@ -40,7 +30,7 @@ Tolerance gelu_tolerance(DType dtype) {
 // is as wide as the gap between the tanh and erf forms (at most 4.7e-4), so only the fp32 checks
 // can tell the two formulas apart; a missing step or factor still fails in every dtype.
 Tolerance manual_gelu_tolerance(DType dtype) {
-  Tolerance tolerance = gelu_tolerance(dtype);
+  Tolerance tolerance = fp32_math_tolerance(dtype);
   switch (dtype) {
     case DType::f16: tolerance.scaled = 2.5e-4; break;
     case DType::bf16: tolerance.scaled = 2e-3; break;

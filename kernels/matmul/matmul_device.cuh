@@ -1,26 +1,12 @@
 #pragma once
-/// Device helpers the matmul kernels share: element conversions (every kernel accumulates in fp32
-/// and rounds once, on the store, to the output dtype) and the order in which blocks walk C.
+/// Device helpers the matmul kernels share: the order in which blocks walk C, and the element
+/// conversions of kernels/common/dtype_convert.cuh (every kernel accumulates in fp32 and rounds
+/// once, on the store, to the output dtype).
 
 #include "harness/device/device_setup.hpp"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "kernels/common/dtype_convert.cuh"
 
 namespace kbench::matmul {
-
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-template <typename T>
-__device__ __forceinline__ T from_float(float x);
-template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
-template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
 
 inline __host__ __device__ int ceil_div(int x, int y) { return (x + y - 1) / y; }
 

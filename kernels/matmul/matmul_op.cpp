@@ -3,6 +3,7 @@
 
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/device_setup.hpp"
+#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/host_tensor.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
@@ -113,15 +114,10 @@ class MatmulWorkload final : public Workload {
     }
   }
 
-  void poison_outputs(cudaStream_t stream) override {
-    // All-ones bytes are a NaN in fp32, fp16 and bf16.
-    KBENCH_CUDA_CALL(cudaMemsetAsync(c_.get(), 0xFF, c_.bytes(), stream));
-  }
+  void poison_outputs(cudaStream_t stream) override { poison_output(c_, stream); }
 
   Verification check_outputs(cudaStream_t stream) override {
-    std::vector<std::uint8_t> raw(c_.bytes());
-    KBENCH_CUDA_CALL(cudaMemcpyAsync(raw.data(), c_.get(), raw.size(), cudaMemcpyDeviceToHost, stream));
-    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    const std::vector<std::uint8_t> raw = read_output_bytes(c_, stream);
     const std::int64_t total = static_cast<std::int64_t>(dims_.m) * dims_.n;
 
     // 1. Every element must be finite: an element no thread wrote is still the poison NaN.

@@ -35,6 +35,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -190,8 +191,6 @@ __global__ void __launch_bounds__(kThreads, kVectorized ? 2 : 1)
     }
   }
 }
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace
 

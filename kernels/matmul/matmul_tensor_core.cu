@@ -58,6 +58,7 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
+#include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
 #include <cstdint>
@@ -449,8 +450,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     }
   }
 }
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <typename T, typename Cfg, bool kAligned>
 void launch_config(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {

@@ -1,33 +1,14 @@
 #pragma once
-/// Device building blocks shared by the softmax kernels: dtype conversions (all math is fp32),
-/// the exponential they use, warp and block reductions, and the online (max, sum) pair with its
-/// combine rule. Included by the .cu files of kernels/softmax/ only.
+/// Device building blocks shared by the softmax kernels: the exponential they use, the online
+/// (max, sum) pair with its combine rule, and 16-byte vector packing. Conversions (all math is
+/// fp32), warp and block reductions and kVector come from kernels/common/. Included by the .cu
+/// files of kernels/softmax/ only.
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include <cstdint>
+#include "kernels/common/dtype_convert.cuh"
+#include "kernels/common/reductions.cuh"
+#include "kernels/common/vector16.cuh"
 
 namespace kbench::softmax {
-
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-
-template <typename T>
-__device__ __forceinline__ T from_float(float x);
-template <>
-__device__ __forceinline__ float from_float<float>(float x) { return x; }
-template <>
-__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
-template <>
-__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
-
-/// Elements of T in one 16-byte vector: 4 fp32 or 8 fp16/bf16.
-template <typename T>
-constexpr int kVector = 16 / sizeof(T);
-
-__device__ __forceinline__ float negative_infinity() { return -__int_as_float(0x7f800000); }
 
 /// e^a as 2^(a * log2 e): one multiply and the hardware's ex2 (exp2f is accurate to 2 ulp),
 /// cheaper than expf's range reduction. The rounding of the product moves the result by at most
@@ -35,42 +16,6 @@ __device__ __forceinline__ float negative_infinity() { return -__int_as_float(0x
 __device__ __forceinline__ float exp_via_exp2(float a) {
   constexpr float kLog2e = 1.4426950408889634f;
   return exp2f(a * kLog2e);
-}
-
-struct MaxOp {
-  __device__ static float identity() { return negative_infinity(); }
-  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
-};
-
-struct SumOp {
-  __device__ static float identity() { return 0.0f; }
-  __device__ float operator()(float a, float b) const { return a + b; }
-};
-
-/// Butterfly reduction over the 32 lanes of a warp: after log2(32) = 5 xor-shuffles every lane
-/// holds the result. All 32 lanes must be present (full mask).
-template <typename Op>
-__device__ __forceinline__ float warp_allreduce(float v, Op op) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, offset));
-  return v;
-}
-
-/// Reduces `v` over the whole block; every thread gets the result. blockDim.x must be a multiple
-/// of 32 (at most 1024). `scratch` is 32 floats of shared memory; the closing barrier lets the
-/// caller reuse it for the next reduction.
-template <typename Op>
-__device__ __forceinline__ float block_allreduce(float v, Op op, float* scratch) {
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  const int warps = blockDim.x / 32;
-  v = warp_allreduce(v, op);
-  if (lane == 0) scratch[warp] = v;
-  __syncthreads();
-  v = lane < warps ? scratch[lane] : Op::identity();
-  v = warp_allreduce(v, op);  // every warp folds the same partials, so no broadcast is needed
-  __syncthreads();
-  return v;
 }
 
 /// Online softmax state of a stretch of elements: m is their maximum, d = sum of e^(x - m).
@@ -147,7 +92,5 @@ __device__ __forceinline__ uint4 pack(const float (&in)[kVector<T>]) {
   memcpy(&v, elements, 16);
   return v;
 }
-
-__device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace kbench::softmax

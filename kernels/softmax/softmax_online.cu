@@ -171,8 +171,6 @@ void launch_path(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStr
   }
 }
 
-bool aligned16_host(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 }  // namespace
 
 template <typename T>
@@ -180,7 +178,7 @@ void launch_online(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaS
   if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax online: more than 2^31 - 1 rows for a 1-D grid");
   // Every row starts on a 16-byte boundary exactly when the tensor does and a row is a whole
   // number of vectors; otherwise the scalar path (odd widths such as 1, 7 or 1031).
-  const bool vectorized = aligned16_host(x) && aligned16_host(y) && cols % kVector<T> == 0;
+  const bool vectorized = aligned16(x) && aligned16(y) && cols % kVector<T> == 0;
   if (vectorized) launch_path<T, true>(x, y, rows, cols, stream);
   else launch_path<T, false>(x, y, rows, cols, stream);
 }

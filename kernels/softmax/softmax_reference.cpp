@@ -22,16 +22,6 @@ std::vector<double> reference_softmax(const std::vector<float>& x, std::int64_t 
   return y;
 }
 
-Tolerance softmax_tolerance(DType dtype) {
-  switch (dtype) {
-    case DType::f16: return {1e-6, 2e-3};
-    case DType::bf16: return {1e-6, 1.6e-2};
-    case DType::f32:
-    case DType::tf32: break;
-  }
-  return {1e-7, 1e-5};
-}
-
 // The manual chain's error budget, per element, relative (u: the dtype's unit roundoff, 2^-11
 // for fp16, 2^-8 for bf16; inputs in [-4, 4), so 0 >= x - max > -8):
 //   x - max rounded to the dtype: in [4, 8) the spacing is 8u, so the exponent moves by up to
@@ -51,7 +41,7 @@ Tolerance manual_softmax_tolerance(DType dtype) {
     case DType::f32:
     case DType::tf32: break;
   }
-  return softmax_tolerance(dtype);
+  return fp32_math_tolerance(dtype);
 }
 
 }  // namespace kbench::softmax

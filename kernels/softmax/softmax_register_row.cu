@@ -76,8 +76,6 @@ void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaSt
   KBENCH_CHECK_LAUNCH();
 }
 
-bool aligned16_host(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 }  // namespace
 
 bool register_row_fits(std::int64_t cols, std::size_t element_size) {
@@ -88,7 +86,7 @@ bool register_row_fits(std::int64_t cols, std::size_t element_size) {
 template <typename T>
 void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax register_row: more than 2^31 - 1 rows for a 1-D grid");
-  if (!aligned16_host(x) || !aligned16_host(y) || !register_row_fits(cols, sizeof(T))) {
+  if (!aligned16(x) || !aligned16(y) || !register_row_fits(cols, sizeof(T))) {
     // Odd widths and rows longer than the registers hold: the online kernel, which reads twice.
     launch_online(x, y, rows, cols, stream);
     return;

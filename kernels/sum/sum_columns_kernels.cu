@@ -203,7 +203,7 @@ __global__ void columns_stage2_kernel(const float* __restrict__ partials, T* __r
 /// Columns per thread: a whole 16-byte vector when every row starts 16-byte aligned.
 template <typename T>
 bool vectorizable(const T* in, std::int64_t cols) {
-  return reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && cols % kVector<T> == 0;
+  return aligned16(in) && cols % kVector<T> == 0;
 }
 
 }  // namespace
@@ -246,7 +246,7 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
 }
 
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size) {
-  const bool vector = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && cols % static_cast<std::int64_t>(16 / element_size) == 0;
+  const bool vector = aligned16(in) && cols % static_cast<std::int64_t>(16 / element_size) == 0;
   const std::int64_t width = kLanesX * (vector ? static_cast<std::int64_t>(16 / element_size) : 1);
   return (cols + width - 1) / width;
 }

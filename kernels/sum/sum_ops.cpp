@@ -5,6 +5,7 @@
 #include "harness/device/cublas_handle.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/device_setup.hpp"
+#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/host_tensor.hpp"
 #include "kernels/sum/reduction_reference.hpp"
@@ -114,16 +115,11 @@ class ReductionWorkload final : public Workload {
     });
   }
 
-  void poison_outputs(cudaStream_t stream) override {
-    KBENCH_CUDA_CALL(cudaMemsetAsync(out_.get(), 0xFF, out_.bytes(), stream));
-  }
+  void poison_outputs(cudaStream_t stream) override { poison_output(out_, stream); }
 
   Verification check_outputs(cudaStream_t stream) override {
-    std::vector<std::uint8_t> raw(out_.bytes());
-    KBENCH_CUDA_CALL(cudaMemcpyAsync(raw.data(), out_.get(), raw.size(), cudaMemcpyDeviceToHost, stream));
-    KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     const Reduction reduction = mode_ == Mode::inner_max ? Reduction::max : Reduction::sum;
-    return compare_with_reference(decode_to_float(dtype_, raw.data(), static_cast<std::size_t>(outputs_)),
+    return compare_with_reference(read_output(out_, dtype_, static_cast<std::size_t>(outputs_), stream),
                                   reference_.values, sum::reduction_tolerance(dtype_, reduction), reference_.scale);
   }
 

@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(kRowsBlock)
   const int lane = threadIdx.x % 32;
   const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
   if (row >= rows) return;  // whole warps leave together: the shuffle below stays full-warp
-  const float acc = warp_reduce(fold_row(in + row * cols, cols, lane, 32, op), op);
+  const float acc = warp_allreduce(fold_row(in + row * cols, cols, lane, 32, op), op);
   if (lane == 0) out[row] = from_float<T>(acc);
 }
 

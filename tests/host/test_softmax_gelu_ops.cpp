@@ -101,7 +101,7 @@ TEST_CASE("the softmax tolerances, the manual chain's too, reject a dropped elem
   const std::vector<double> reference(7, 1.0 / 7);
   const std::vector<float> wrong(7, static_cast<float>(1.0 / 6));
   for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
-    CHECK_FALSE(compare_with_reference(wrong, reference, softmax::softmax_tolerance(dtype)).passed);
+    CHECK_FALSE(compare_with_reference(wrong, reference, fp32_math_tolerance(dtype)).passed);
     CHECK_FALSE(compare_with_reference(wrong, reference, softmax::manual_softmax_tolerance(dtype)).passed);
   }
 }
@@ -128,12 +128,12 @@ TEST_CASE("the gelu tolerances reject a missing factor, and fp32 tells the two f
   std::vector<float> doubled;
   for (double r : reference) doubled.push_back(static_cast<float>(2 * r));
   for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
-    CHECK_FALSE(compare_with_reference(doubled, reference, gelu::gelu_tolerance(dtype)).passed);
+    CHECK_FALSE(compare_with_reference(doubled, reference, fp32_math_tolerance(dtype)).passed);
     CHECK_FALSE(compare_with_reference(doubled, reference, gelu::manual_gelu_tolerance(dtype), scale).passed);
   }
   // The erf form where the tanh form was asked for: up to 4.7e-4 apart, caught in fp32.
   std::vector<float> other_form;
   for (double r : gelu::reference_gelu(gelu::Form::erf, x)) other_form.push_back(static_cast<float>(r));
-  CHECK_FALSE(compare_with_reference(other_form, reference, gelu::gelu_tolerance(DType::f32)).passed);
+  CHECK_FALSE(compare_with_reference(other_form, reference, fp32_math_tolerance(DType::f32)).passed);
   CHECK_FALSE(compare_with_reference(other_form, reference, gelu::manual_gelu_tolerance(DType::f32), scale).passed);
 }
