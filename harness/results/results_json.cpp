@@ -1,5 +1,7 @@
 #include "harness/results/results_json.hpp"
 
+#include "harness/common/file_output.hpp"
+
 #include "harness/common/json_fields.hpp"
 #include "harness/common/json_input.hpp"
 #include "harness/results/kernel_breakdown_json.hpp"
@@ -243,16 +245,7 @@ RunResults results_from_json(const json& document) {
 }
 
 void write_results_file(const RunResults& results, const std::string& path) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) throw std::runtime_error("cannot open '" + temporary + "' for writing");
-    out << to_json(results).dump(2) << '\n';
-    if (!out) throw std::runtime_error("writing '" + temporary + "' failed");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "'");
-  }
+  write_file_atomically(path, to_json(results).dump(2) + '\n');
 }
 
 RunResults read_results_file(const std::string& path) {

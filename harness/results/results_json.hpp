@@ -17,7 +17,7 @@ nlohmann::json to_json(const RunResults& results);
 /// unsupported schema_version.
 RunResults results_from_json(const nlohmann::json& document);
 
-/// Writes `results` to `path` (temporary file, then rename). Throws std::runtime_error.
+/// Writes `results` to `path` (temporary file, then rename). Throws OutputError naming the file.
 void write_results_file(const RunResults& results, const std::string& path);
 
 /// Reads and parses `path`; throws InputError naming the file (and the line and column of text
