@@ -101,6 +101,10 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "config far larger than meant (default: " + std::to_string(kDefaultMaxCases) + ")")
       ->group("Selection");
 
+  app.add_option("--plugin", options.plugins,
+                 "a plugin (a shared library built with kbench/plugin.hpp) whose ops and variants join kbench's own "
+                 "(repeatable; also the colon-separated KBENCH_PLUGIN_PATH); its rows name it as their source")
+      ->group("Selection");
   app.add_option("--device", options.device, "CUDA device index (default: 0)")->group("Device");
   app.add_option("--peak-bw", options.peaks.bandwidth_gbps,
                  "override the theoretical peak bandwidth, GB/s (default: from device attributes)")

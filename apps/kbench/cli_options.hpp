@@ -27,6 +27,7 @@ struct Options {
   bool no_references = false;
   bool dry_run = false;
   std::int64_t max_cases = static_cast<std::int64_t>(kDefaultMaxCases);  ///< --max-cases (checked by check_options)
+  std::vector<std::string> plugins;  ///< --plugin: shared libraries declaring more ops and variants
   // Where and how.
   int device = 0;
   PeakOverrides peaks;

@@ -46,9 +46,14 @@ int list_command(const Registry& registry) {
   for (const auto& op : registry.ops()) {
     std::string dtypes;
     for (DType d : op->dtypes()) dtypes += (dtypes.empty() ? "" : ", ") + std::string(dtype_name(d));
-    std::cout << fmt::format("  {}: {} [dtypes: {}]\n", op->name(), op->summary(), dtypes);
-    for (const VariantInfo& v : op->variants())
-      std::cout << fmt::format("    {:<16} {:<9} {}\n", v.name, role_name(v.role), v.description);
+    const auto variants = op->variants();
+    const std::string op_source = variants.empty() || variants.front().source == "kbench" ? ""
+                                                                                          : " (from " + variants.front().source + ")";
+    std::cout << fmt::format("  {}: {} [dtypes: {}]{}\n", op->name(), op->summary(), dtypes, op_source);
+    for (const VariantInfo& v : variants) {
+      const std::string source = v.source == "kbench" ? "" : " (from " + v.source + ")";
+      std::cout << fmt::format("    {:<16} {:<9} {}{}\n", v.name, role_name(v.role), v.description, source);
+    }
     std::cout << fmt::format("    {:<16} {:<9} {}\n", kCopyRoofVariant, role_name(VariantRole::roof), "cudaMemcpyAsync moving the same bytes");
   }
   std::cout << "Size classes:\n";

@@ -11,7 +11,10 @@
 
 #include "harness/common/exit_codes.hpp"
 #include "harness/device/provenance.hpp"
+#include "harness/ops/plugin_loader.hpp"
 #include "harness/ops/registry.hpp"
+
+#include <cstdlib>
 
 #include <iostream>
 
@@ -48,6 +51,9 @@ int main(int argc, char** argv) {
     if (list->parsed() || device->parsed()) cli::check_options(app, options, /*running=*/false);
     Registry registry;
     register_all_ops(registry);
+    for (const std::string& path : plugin_paths(options.plugins, std::getenv("KBENCH_PLUGIN_PATH"))) {
+      load_plugin(path, registry);
+    }
     int code = exit_code::ok;
     if (list->parsed()) {
       code = cli::list_command(registry);

@@ -29,7 +29,7 @@ namespace kbench {
 template <typename Struct>
 struct JsonField {
   std::string key;                                                               ///< the JSON key
-  std::function<nlohmann::json(const Struct&)> write;                            ///< the key's value; empty: not written
+  std::function<nlohmann::json(const Struct&)> write;                            ///< the key's value (a discarded value leaves the key out); empty: not written
   std::function<void(const JsonObject&, const std::string& key, Struct&)> read;  ///< reads it back; empty: not read
 };
 
@@ -41,8 +41,11 @@ using JsonFields = std::vector<JsonField<Struct>>;
 template <typename Struct>
 nlohmann::json write_fields(const Struct& value, const JsonFields<Struct>& fields) {
   nlohmann::json out = nlohmann::json::object();
-  for (const JsonField<Struct>& field : fields)
-    if (field.write) out[field.key] = field.write(value);
+  for (const JsonField<Struct>& field : fields) {
+    if (!field.write) continue;
+    nlohmann::json written = field.write(value);
+    if (!written.is_discarded()) out[field.key] = std::move(written);  // discarded: leave the key out
+  }
   return out;
 }
 

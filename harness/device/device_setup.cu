@@ -75,6 +75,15 @@ int current_sm_count() {
   return sm_count;
 }
 
+Device current_device() {
+  int device = 0;
+  KBENCH_CUDA_CALL(cudaGetDevice(&device));
+  const ComputeCapability cc = current_compute_capability();
+  int l2_bytes = 0;
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  return {cc.major, cc.minor, current_sm_count(), l2_bytes};
+}
+
 bool device_code_is_debug() {
 #ifdef __CUDACC_DEBUG__
   return true;

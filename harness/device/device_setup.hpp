@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kbench/types.hpp"
+
 namespace kbench {
 
 /// No CUDA device, or no driver that can run this binary.
@@ -34,6 +36,9 @@ ComputeCapability current_compute_capability();
 
 /// The current device's number of SMs (an op sizing its grid, or choosing a tile size).
 int current_sm_count();
+
+/// The current device as variants see it (kbench/types.hpp): compute capability, SMs, L2 size.
+Device current_device();
 
 /// True when the device code was compiled with -G (device debug): timings would be meaningless.
 bool device_code_is_debug();

@@ -31,6 +31,7 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
     CaseResult row = common;
     row.variant = variants[index].name;
     row.role = variants[index].role;
+    row.source = variants[index].source;
     row.kernels_per_call = variants[index].kernels_per_call;
     rows.push_back(row);
   }
@@ -158,9 +159,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   }
   try {
     const NvtxRange verify_range("verify");
-    workload.poison_outputs(context.stream);
-    workload.launch(variant, context.stream);
-    const Verification check = workload.check_outputs(context.stream);
+    const Verification check = workload.verify(variant, context.stream);
     row.mismatches = check.mismatches;
     row.max_abs_error = check.max_abs_error;
     row.rel_l2_error = check.rel_l2_error;

@@ -27,9 +27,9 @@ class CopyRoofWorkload final : public Workload {
     KBENCH_CUDA_CALL(cudaMemcpyAsync(destination_.get(), source_.get(), source_.bytes(), cudaMemcpyDeviceToDevice, stream));
   }
 
-  void poison_outputs(cudaStream_t stream) override { poison_output(destination_, stream); }
-
-  Verification check_outputs(cudaStream_t stream) override {
+  Verification verify(std::size_t variant, cudaStream_t stream) override {
+    poison_output(destination_, stream);
+    launch(variant, stream);
     const std::vector<std::uint8_t> copied = read_output_bytes(destination_, stream);
     Verification result;
     result.checked = static_cast<std::int64_t>(copied.size());

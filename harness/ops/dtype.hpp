@@ -7,11 +7,9 @@
 #include <string_view>
 #include <vector>
 
-namespace kbench {
+#include "kbench/types.hpp"
 
-/// tf32 is fp32 data multiplied on the tensor cores with TF32 inputs (matmul only): stored and
-/// dispatched as fp32.
-enum class DType { f32, f16, bf16, tf32 };
+namespace kbench {
 
 /// The storage dtypes every elementwise op supports, in display order (tf32 is matmul's own).
 const std::vector<DType>& all_dtypes();

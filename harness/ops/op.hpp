@@ -27,6 +27,7 @@ struct VariantInfo {
   std::string description;
   int kernels_per_call = 1;  ///< kernels one call launches, as the op declares it (fusion shows here)
   std::vector<DType> only_dtypes;  ///< the dtypes this variant runs; empty: every dtype of the op
+  std::string source = "kbench";   ///< where it was declared: "kbench", or a plugin's or kernel file's path
 
   bool supports(DType dtype) const;
 };
@@ -38,10 +39,10 @@ class Workload {
   /// Enqueues one call of variant `variant` (an index into Op::variants()) on `stream`.
   /// Must not allocate, synchronise or copy to the host: it runs inside the timed window.
   virtual void launch(std::size_t variant, cudaStream_t stream) = 0;
-  /// Fills every output with NaN so that elements a variant never writes fail verification.
-  virtual void poison_outputs(cudaStream_t stream) = 0;
-  /// Copies the outputs back and compares them with the reference. Synchronises `stream`.
-  virtual Verification check_outputs(cudaStream_t stream) = 0;
+  /// One verified call of `variant`: poisons the outputs, launches, synchronises `stream`, and
+  /// compares the outputs with the reference (harness/ops/defined_op.hpp says how thoroughly).
+  /// Throws CudaError when the call fails; launches outside the timed window.
+  virtual Verification verify(std::size_t variant, cudaStream_t stream) = 0;
   /// Empty when this device can run `variant`, else why not (a kernel built for one compute
   /// capability only): the runner then skips the row with that reason instead of launching.
   virtual std::string cannot_run(std::size_t variant) const {

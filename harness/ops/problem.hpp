@@ -10,14 +10,6 @@
 
 namespace kbench {
 
-using Shape = std::vector<std::int64_t>;
-
-struct Problem {
-  Shape shape;             ///< extents, outermost first (row-major)
-  DType dtype = DType::f32;
-  std::string size_class;  ///< "small", "large", ... or "custom" for --shape
-};
-
 /// Number of elements; throws std::invalid_argument on a non-positive extent or on overflow of
 /// a 64-bit byte count for the largest dtype.
 std::int64_t element_count(const Shape& shape);

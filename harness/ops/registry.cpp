@@ -1,5 +1,7 @@
 #include "harness/ops/registry.hpp"
 
+#include "harness/ops/defined_op.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -10,8 +12,25 @@ bool VariantInfo::supports(DType dtype) const {
 }
 
 void Registry::add(std::unique_ptr<Op> op) {
-  if (find(op->name())) throw std::logic_error("op '" + op->name() + "' registered twice");
+  if (find(op->name())) throw std::invalid_argument("an op named '" + op->name() + "' exists already");
   ops_.push_back(std::move(op));
+}
+
+void Registry::add_definition(detail::AnyOpDefinition definition, const std::string& source) {
+  add(std::make_unique<DefinedOp>(std::move(definition), source));
+}
+
+void Registry::add_variant_to(const std::string& op, const std::string& args_kind, detail::AnyVariant variant,
+                              const std::string& source) {
+  DefinedOp* target = nullptr;
+  for (const auto& candidate : ops_) {
+    if (candidate->name() == op) target = dynamic_cast<DefinedOp*>(candidate.get());
+  }
+  if (!target) {
+    throw std::invalid_argument("variant '" + variant.name + "' is for op '" + op + "', which " +
+                                (find(op) ? "takes no variants" : "does not exist; ops: " + names()));
+  }
+  target->add_variant(std::move(variant), args_kind, source);
 }
 
 const Op* Registry::find(const std::string& name) const {

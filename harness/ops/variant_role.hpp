@@ -4,16 +4,13 @@
 
 #include "harness/common/enum_names.hpp"
 
+#include "kbench/types.hpp"
+
 #include <array>
 #include <string_view>
 
 namespace kbench {
 
-enum class VariantRole {
-  own,       ///< one of kbench's kernels
-  baseline,  ///< the vendor or reference implementation that speed ratios divide by
-  roof,      ///< the device-to-device copy of the same byte count: the practical memory roof
-};
 
 template <>
 struct EnumNames<VariantRole> {

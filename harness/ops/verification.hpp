@@ -9,16 +9,6 @@
 
 namespace kbench {
 
-/// An element passes when |out - ref| <= abs + rel * |ref| + scaled * scale[i]; NaN or Inf
-/// never passes. `scale` is a per-element magnitude the rounding error of a long accumulation
-/// grows with (for a sum or dot product: the sum of the absolute values of its terms), so that
-/// results that cancel to near zero are still held to a meaningful bound.
-struct Tolerance {
-  double abs = 0;
-  double rel = 0;
-  double scaled = 0;
-};
-
 /// Tolerance for an output that is one correctly rounded operation away from the reference in
 /// `dtype` (elementwise ops): a few units in the last place of that dtype.
 Tolerance elementwise_tolerance(DType dtype);

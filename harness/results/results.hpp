@@ -26,6 +26,9 @@ namespace kbench {
 /// Bumped whenever a field changes meaning or disappears.
 constexpr int kResultsSchemaVersion = 1;
 
+/// The source of kbench's own variants (CaseResult::source, VariantInfo::source).
+constexpr const char* kKbenchSource = "kbench";
+
 enum class CaseStatus {
   passed,     ///< verified against the reference, then timed
   incorrect,  ///< verification failed: not timed
@@ -92,6 +95,8 @@ struct CaseResult {
   std::string op;
   std::string variant;
   VariantRole role = VariantRole::own;  ///< as the op declares it; roof for the copy-roof row
+  /// Where the variant was declared: "kbench", or the path of a plugin or kernel file.
+  std::string source = kKbenchSource;
   int kernels_per_call = 1;  ///< as the op declares it for this variant
   std::string dtype;
   std::string size_class;

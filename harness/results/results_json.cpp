@@ -108,6 +108,11 @@ const JsonFields<CaseResult>& case_fields() {
       json_field("variant", &CaseResult::variant, &JsonObject::string),
       json_field("role", &CaseResult::role, &JsonObject::name<VariantRole>),
       json_field("kernels_per_call", &CaseResult::kernels_per_call, &JsonObject::small_count),
+      // Only for variants from outside kbench: a plugin's or kernel file's path.
+      {"source", [](const CaseResult& c) { return c.source == kKbenchSource ? json(json::value_t::discarded) : json(c.source); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         c.source = object.has(key) ? object.string(key) : std::string(kKbenchSource);
+       }},
       json_field("dtype", &CaseResult::dtype, &JsonObject::string),
       json_field("size_class", &CaseResult::size_class, &JsonObject::string),
       {"shape", [](const CaseResult& c) { return json(c.shape); }, &read_shape},

@@ -1,7 +1,8 @@
 #pragma once
-#include "harness/ops/registry.hpp"
+#include "kbench/plugin.hpp"
 
 namespace kbench {
-/// Registers the elementwise add op (variants naive, vectorized; baseline cub_transform).
-void register_add(Registry& registry);
+/// Declares the elementwise add op and its variants (naive, vectorized, blocked; baseline
+/// cub_transform).
+void register_add(Registrar& registrar);
 }  // namespace kbench

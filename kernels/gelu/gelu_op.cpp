@@ -1,6 +1,7 @@
 // The GELU family: gelu_tanh (the tanh approximation) and gelu_erf (the exact form), elementwise
 // over a tensor of any shape (treated as flat). One Workload serves both; the Op classes differ
 // in the form only.
+#include "kernels/legacy_workload.hpp"
 #include "kernels/gelu/gelu_op.hpp"
 
 #include "harness/device/cuda_resources.hpp"
@@ -27,7 +28,7 @@ enum GeluVariant : std::size_t { kManual, kFused, kVectorized, kBlocked, kCubTra
 constexpr float kInputLow = -5.0f;
 constexpr float kInputHigh = 5.0f;
 
-class GeluWorkload final : public Workload {
+class GeluWorkload final : public LegacyWorkload {
  public:
   GeluWorkload(Form form, const Problem& problem, std::uint64_t seed)
       : form_(form), dtype_(problem.dtype), n_(element_count(problem.shape)) {

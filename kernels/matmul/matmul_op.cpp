@@ -1,4 +1,5 @@
 // The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}.
+#include "kernels/legacy_workload.hpp"
 #include "kernels/matmul/matmul_op.hpp"
 
 #include "harness/device/cuda_resources.hpp"
@@ -37,7 +38,7 @@ bool is_nonfinite(DType dtype, const std::uint8_t* raw, std::int64_t index) {
   return (bits & exponent) == exponent;
 }
 
-class MatmulWorkload final : public Workload {
+class MatmulWorkload final : public LegacyWorkload {
  public:
   MatmulWorkload(const Problem& problem, std::uint64_t seed) : dtype_(problem.dtype) {
     const std::string why = matmul::reject_matmul_shape(problem.shape);

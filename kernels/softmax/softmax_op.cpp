@@ -1,5 +1,6 @@
 // The softmax op: y = softmax(x) over the last dimension of a tensor of any rank >= 1, seen as a
 // rows x cols matrix (rows = product of all but the last extent, cols = the last extent).
+#include "kernels/legacy_workload.hpp"
 #include "kernels/softmax/softmax_op.hpp"
 
 #include "harness/device/cuda_resources.hpp"
@@ -38,7 +39,7 @@ Matrix as_matrix(const Shape& shape) {
 constexpr float kInputLow = -4.0f;
 constexpr float kInputHigh = 4.0f;
 
-class SoftmaxWorkload final : public Workload {
+class SoftmaxWorkload final : public LegacyWorkload {
  public:
   SoftmaxWorkload(const Problem& problem, std::uint64_t seed)
       : dtype_(problem.dtype), matrix_(as_matrix(problem.shape)), n_(element_count(problem.shape)) {

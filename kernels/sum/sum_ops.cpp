@@ -1,5 +1,6 @@
 // The reduction family: full, inner-axis and outer-axes sums, and the inner-axis max. One
 // Workload serves all four; the Op classes differ in mode, variants and byte model.
+#include "kernels/legacy_workload.hpp"
 #include "kernels/sum/sum_ops.hpp"
 
 #include "harness/device/cublas_handle.hpp"
@@ -55,7 +56,7 @@ cudaDataType_t cublas_type(DType dtype) {
   }
 }
 
-class ReductionWorkload final : public Workload {
+class ReductionWorkload final : public LegacyWorkload {
  public:
   ReductionWorkload(Mode mode, const Problem& problem, std::uint64_t seed)
       : mode_(mode), dtype_(problem.dtype), n_(element_count(problem.shape)), matrix_(as_matrix(problem.shape)) {

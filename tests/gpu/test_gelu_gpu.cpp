@@ -5,6 +5,7 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
+#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 
@@ -54,9 +55,7 @@ TEST_CASE("every gelu variant matches the reference for every dtype and size", "
           if (!variants[v].supports(dtype)) continue;
           INFO(op->name() << " " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape)
                           << " seed " << seed);
-          workload->poison_outputs(stream.get());
-          workload->launch(v, stream.get());
-          const Verification check = workload->check_outputs(stream.get());
+          const Verification check = workload->verify(v, stream.get());
           INFO(check.message);
           CHECK(check.passed);
           CHECK(check.checked == element_count(shape));
@@ -72,8 +71,8 @@ TEST_CASE("a poisoned gelu output that no kernel wrote fails verification", "[gp
   for (const Op* op : gelu_ops()) {
     for (DType dtype : op->dtypes()) {
       auto workload = op->prepare({{4097}, dtype, "test"}, fresh_seed());
-      workload->poison_outputs(stream.get());
-      const Verification check = workload->check_outputs(stream.get());
+      static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
+      const Verification check = static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get());
       CHECK_FALSE(check.passed);
       CHECK(check.mismatches == 4097);
     }

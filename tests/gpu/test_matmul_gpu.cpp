@@ -5,6 +5,7 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
+#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 
@@ -77,9 +78,7 @@ TEST_CASE("every matmul variant matches the reference for every dtype it runs", 
         }
         INFO("matmul " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
                        << seed);
-        workload->poison_outputs(stream.get());
-        workload->launch(v, stream.get());
-        const Verification check = workload->check_outputs(stream.get());
+        const Verification check = workload->verify(v, stream.get());
         INFO(check.message);
         CHECK(check.passed);
         if (outputs <= 65536) {
@@ -127,8 +126,8 @@ TEST_CASE("a poisoned matmul output that no kernel wrote fails verification", "[
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{300, 400, 8}}) {
     for (DType dtype : matmul_op().dtypes()) {
       auto workload = matmul_op().prepare({shape, dtype, "test"}, fresh_seed());
-      workload->poison_outputs(stream.get());
-      const Verification check = workload->check_outputs(stream.get());
+      static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
+      const Verification check = static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get());
       INFO(dtype_name(dtype) << " " << format_shape(shape) << ": " << check.message);
       CHECK_FALSE(check.passed);
       CHECK(check.mismatches == shape[0] * shape[1]);

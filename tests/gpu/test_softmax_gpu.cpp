@@ -6,6 +6,7 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
+#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 
@@ -48,9 +49,7 @@ TEST_CASE("every softmax variant matches the reference for every dtype and shape
         if (!variants[v].supports(dtype)) continue;
         INFO("softmax " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
                         << seed);
-        workload->poison_outputs(stream.get());
-        workload->launch(v, stream.get());
-        const Verification check = workload->check_outputs(stream.get());
+        const Verification check = workload->verify(v, stream.get());
         INFO(check.message);
         CHECK(check.passed);
         CHECK(check.checked == element_count(shape));
@@ -72,8 +71,8 @@ TEST_CASE("a poisoned softmax output that no kernel wrote fails verification", "
   CudaStream stream;
   for (DType dtype : softmax_op().dtypes()) {
     auto workload = softmax_op().prepare({{3, 1031}, dtype, "test"}, fresh_seed());
-    workload->poison_outputs(stream.get());
-    const Verification check = workload->check_outputs(stream.get());
+    static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
+    const Verification check = static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get());
     CHECK_FALSE(check.passed);
     CHECK(check.mismatches == 3 * 1031);
   }

@@ -26,7 +26,7 @@ ALLOWED = {
 }
 CUDA_FREE = {"common", "config", "results", "report", "judge"}
 CUDA_HEADER = re.compile(r'#\s*include\s*[<"](cuda|cublas|cudnn|cupti|nvtx|nvml|cub/|thrust/|cooperative_groups)')
-PROJECT_INCLUDE = re.compile(r'#\s*include\s*"(harness/[^"]+)"')
+PROJECT_INCLUDE = re.compile(r'#\s*include\s*"((?:harness|kbench)/[^"]+)"')
 PRINTING = re.compile(r"\bstd::(cout|cerr|clog)\b|\b(printf|puts|fputs|fprintf)\s*\(|\bfmt::print\s*\(")
 
 
@@ -35,12 +35,17 @@ def main(source_dir: str) -> int:
     harness = root / "harness"
     files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
              for p in harness.rglob("*") if p.suffix in {".hpp", ".cpp", ".cu", ".cuh", ".in"}}
+    # The public API (include/kbench/): any folder may include it, and it is followed for CUDA.
+    public = {"kbench/" + p.relative_to(root / "include" / "kbench").as_posix(): p.read_text(encoding="utf-8")
+              for p in (root / "include" / "kbench").rglob("*.hpp")} if (root / "include" / "kbench").is_dir() else {}
     problems = []
 
     def folder(path: str) -> str:
         return path.split("/")[1] if path.count("/") >= 2 else ""
 
-    for path, text in sorted(files.items()):
+    harness_files = dict(files)
+    files.update(public)
+    for path, text in sorted(harness_files.items()):
         here = folder(path)
         if here not in ALLOWED:
             problems.append(f"{path}: harness/{here} is not a known subsystem folder (ALLOWED in {__file__})")
@@ -48,7 +53,7 @@ def main(source_dir: str) -> int:
         for target in PROJECT_INCLUDE.findall(text):
             if target not in files:
                 problems.append(f"{path}: includes {target}, which does not exist")
-            elif folder(target) not in ALLOWED[here]:
+            elif target.startswith("harness/") and folder(target) not in ALLOWED[here]:
                 problems.append(f"{path}: harness/{here} must not include {target} (harness/{folder(target)})")
 
     def reaches_cuda(path: str, seen: set) -> str:
@@ -66,13 +71,13 @@ def main(source_dir: str) -> int:
                 return f"{path} -> {chain}"
         return ""
 
-    for path in sorted(files):
+    for path in sorted(harness_files):
         if folder(path) in CUDA_FREE:
             chain = reaches_cuda(path, set())
             if chain:
                 problems.append(f"{path}: reaches a CUDA header: {chain}")
 
-    for path, text in sorted(files.items()):
+    for path, text in sorted(harness_files.items()):
         if folder(path) == "measure":
             for number, line in enumerate(text.splitlines(), 1):
                 if PRINTING.search(line.split("//")[0]):
@@ -80,7 +85,7 @@ def main(source_dir: str) -> int:
 
     for line in problems:
         print(line)
-    print(f"layering: {len(files)} harness files, {len(problems)} violations")
+    print(f"layering: {len(harness_files)} harness files, {len(public)} public headers, {len(problems)} violations")
     return 1 if problems else 0
 
 

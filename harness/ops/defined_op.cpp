@@ -1,0 +1,370 @@
+#include "harness/ops/defined_op.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/device/device_setup.hpp"
+#include "harness/ops/host_tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace kbench {
+
+namespace {
+
+constexpr unsigned char kGuardByte = 0xA5;
+constexpr unsigned char kPoisonByte = 0xFF;  // all-ones: a NaN in fp32, fp16 and bf16
+constexpr std::size_t kAlignment = 256;
+
+/// A different stream of random numbers for every input tensor and input set.
+std::uint64_t input_seed(std::uint64_t seed, std::size_t set, std::size_t input) {
+  std::uint64_t x = seed + 0x9E3779B97F4A7C15ull * (1 + 2 * input + set);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// An output between two guard regions: [guard][data, padded to 256 bytes][guard].
+struct GuardedOutput {
+  std::string name;
+  DType dtype = DType::f32;
+  std::int64_t elements = 0;
+  std::size_t bytes = 0;  ///< of the data
+  DeviceBuffer storage;
+
+  void* data() const { return static_cast<unsigned char*>(storage.get()) + kOutputGuardBytes; }
+  std::size_t padded() const { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+};
+
+struct InputTensor {
+  DType dtype = DType::f32;
+  DeviceBuffer device;
+  std::vector<std::uint8_t> sets[2];  ///< the encoded values of each input set
+};
+
+std::string byte_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
+class DefinedWorkload final : public Workload {
+ public:
+  DefinedWorkload(const DefinedOp& op, const Problem& problem, std::uint64_t seed) : op_(op), problem_(problem) {
+    const detail::AnyOpDefinition& def = op.definition();
+    const DType storage = storage_dtype(problem.dtype);
+    const std::vector<InputSpec> inputs = def.inputs(problem);
+    std::vector<std::vector<float>> values[2];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      InputTensor input;
+      input.dtype = inputs[i].dtype.value_or(storage);
+      const auto count = static_cast<std::size_t>(inputs[i].elements);
+      input.device = DeviceBuffer(count * dtype_size(input.dtype));
+      for (std::size_t set = 0; set < 2; ++set) {
+        HostTensor drawn = random_tensor(input.dtype, count, input_seed(seed, set, i), inputs[i].low, inputs[i].high);
+        input.sets[set] = std::move(drawn.bytes);
+        values[set].push_back(std::move(drawn.values));
+      }
+      inputs_.push_back(std::move(input));
+    }
+    for (std::size_t set = 0; set < 2; ++set) {
+      references_[set] = def.reference(problem, values[set]);
+      values[set].clear();
+    }
+    for (const OutputSpec& spec : def.outputs(problem)) {
+      GuardedOutput output;
+      output.name = spec.name;
+      output.dtype = spec.dtype.value_or(storage);
+      output.elements = spec.elements;
+      output.bytes = static_cast<std::size_t>(spec.elements) * dtype_size(output.dtype);
+      output.storage = DeviceBuffer(2 * kOutputGuardBytes + output.padded());
+      outputs_.push_back(std::move(output));
+    }
+    if (references_[0].size() != outputs_.size()) {
+      throw std::logic_error(def.name + ": the reference gives " + std::to_string(references_[0].size()) +
+                             " outputs, the op declares " + std::to_string(outputs_.size()));
+    }
+    upload_inputs(0);
+
+    Buffers buffers;
+    for (const InputTensor& input : inputs_) buffers.inputs.push_back(input.device.get());
+    for (const GuardedOutput& output : outputs_) buffers.outputs.push_back(output.data());
+    buffers.device = current_device();
+    args_ = def.make_args(problem, buffers);
+    calls_.resize(def.variants.size());
+  }
+
+  std::string cannot_run(std::size_t variant) const override {
+    const detail::AnyVariant& v = variant_at(variant);
+    if (!v.dtypes.empty() && std::find(v.dtypes.begin(), v.dtypes.end(), problem_.dtype) == v.dtypes.end()) {
+      return v.name + " does not run " + std::string(dtype_name(problem_.dtype));
+    }
+    return v.cannot_run ? v.cannot_run(args_.get()) : std::string();
+  }
+
+  void launch(std::size_t variant, cudaStream_t stream) override { call(variant)(stream); }
+
+  Verification verify(std::size_t variant, cudaStream_t stream) override {
+    const CallFn& run = call(variant);
+    const detail::AnyVariant& v = variant_at(variant);
+    const Tolerance tolerance = v.tolerance ? v.tolerance(problem_.dtype) : op_.definition().tolerance(problem_.dtype);
+    Verification first;
+    std::vector<std::vector<std::uint8_t>> first_outputs;
+    for (std::size_t set = 0; set < 2; ++set) {
+      upload_inputs(set);
+      for (const GuardedOutput& output : outputs_) {
+        KBENCH_CUDA_CALL(cudaMemsetAsync(output.storage.get(), kGuardByte, output.storage.bytes(), stream));
+        KBENCH_CUDA_CALL(cudaMemsetAsync(output.data(), kPoisonByte, output.bytes, stream));
+      }
+      run(stream);
+      KBENCH_CUDA_CALL(cudaGetLastError());
+      KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+      std::vector<std::vector<std::uint8_t>> raw(outputs_.size());
+      for (std::size_t o = 0; o < outputs_.size(); ++o) {
+        raw[o].resize(outputs_[o].storage.bytes());
+        KBENCH_CUDA_CALL(cudaMemcpy(raw[o].data(), outputs_[o].storage.get(), raw[o].size(), cudaMemcpyDeviceToHost));
+        if (std::string broken = guard_damage(outputs_[o], raw[o]); !broken.empty()) {
+          Verification result;
+          result.tolerance = tolerance;
+          result.message = broken;
+          return result;
+        }
+      }
+      Verification check = compare(set, raw, tolerance);
+      if (!check.passed) {
+        if (set == 1) check.message = "with the second input set: " + check.message;
+        return check;
+      }
+      if (set == 0) {
+        first = check;
+        first_outputs = std::move(raw);
+      } else if (first_outputs == raw && references_differ()) {
+        Verification result;
+        result.tolerance = tolerance;
+        result.checked = check.checked;
+        result.message = "the output does not follow the input: two independent input sets gave identical outputs";
+        return result;
+      } else {
+        first.max_abs_error = std::max(first.max_abs_error, check.max_abs_error);
+        first.rel_l2_error = std::max(first.rel_l2_error, check.rel_l2_error);
+      }
+    }
+    return first;
+  }
+
+ private:
+  const detail::AnyVariant& variant_at(std::size_t variant) const {
+    const auto& variants = op_.definition().variants;
+    if (variant >= variants.size()) {
+      throw std::out_of_range(op_.name() + ": no variant " + std::to_string(variant) + " (it has " +
+                              std::to_string(variants.size()) + ")");
+    }
+    return variants[variant];
+  }
+
+  /// The variant's call, bound to this problem on first use (outside any timed window: the
+  /// runner verifies before it times).
+  const CallFn& call(std::size_t variant) {
+    const detail::AnyVariant& v = variant_at(variant);
+    if (!calls_[variant]) {
+      if (const std::string why = cannot_run(variant); !why.empty()) {
+        throw std::invalid_argument(op_.name() + " " + v.name + ": " + why);
+      }
+      if (!v.bind) throw std::logic_error(op_.name() + " " + v.name + ": the variant declares neither launch nor prepare");
+      calls_[variant] = v.bind(args_);
+    }
+    return calls_[variant];
+  }
+
+  void upload_inputs(std::size_t set) {
+    for (const InputTensor& input : inputs_) upload(input.device.get(), input.sets[set].data(), input.sets[set].size());
+  }
+
+  bool references_differ() const {
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      if (references_[0][o].values != references_[1][o].values) return true;
+    }
+    return false;
+  }
+
+  /// Empty when both guards of `output` are intact, else what was written outside it.
+  static std::string guard_damage(const GuardedOutput& output, const std::vector<std::uint8_t>& raw) {
+    const std::size_t end = kOutputGuardBytes + output.bytes;
+    std::size_t before = 0, after = 0, nearest_before = 0, first_after = 0;
+    for (std::size_t i = 0; i < kOutputGuardBytes; ++i) {
+      if (raw[i] != kGuardByte) {
+        ++before;
+        nearest_before = kOutputGuardBytes - i;
+      }
+    }
+    // The padding after the data counts as outside: only `bytes` belong to the output.
+    for (std::size_t i = end; i < raw.size(); ++i) {
+      if (raw[i] != kGuardByte) {
+        if (after == 0) first_after = i - end;
+        ++after;
+      }
+    }
+    if (before == 0 && after == 0) return {};
+    std::string text = "wrote " + byte_count(before + after) + " outside output '" + output.name + "' (" +
+                       std::to_string(output.bytes) + " bytes):";
+    if (before > 0) text += " " + byte_count(before) + " before it, the nearest " + std::to_string(nearest_before) + " before its start";
+    if (before > 0 && after > 0) text += ";";
+    if (after > 0) text += " " + byte_count(after) + " after it, the first at +" + std::to_string(first_after) + " past its end";
+    return text;
+  }
+
+  std::string where(std::size_t output, std::int64_t flat) const {
+    const auto& describe = op_.definition().describe_position;
+    std::string text = describe ? describe(problem_, output, flat) : "element " + std::to_string(flat);
+    if (outputs_.size() > 1) text = "'" + outputs_[output].name + "' " + text;
+    return text;
+  }
+
+  /// Every output of input set `set` against its reference.
+  Verification compare(std::size_t set, const std::vector<std::vector<std::uint8_t>>& raw, Tolerance tolerance) const {
+    Verification total;
+    total.tolerance = tolerance;
+    total.passed = true;
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      const GuardedOutput& output = outputs_[o];
+      const OutputReference& reference = references_[set][o];
+      const std::vector<float> all =
+          decode_to_float(output.dtype, raw[o].data() + kOutputGuardBytes, static_cast<std::size_t>(output.elements));
+      std::vector<float> checked;
+      if (reference.positions.empty()) {
+        checked = all;
+      } else {
+        // Sampled: every element must still be finite (an element no thread wrote is the poison).
+        const auto bad = std::find_if(all.begin(), all.end(), [](float x) { return !std::isfinite(x); });
+        if (bad != all.end()) {
+          const auto count = std::count_if(all.begin(), all.end(), [](float x) { return !std::isfinite(x); });
+          Verification result;
+          result.tolerance = tolerance;
+          result.checked = static_cast<std::int64_t>(all.size());
+          result.mismatches = count;
+          result.first_mismatch = bad - all.begin();
+          result.message = std::to_string(count) + " of " + std::to_string(all.size()) +
+                           " elements not finite (unwritten or overflowed); first at " +
+                           where(o, result.first_mismatch) + ": " + std::to_string(*bad);
+          return result;
+        }
+        for (std::int64_t p : reference.positions) checked.push_back(all[static_cast<std::size_t>(p)]);
+      }
+      Verification check = compare_with_reference(checked, reference.values, tolerance, reference.scale);
+      if (!check.passed && check.first_mismatch >= 0) {
+        const auto i = static_cast<std::size_t>(check.first_mismatch);
+        const std::int64_t flat = reference.positions.empty() ? check.first_mismatch : reference.positions[i];
+        const double bound = tolerance.abs + tolerance.rel * std::fabs(reference.values[i]) +
+                             (reference.scale.empty() ? 0.0 : tolerance.scaled * reference.scale[i]);
+        char line[320];
+        std::snprintf(line, sizeof line, "%lld of %lld%s elements outside tolerance; first at %s: got %.8g, expected %.8g (|err| %.3g > bound %.3g)",
+                      static_cast<long long>(check.mismatches), static_cast<long long>(check.checked),
+                      reference.positions.empty() ? "" : " sampled", where(o, flat).c_str(), static_cast<double>(checked[i]),
+                      reference.values[i], std::fabs(checked[i] - reference.values[i]), bound);
+        check.message = line;
+        check.first_mismatch = flat;
+      }
+      if (!check.passed) return check;
+      if (reference.positions.size() > 0) {
+        check.message = "ok: " + std::to_string(check.checked) + " of " + std::to_string(all.size()) +
+                        " elements (sampled; all finite)" + check.message.substr(check.message.find(','));
+      }
+      total.checked += check.checked;
+      total.max_abs_error = std::max(total.max_abs_error, check.max_abs_error);
+      total.rel_l2_error = std::max(total.rel_l2_error, check.rel_l2_error);
+      total.message = outputs_.size() == 1 ? check.message : total.message;
+    }
+    if (outputs_.size() > 1) {
+      char line[160];
+      std::snprintf(line, sizeof line, "ok: %zu outputs, %lld elements, max |err| %.3g, rel L2 err %.3g", outputs_.size(),
+                    static_cast<long long>(total.checked), total.max_abs_error, total.rel_l2_error);
+      total.message = line;
+    }
+    return total;
+  }
+
+  const DefinedOp& op_;
+  Problem problem_;
+  std::vector<InputTensor> inputs_;
+  std::vector<GuardedOutput> outputs_;
+  std::vector<OutputReference> references_[2];
+  std::shared_ptr<const void> args_;
+  std::vector<CallFn> calls_;
+};
+
+}  // namespace
+
+DefinedOp::DefinedOp(detail::AnyOpDefinition definition, std::string source) : definition_(std::move(definition)) {
+  const auto missing = [&](const char* what) {
+    throw std::invalid_argument("op '" + definition_.name + "' defines no " + what);
+  };
+  if (definition_.name.empty()) throw std::invalid_argument("an op definition has no name");
+  if (!definition_.traffic) missing("traffic");
+  if (!definition_.inputs) missing("inputs");
+  if (!definition_.outputs) missing("outputs");
+  if (!definition_.reference) missing("reference");
+  if (!definition_.tolerance) missing("tolerance");
+  if (!definition_.make_args) missing("make_args");
+  if (definition_.dtypes.empty()) missing("dtypes");
+  std::vector<detail::AnyVariant> variants = std::move(definition_.variants);
+  definition_.variants.clear();
+  for (detail::AnyVariant& v : variants) add_variant(std::move(v), definition_.args_kind, source);
+}
+
+void DefinedOp::add_variant(detail::AnyVariant variant, const std::string& args_kind, std::string source) {
+  if (args_kind != definition_.args_kind) {
+    throw std::invalid_argument("variant '" + variant.name + "' is written for " + args_kind + " arguments; op '" +
+                                definition_.name + "' takes " + definition_.args_kind);
+  }
+  if (variant.name.empty()) throw std::invalid_argument("a variant of op '" + definition_.name + "' has no name");
+  for (std::size_t i = 0; i < definition_.variants.size(); ++i) {
+    if (definition_.variants[i].name == variant.name) {
+      throw std::invalid_argument("op '" + definition_.name + "' already has a variant '" + variant.name + "' (from " +
+                                  sources_[i] + ")");
+    }
+  }
+  if (!variant.bind) {
+    throw std::invalid_argument("variant '" + variant.name + "' of op '" + definition_.name +
+                                "' declares neither launch nor prepare");
+  }
+  definition_.variants.push_back(std::move(variant));
+  sources_.push_back(std::move(source));
+}
+
+std::vector<Shape> DefinedOp::shapes_for(const SizeClass& size_class) const {
+  return definition_.shapes_for ? definition_.shapes_for(size_class.name, size_class.shapes) : size_class.shapes;
+}
+
+std::vector<VariantInfo> DefinedOp::variants() const {
+  std::vector<VariantInfo> infos;
+  for (std::size_t i = 0; i < definition_.variants.size(); ++i) {
+    const detail::AnyVariant& v = definition_.variants[i];
+    VariantInfo info{v.name, v.role, v.description, v.kernels_per_call, v.dtypes};
+    info.source = sources_[i];
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+std::string DefinedOp::reject_shape(const Shape& shape) const {
+  if (shape.empty()) return "shape is empty";
+  return definition_.reject_shape ? definition_.reject_shape(shape) : std::string();
+}
+
+double DefinedOp::device_bytes(const Problem& problem) const {
+  double bytes = 0;
+  const DType storage = storage_dtype(problem.dtype);
+  for (const InputSpec& input : definition_.inputs(problem)) {
+    bytes += static_cast<double>(input.elements) * static_cast<double>(dtype_size(input.dtype.value_or(storage)));
+  }
+  for (const OutputSpec& output : definition_.outputs(problem)) {
+    bytes += static_cast<double>(output.elements) * static_cast<double>(dtype_size(output.dtype.value_or(storage))) +
+             2 * kOutputGuardBytes + kAlignment;
+  }
+  return bytes + (definition_.scratch_bytes ? definition_.scratch_bytes(problem) : 0.0);
+}
+
+std::unique_ptr<Workload> DefinedOp::prepare(const Problem& problem, std::uint64_t seed) const {
+  return std::make_unique<DefinedWorkload>(*this, problem, seed);
+}
+
+}  // namespace kbench
