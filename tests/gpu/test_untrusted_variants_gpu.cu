@@ -117,7 +117,7 @@ TEST_CASE("writes outside the output are caught by the guard bytes, with where a
   const Verification before = workload->verify(variant_index(add, "writes_before_start"), stream.get());
   INFO(before.message);
   CHECK_FALSE(before.passed);
-  CHECK(has_text(before.message, "4 bytes before it, the nearest 8 before its start"));
+  CHECK(has_text(before.message, "4 bytes before it, the nearest 5 before its start"));
 }
 
 TEST_CASE("an output that ignores the input, or replays an old result, fails", "[gpu][verification]") {
