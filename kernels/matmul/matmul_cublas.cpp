@@ -16,8 +16,6 @@ namespace kbench::matmul {
 
 namespace {
 
-constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;
-
 cudaDataType_t data_type(DType dtype) {
   switch (dtype) {
     case DType::f16: return CUDA_R_16F;
@@ -34,7 +32,7 @@ cublasComputeType_t compute_type(DType dtype) {
 
 }  // namespace
 
-CublasMatmul::CublasMatmul() : workspace_(kWorkspaceBytes) {
+CublasMatmul::CublasMatmul() : workspace_(kCublasWorkspaceBytes) {
   KBENCH_CUBLAS_CALL(cublasCreate(&handle_));
   // The default math mode: CUBLAS_COMPUTE_32F then never uses TF32 (only FAST_TF32 does).
   KBENCH_CUBLAS_CALL(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));

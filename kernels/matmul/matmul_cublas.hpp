@@ -8,7 +8,12 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace kbench::matmul {
+
+/// Device bytes of one CublasMatmul's workspace.
+constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
 /// One cuBLAS handle with its own workspace, so that a call neither allocates nor synchronises
 /// and can be captured in a CUDA graph. Move-only; one per workload.

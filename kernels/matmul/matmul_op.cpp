@@ -1,20 +1,21 @@
-// The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}.
-#include "kernels/legacy_workload.hpp"
+// The matmul op: C = A·B, row-major, A is M×K, B is K×N, C is M×N, for a shape {M, N, K}. Its
+// variants are declared here, once each, beside the launchers they call (matmul_kernels.hpp,
+// matmul_cublas.hpp).
 #include "kernels/matmul/matmul_op.hpp"
 
-#include "harness/device/cuda_resources.hpp"
-#include "harness/device/device_setup.hpp"
-#include "harness/ops/device_output.hpp"
+#include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
-#include "harness/ops/host_tensor.hpp"
+#include "harness/ops/problem.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 #include "kernels/matmul/matmul_reference.hpp"
 
-#include <cmath>
-#include <cstdio>
+#include "kbench/ops/matmul.hpp"
+
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace kbench {
@@ -23,226 +24,228 @@ namespace {
 
 using matmul::Dims;
 
-enum MatmulVariant : std::size_t { kNaive, kTiled, kRegisterBlocked, kTensorCore, kWgmma, kCublas, kVariantCount };
-
-/// True when the element at `index` of a raw `dtype` buffer is NaN or ±Inf (all exponent bits set).
-bool is_nonfinite(DType dtype, const std::uint8_t* raw, std::int64_t index) {
-  if (storage_dtype(dtype) == DType::f32) {
-    std::uint32_t bits;
-    std::memcpy(&bits, raw + 4 * index, 4);
-    return (bits & 0x7F800000u) == 0x7F800000u;
-  }
-  std::uint16_t bits;
-  std::memcpy(&bits, raw + 2 * index, 2);
-  const std::uint16_t exponent = dtype == DType::f16 ? 0x7C00u : 0x7F80u;
-  return (bits & exponent) == exponent;
+/// The extents of `shape`; throws std::invalid_argument for one reject_matmul_shape refuses
+/// (the kernels index in 32 bits).
+Dims checked_dims(const Shape& shape) {
+  const std::string why = matmul::reject_matmul_shape(shape);
+  if (!why.empty()) throw std::invalid_argument("matmul: shape " + format_shape(shape) + ": " + why);
+  return matmul::dims_of(shape);
 }
 
-class MatmulWorkload final : public LegacyWorkload {
- public:
-  MatmulWorkload(const Problem& problem, std::uint64_t seed) : dtype_(problem.dtype) {
-    const std::string why = matmul::reject_matmul_shape(problem.shape);
-    if (!why.empty()) throw std::invalid_argument("matmul: shape " + format_shape(problem.shape) + ": " + why);
-    dims_ = matmul::dims_of(problem.shape);
-    const std::int64_t m = dims_.m, n = dims_.n, k = dims_.k;
-    const std::size_t size = dtype_size(dtype_);
-    a_ = DeviceBuffer(static_cast<std::size_t>(m * k) * size);
-    b_ = DeviceBuffer(static_cast<std::size_t>(k * n) * size);
-    c_ = DeviceBuffer(static_cast<std::size_t>(m * n) * size);
+/// The launchers' view of the args' extents (checked by make_args).
+Dims dims_of(const MatmulArgs& args) {
+  return {static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+}
 
-    // Fresh inputs in [-1, 1), one stream per matrix drawn from the harness's seed.
-    const HostTensor a = random_tensor(dtype_, static_cast<std::size_t>(m * k), seed);
-    const HostTensor b = random_tensor(dtype_, static_cast<std::size_t>(k * n), seed ^ 0x5DEECE66Dull);
-    upload(a_.get(), a.bytes.data(), a.bytes.size());
-    upload(b_.get(), b.bytes.data(), b.bytes.size());
-
-    // The reference, in double from the exact dtype values, at the checked positions only.
-    positions_ = matmul::sample_positions(m, n, seed ^ 0x9E3779B97F4A7C15ull);
-    reference_ = matmul::reference_at(a.values, b.values, m, n, k, positions_);
-    cublas_ = std::make_unique<matmul::CublasMatmul>();
-    const ComputeCapability cc = current_compute_capability();
-    wgmma_unavailable_ = matmul::wgmma_unavailable(cc.major, cc.minor);
-  }
-
-  std::string cannot_run(std::size_t variant) const override {
-    return variant == kWgmma ? wgmma_unavailable_ : std::string{};
-  }
-
-  void launch(std::size_t variant, cudaStream_t stream) override {
-    if (variant >= kVariantCount) throw std::out_of_range("matmul: no variant " + std::to_string(variant));
-    switch (variant) {
-      case kNaive:
-      case kTiled:
-        dispatch_dtype(dtype_, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          if (variant == kNaive) {
-            matmul::launch_naive(a_.as<T>(), b_.as<T>(), c_.as<T>(), dims_, stream);
-          } else {
-            matmul::launch_tiled(a_.as<T>(), b_.as<T>(), c_.as<T>(), dims_, stream);
-          }
-        });
-        break;
-      case kRegisterBlocked:
-        if (dtype_ != DType::f32) throw unsupported(variant);
-        matmul::launch_register_blocked(a_.as<float>(), b_.as<float>(), c_.as<float>(), dims_, stream);
-        break;
-      case kTensorCore:
-        switch (dtype_) {
-          case DType::f16:
-            matmul::launch_tensor_core(a_.as<__half>(), b_.as<__half>(), c_.as<__half>(), dims_, stream);
-            break;
-          case DType::bf16:
-            matmul::launch_tensor_core(a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(), c_.as<__nv_bfloat16>(), dims_,
-                                       stream);
-            break;
-          case DType::tf32:
-            matmul::launch_tensor_core_tf32(a_.as<float>(), b_.as<float>(), c_.as<float>(), dims_, stream);
-            break;
-          case DType::f32: throw unsupported(variant);
-        }
-        break;
-      case kWgmma:
-        if (!wgmma_unavailable_.empty()) throw std::invalid_argument("matmul wgmma: " + wgmma_unavailable_);
-        if (dtype_ == DType::f16) {
-          matmul::launch_wgmma(a_.as<__half>(), b_.as<__half>(), c_.as<__half>(), dims_, stream);
-        } else if (dtype_ == DType::bf16) {
-          matmul::launch_wgmma(a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(), c_.as<__nv_bfloat16>(), dims_, stream);
-        } else {
-          throw unsupported(variant);
-        }
-        break;
-      case kCublas: cublas_->run(dtype_, a_.get(), b_.get(), c_.get(), dims_, stream); break;
-    }
-  }
-
-  void poison_outputs(cudaStream_t stream) override { poison_output(c_, stream); }
-
-  Verification check_outputs(cudaStream_t stream) override {
-    const std::vector<std::uint8_t> raw = read_output_bytes(c_, stream);
-    const std::int64_t total = static_cast<std::int64_t>(dims_.m) * dims_.n;
-
-    // 1. Every element must be finite: an element no thread wrote is still the poison NaN.
-    Verification finite;
-    for (std::int64_t i = 0; i < total; ++i) {
-      if (!is_nonfinite(dtype_, raw.data(), i)) continue;
-      if (finite.first_mismatch < 0) finite.first_mismatch = i;
-      ++finite.mismatches;
-    }
-    if (finite.mismatches > 0) {
-      finite.checked = total;
-      finite.tolerance = matmul::matmul_tolerance(dtype_);
-      const float got = decode_to_float(dtype_, raw.data() + finite.first_mismatch * dtype_size(dtype_), 1)[0];
-      char line[256];
-      std::snprintf(line, sizeof line, "%lld of %lld elements not finite (unwritten or overflowed); first at row %lld, col %lld: %g",
-                    static_cast<long long>(finite.mismatches), static_cast<long long>(total), row_of(finite.first_mismatch),
-                    col_of(finite.first_mismatch), static_cast<double>(got));
-      finite.message = line;
-      return finite;
-    }
-
-    // 2. The checked positions against the double reference.
-    std::vector<float> sampled(positions_.size());
-    for (std::size_t s = 0; s < positions_.size(); ++s) {
-      sampled[s] = decode_to_float(dtype_, raw.data() + positions_[s] * static_cast<std::int64_t>(dtype_size(dtype_)), 1)[0];
-    }
-    Verification result =
-        compare_with_reference(sampled, reference_.value, matmul::matmul_tolerance(dtype_), reference_.scale);
-    const std::string scope = result.checked == total ? "all " + std::to_string(total) + " elements"
-                                                      : std::to_string(result.checked) + " of " + std::to_string(total) +
-                                                            " elements (sampled; all finite)";
-    if (result.passed) {
-      result.message = "ok: " + scope + "; " + result.message.substr(result.message.find(',') + 2);
-    } else if (result.first_mismatch >= 0) {
-      const auto s = static_cast<std::size_t>(result.first_mismatch);
-      const Tolerance t = result.tolerance;
-      const double bound = t.abs + t.rel * std::fabs(reference_.value[s]) + t.scaled * reference_.scale[s];
-      char line[320];
-      std::snprintf(line, sizeof line, "%lld of %s outside tolerance; first at row %lld, col %lld: got %.8g, expected %.8g (|err| %.3g > bound %.3g)",
-                    static_cast<long long>(result.mismatches), scope.c_str(), row_of(positions_[s]), col_of(positions_[s]),
-                    static_cast<double>(sampled[s]), reference_.value[s], std::fabs(sampled[s] - reference_.value[s]), bound);
-      result.message = line;
-      result.first_mismatch = positions_[s];  // as a flat index of C
-    }
-    return result;
-  }
-
- private:
-  std::invalid_argument unsupported(std::size_t variant) const {
-    return std::invalid_argument("matmul: variant " + std::to_string(variant) + " does not run " +
-                                 std::string(dtype_name(dtype_)));
-  }
-  long long row_of(std::int64_t flat) const { return static_cast<long long>(flat / dims_.n); }
-  long long col_of(std::int64_t flat) const { return static_cast<long long>(flat % dims_.n); }
-
-  DType dtype_;
-  Dims dims_;
-  DeviceBuffer a_, b_, c_;
-  std::vector<std::int64_t> positions_;  ///< flat indices of C that are compared
-  matmul::ReferenceValues reference_;    ///< at positions_
-  std::unique_ptr<matmul::CublasMatmul> cublas_;
-  std::string wgmma_unavailable_;  ///< empty on compute capability 9.0
+/// The args' pointers typed as T.
+template <typename T>
+struct Operands {
+  const T* a;
+  const T* b;
+  T* c;
 };
 
-class MatmulOp final : public Op {
- public:
-  std::string name() const override { return "matmul"; }
-  std::string summary() const override {
-    return "C = A·B, row-major; shape MxNxK (A is MxK, B is KxN); fp32 accumulation";
+template <typename T>
+Operands<T> operands(const MatmulArgs& args) {
+  return {static_cast<const T*>(args.a), static_cast<const T*>(args.b), static_cast<T*>(args.c)};
+}
+
+/// Thrown by a launch handed a dtype its variant does not declare (the workload filters these).
+std::logic_error undeclared_dtype(const char* variant, DType dtype) {
+  return std::logic_error(std::string("matmul ") + variant + ": no kernel for " + std::string(dtype_name(dtype)));
+}
+
+Variant<MatmulArgs> naive() {
+  Variant<MatmulArgs> v;
+  v.name = "naive";
+  v.description = "one thread per element of C, operands straight from global memory (tf32: computes in fp32)";
+  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
+    dispatch_dtype(args.dtype, [&](auto tag) {
+      const auto x = operands<typename decltype(tag)::type>(args);
+      matmul::launch_naive(x.a, x.b, x.c, dims_of(args), stream);
+    });
+  };
+  return v;
+}
+
+Variant<MatmulArgs> tiled() {
+  Variant<MatmulArgs> v;
+  v.name = "tiled";
+  v.description = "32x32 shared-memory tiles, one element per thread (tf32: computes in fp32)";
+  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
+    dispatch_dtype(args.dtype, [&](auto tag) {
+      const auto x = operands<typename decltype(tag)::type>(args);
+      matmul::launch_tiled(x.a, x.b, x.c, dims_of(args), stream);
+    });
+  };
+  return v;
+}
+
+Variant<MatmulArgs> register_blocked() {
+  Variant<MatmulArgs> v;
+  v.name = "register_blocked";
+  v.description =
+      "128x128 block tile, 8x8 per thread in registers, double-buffered shared memory, 16-byte loads; "
+      "below one tile per SM: 16x32 tiles with K split over the block's 8 warps";
+  v.dtypes = {DType::f32};
+  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
+    const auto x = operands<float>(args);
+    matmul::launch_register_blocked(x.a, x.b, x.c, dims_of(args), stream);
+  };
+  return v;
+}
+
+Variant<MatmulArgs> tensor_core() {
+  Variant<MatmulArgs> v;
+  v.name = "tensor_core";
+  v.description =
+      "mma.sync tensor cores (fp16/bf16 m16n8k16, tf32 m16n8k8), ldmatrix, 64x64 per warp, cp.async "
+      "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages; "
+      "at most one such tile per 8 SMs: 32x32 tiles of four warps splitting K)";
+  v.dtypes = {DType::f16, DType::bf16, DType::tf32};
+  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
+    const Dims dims = dims_of(args);
+    switch (args.dtype) {
+      case DType::f16: {
+        const auto x = operands<__half>(args);
+        return matmul::launch_tensor_core(x.a, x.b, x.c, dims, stream);
+      }
+      case DType::bf16: {
+        const auto x = operands<__nv_bfloat16>(args);
+        return matmul::launch_tensor_core(x.a, x.b, x.c, dims, stream);
+      }
+      case DType::tf32: {
+        const auto x = operands<float>(args);
+        return matmul::launch_tensor_core_tf32(x.a, x.b, x.c, dims, stream);
+      }
+      case DType::f32: break;
+    }
+    throw undeclared_dtype("tensor_core", args.dtype);
+  };
+  return v;
+}
+
+Variant<MatmulArgs> wgmma() {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma";
+  v.description =
+      "Hopper warpgroup MMA (wgmma m64n256k16, sm_90a; compute capability 9.0 only), 128x256 block tile of "
+      "two warpgroups, 128-byte-swizzled shared memory filled by cp.async, 4 stages, one MMA group in flight";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+  };
+  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
+    if (args.dtype == DType::f16) {
+      const auto x = operands<__half>(args);
+      return matmul::launch_wgmma(x.a, x.b, x.c, dims_of(args), stream);
+    }
+    if (args.dtype == DType::bf16) {
+      const auto x = operands<__nv_bfloat16>(args);
+      return matmul::launch_wgmma(x.a, x.b, x.c, dims_of(args), stream);
+    }
+    throw undeclared_dtype("wgmma", args.dtype);
+  };
+  return v;
+}
+
+Variant<MatmulArgs> cublas() {
+  Variant<MatmulArgs> v;
+  v.name = "cublas";
+  v.role = VariantRole::baseline;
+  v.description = "cublasGemmEx, row-major via the transpose; fp32 without TF32, tf32 with COMPUTE_32F_FAST_TF32";
+  // One handle and workspace per problem, created outside the timed window and owned by the call.
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    auto handle = std::make_shared<const matmul::CublasMatmul>();
+    const Dims dims = dims_of(args);
+    return [handle, args, dims](cudaStream_t stream) { handle->run(args.dtype, args.a, args.b, args.c, dims, stream); };
+  };
+  return v;
+}
+
+/// The sample's seed, from the inputs' first values: each input set, and each run, is checked at
+/// its own positions, while the same inputs always give the same ones.
+std::uint64_t sample_seed(const std::vector<std::vector<float>>& inputs) {
+  std::uint64_t hash = 0xCBF29CE484222325ull;  // FNV-1a over 32-bit words
+  for (const std::vector<float>& tensor : inputs) {
+    for (std::size_t i = 0; i < std::min<std::size_t>(tensor.size(), 64); ++i) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &tensor[i], sizeof bits);
+      hash = (hash ^ bits) * 0x100000001B3ull;
+    }
   }
-  std::vector<Shape> shapes_for(const SizeClass& size_class) const override {
-    const std::string& name = size_class.name;
-    if (name == "small") return {{512, 512, 512}};
-    if (name == "medium") return {{1024, 1024, 1024}, {2048, 2048, 2048}};
-    if (name == "large") return {{4096, 4096, 4096}};
-    if (name == "xlarge") return {{8192, 8192, 8192}};
-    if (name == "batch") return {{1000, 1000, 1000}, {4096, 1024, 8192}, {127, 4099, 65}};  // not tile multiples
-    return {};
-  }
-  std::vector<VariantInfo> variants() const override {
-    // Rows in MatmulVariant order.
-    return {
-        {"naive", VariantRole::own,
-         "one thread per element of C, operands straight from global memory (tf32: computes in fp32)"},
-        {"tiled", VariantRole::own, "32x32 shared-memory tiles, one element per thread (tf32: computes in fp32)"},
-        {"register_blocked", VariantRole::own,
-         "128x128 block tile, 8x8 per thread in registers, double-buffered shared memory, 16-byte loads; "
-         "below one tile per SM: 16x32 tiles with K split over the block's 8 warps",
-         1,
-         {DType::f32}},
-        {"tensor_core", VariantRole::own,
-         "mma.sync tensor cores (fp16/bf16 m16n8k16, tf32 m16n8k8), ldmatrix, 64x64 per warp, cp.async "
-         "multi-stage pipeline (fp16/bf16: 128x256 block tile, 3 stages; tf32: 128x128, 4 stages; "
-         "at most one such tile per 8 SMs: 32x32 tiles of four warps splitting K)",
-         1,
-         {DType::f16, DType::bf16, DType::tf32}},
-        {"wgmma", VariantRole::own,
-         "Hopper warpgroup MMA (wgmma m64n256k16, sm_90a; compute capability 9.0 only), 128x256 block tile of "
-         "two warpgroups, 128-byte-swizzled shared memory filled by cp.async, 4 stages, one MMA group in flight",
-         1,
-         {DType::f16, DType::bf16}},
-        {"cublas", VariantRole::baseline,
-         "cublasGemmEx, row-major via the transpose; fp32 without TF32, tf32 with COMPUTE_32F_FAST_TF32"},
-    };
-  }
-  std::vector<DType> dtypes() const override { return {DType::f32, DType::f16, DType::bf16, DType::tf32}; }
-  std::string reject_shape(const Shape& shape) const override { return matmul::reject_matmul_shape(shape); }
-  Traffic traffic(const Problem& problem) const override {
-    const double m = static_cast<double>(problem.shape.at(0));
-    const double n = static_cast<double>(problem.shape.at(1));
-    const double k = static_cast<double>(problem.shape.at(2));
-    const double size = static_cast<double>(dtype_size(problem.dtype));
-    const char* math = problem.dtype == DType::f32    ? "fp32"
-                       : problem.dtype == DType::tf32 ? "tf32_tensor"
-                                                      : "fp16_tensor";
-    return {(m * k + k * n) * size, m * n * size, 2 * m * n * k, math};
-  }
-  std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const override {
-    return std::make_unique<MatmulWorkload>(problem, seed);
-  }
-};
+  return hash;
+}
+
+/// C in float64 from the exact inputs: every element when C has at most
+/// matmul::kFullCheckLimit, otherwise at sampled positions (matmul::sample_positions), where
+/// the workload also requires every element of C to be finite.
+std::vector<OutputReference> reference(const Problem& problem, const std::vector<std::vector<float>>& inputs) {
+  const Dims dims = checked_dims(problem.shape);
+  const std::vector<std::int64_t> positions = matmul::sample_positions(dims.m, dims.n, sample_seed(inputs));
+  matmul::ReferenceValues values = matmul::reference_at(inputs[0], inputs[1], dims.m, dims.n, dims.k, positions);
+  OutputReference c;
+  c.values = std::move(values.value);
+  c.scale = std::move(values.scale);
+  if (static_cast<std::int64_t>(positions.size()) < std::int64_t{dims.m} * dims.n) c.positions = positions;
+  return {std::move(c)};
+}
+
+std::vector<Shape> shapes_for(const std::string& size_class, const std::vector<Shape>&) {
+  if (size_class == "small") return {{512, 512, 512}};
+  if (size_class == "medium") return {{1024, 1024, 1024}, {2048, 2048, 2048}};
+  if (size_class == "large") return {{4096, 4096, 4096}};
+  if (size_class == "xlarge") return {{8192, 8192, 8192}};
+  if (size_class == "batch") return {{1000, 1000, 1000}, {4096, 1024, 8192}, {127, 4099, 65}};  // not tile multiples
+  return {};
+}
+
+Traffic traffic(const Problem& problem) {
+  const double m = static_cast<double>(problem.shape.at(0));
+  const double n = static_cast<double>(problem.shape.at(1));
+  const double k = static_cast<double>(problem.shape.at(2));
+  const double size = static_cast<double>(dtype_size(problem.dtype));
+  const char* math = problem.dtype == DType::f32    ? "fp32"
+                     : problem.dtype == DType::tf32 ? "tf32_tensor"
+                                                    : "fp16_tensor";
+  return {(m * k + k * n) * size, m * n * size, 2 * m * n * k, math};
+}
+
+OpDefinition<MatmulArgs> matmul_definition() {
+  OpDefinition<MatmulArgs> op;
+  op.name = "matmul";
+  op.summary = "C = A·B, row-major; shape MxNxK (A is MxK, B is KxN); fp32 accumulation";
+  op.dtypes = {DType::f32, DType::f16, DType::bf16, DType::tf32};
+  op.reject_shape = matmul::reject_matmul_shape;
+  op.shapes_for = shapes_for;
+  op.traffic = traffic;
+  // The cuBLAS baseline's workspace.
+  op.scratch_bytes = [](const Problem&) { return static_cast<double>(matmul::kCublasWorkspaceBytes); };
+  op.inputs = [](const Problem& problem) {
+    const Dims dims = checked_dims(problem.shape);
+    return std::vector<InputSpec>{{"A", std::int64_t{dims.m} * dims.k}, {"B", std::int64_t{dims.k} * dims.n}};
+  };
+  op.outputs = [](const Problem& problem) {
+    const Dims dims = checked_dims(problem.shape);
+    return std::vector<OutputSpec>{{"C", std::int64_t{dims.m} * dims.n}};
+  };
+  op.reference = reference;
+  op.tolerance = matmul::matmul_tolerance;
+  op.describe_position = [](const Problem& problem, std::size_t, std::int64_t flat) {
+    const std::int64_t n = problem.shape.at(1);
+    return "row " + std::to_string(flat / n) + ", col " + std::to_string(flat % n);
+  };
+  op.make_args = [](const Problem& problem, const Buffers& buffers) {
+    const Dims dims = checked_dims(problem.shape);
+    return MatmulArgs{problem.dtype, dims.m, dims.n, dims.k, buffers.inputs[0], buffers.inputs[1],
+                      buffers.outputs[0], buffers.device};
+  };
+  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), cublas()};
+  return op;
+}
 
 }  // namespace
 
-void register_matmul(Registry& registry) { registry.add(std::make_unique<MatmulOp>()); }
+void register_matmul(Registrar& registrar) { registrar.add_op(matmul_definition()); }
 
 }  // namespace kbench

@@ -1,7 +1,8 @@
 #pragma once
-#include "harness/ops/registry.hpp"
+#include "kbench/plugin.hpp"
 
 namespace kbench {
-/// Registers the matmul op (variants naive, tiled, register_blocked, tensor_core; baseline cublas).
-void register_matmul(Registry& registry);
+/// Declares the matmul op and its variants (naive, tiled, register_blocked, tensor_core, wgmma;
+/// baseline cublas).
+void register_matmul(Registrar& registrar);
 }  // namespace kbench

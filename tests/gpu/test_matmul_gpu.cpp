@@ -5,12 +5,14 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
-#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 
+#include "kbench/ops/matmul.hpp"
+
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 using namespace kbench;
 
@@ -20,6 +22,31 @@ const Op& matmul_op() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
+/// Set by the launch of "refused_everywhere", which must never run.
+bool refused_variant_launched = false;
+
+/// matmul with two test-only variants, declared as a plugin would: one that writes nothing and one
+/// that no device can run.
+const Op& matmul_with_test_variants() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    Variant<MatmulArgs> writes_nothing;
+    writes_nothing.name = "writes_nothing";
+    writes_nothing.description = "test-only: launches nothing, so C keeps its poison";
+    writes_nothing.launch = [](const MatmulArgs&, cudaStream_t) {};
+    r.add_variant<MatmulArgs>("matmul", std::move(writes_nothing));
+    Variant<MatmulArgs> refused;
+    refused.name = "refused_everywhere";
+    refused.description = "test-only: no device runs it";
+    refused.cannot_run = [](const MatmulArgs&) { return std::string("test-only, runs nowhere"); };
+    refused.launch = [](const MatmulArgs&, cudaStream_t) { refused_variant_launched = true; };
+    r.add_variant<MatmulArgs>("matmul", std::move(refused));
     return r;
   }();
   return *registry.find("matmul");
@@ -52,8 +79,8 @@ std::vector<Shape> shapes_to_check() {
   return shapes;
 }
 
-std::size_t variant_index(const std::string& name) {
-  const auto variants = matmul_op().variants();
+std::size_t variant_index(const Op& op, const std::string& name) {
+  const auto variants = op.variants();
   for (std::size_t v = 0; v < variants.size(); ++v)
     if (variants[v].name == name) return v;
   throw std::logic_error("matmul has no variant " + name);
@@ -92,14 +119,14 @@ TEST_CASE("every matmul variant matches the reference for every dtype it runs", 
 }
 
 TEST_CASE("every matmul dtype has a kbench variant beside the naive ones and the baseline", "[gpu][matmul]") {
-  // Guards the only_dtypes lists: fp32 runs register_blocked, the tensor dtypes tensor_core.
+  // Guards the dtype lists: fp32 runs register_blocked, the tensor dtypes tensor_core.
   const auto variants = matmul_op().variants();
   for (DType dtype : matmul_op().dtypes()) {
-    int fast = 0;
-    for (const VariantInfo& v : variants)
-      if (v.supports(dtype) && (v.name == "register_blocked" || v.name == "tensor_core")) ++fast;
+    const bool fast = std::any_of(variants.begin(), variants.end(), [&](const VariantInfo& v) {
+      return v.supports(dtype) && (v.name == "register_blocked" || v.name == "tensor_core");
+    });
     INFO(dtype_name(dtype));
-    CHECK(fast == 1);
+    CHECK(fast);
   }
 }
 
@@ -108,26 +135,57 @@ TEST_CASE("the wgmma variant runs on compute capability 9.0 and is refused elsew
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess);
-  auto workload = matmul_op().prepare({{64, 64, 64}, DType::f16, "test"}, 1);
-  const std::string why = workload->cannot_run(variant_index("wgmma"));
+  const Op& op = matmul_op();
+  const std::size_t wgmma = variant_index(op, "wgmma");
+  auto workload = op.prepare({{64, 64, 64}, DType::f16, "test"}, 1);
+  const std::string why = workload->cannot_run(wgmma);
   CHECK(why.empty() == (major == 9 && minor == 0));
-  if (!why.empty()) {
+  CudaStream stream;
+  if (why.empty()) {
+    const Verification check = workload->verify(wgmma, stream.get());
+    INFO(check.message);
+    CHECK(check.passed);
+  } else {
+    // Refused for the device (not the dtype, which wgmma runs), by launch and verify alike.
     CHECK(contains(why, "compute capability 9.0"));
-    CudaStream stream;
-    CHECK_THROWS_AS(workload->launch(variant_index("wgmma"), stream.get()), std::invalid_argument);
+    for (int verified = 0; verified < 2; ++verified) {
+      try {
+        if (verified) {
+          workload->verify(wgmma, stream.get());
+        } else {
+          workload->launch(wgmma, stream.get());
+        }
+        FAIL("matmul wgmma was not refused on compute capability " << major << "." << minor);
+      } catch (const std::invalid_argument& refusal) {
+        CHECK(contains(refusal.what(), "matmul wgmma: " + why));
+      }
+    }
   }
-  CHECK(workload->cannot_run(variant_index("tensor_core")).empty());
+  CHECK(workload->cannot_run(variant_index(op, "tensor_core")).empty());
 }
 
-TEST_CASE("a poisoned matmul output that no kernel wrote fails verification", "[gpu][matmul]") {
-  // Proves the check can fail: without a launch every element is still NaN. Both a fully
-  // checked output and a sampled one.
+TEST_CASE("a matmul variant that cannot run is refused before it launches", "[gpu][matmul]") {
+  // Where wgmma runs (an H100), this is the refusal path it would take elsewhere.
+  const Op& op = matmul_with_test_variants();
+  const std::size_t refused = variant_index(op, "refused_everywhere");
+  auto workload = op.prepare({{16, 16, 16}, DType::f32, "test"}, 1);
+  CHECK(workload->cannot_run(refused) == "test-only, runs nowhere");
+  CudaStream stream;
+  CHECK_THROWS_AS(workload->launch(refused, stream.get()), std::invalid_argument);
+  CHECK_THROWS_AS(workload->verify(refused, stream.get()), std::invalid_argument);
+  CHECK_FALSE(refused_variant_launched);
+}
+
+TEST_CASE("a matmul variant that writes nothing fails verification", "[gpu][matmul]") {
+  // Proves the check can fail: every element is still the poison. Both a fully checked output
+  // and a sampled one.
+  const Op& op = matmul_with_test_variants();
+  const std::size_t writes_nothing = variant_index(op, "writes_nothing");
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{300, 400, 8}}) {
-    for (DType dtype : matmul_op().dtypes()) {
-      auto workload = matmul_op().prepare({shape, dtype, "test"}, fresh_seed());
-      static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
-      const Verification check = static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get());
+    for (DType dtype : op.dtypes()) {
+      auto workload = op.prepare({shape, dtype, "test"}, fresh_seed());
+      const Verification check = workload->verify(writes_nothing, stream.get());
       INFO(dtype_name(dtype) << " " << format_shape(shape) << ": " << check.message);
       CHECK_FALSE(check.passed);
       CHECK(check.mismatches == shape[0] * shape[1]);
@@ -142,5 +200,5 @@ TEST_CASE("a matmul variant index that does not exist is an error, not a silent 
   CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
   CHECK_THROWS_AS(workload->launch(matmul_op().variants().size(), stream.get()), std::out_of_range);
   // A variant that exists but not for this dtype refuses too.
-  CHECK_THROWS_AS(workload->launch(variant_index("tensor_core"), stream.get()), std::invalid_argument);
+  CHECK_THROWS_AS(workload->launch(variant_index(matmul_op(), "tensor_core"), stream.get()), std::invalid_argument);
 }

@@ -1,10 +1,13 @@
 // The matmul op's host side: shapes, traffic, variants per dtype, the verification sample and the
 // double-precision reference. No GPU.
 #include "harness/plan/plan.hpp"
+#include "harness/ops/defined_op.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "kernels/matmul/matmul_reference.hpp"
 #include "support/catch.hpp"
+
+#include "kbench/ops/matmul.hpp"
 
 #include <algorithm>
 #include <array>
@@ -22,6 +25,10 @@ const Op& matmul_op() {
     return r;
   }();
   return *registry.find("matmul");
+}
+
+const detail::AnyOpDefinition& matmul_definition() {
+  return dynamic_cast<const DefinedOp&>(matmul_op()).definition();
 }
 
 bool has(const std::vector<std::int64_t>& sorted, std::int64_t value) {
@@ -177,4 +184,54 @@ TEST_CASE("matmul tolerances: scaled by the sum of |a·b|, loose only where the 
   // A wrong value fails: the reference 1.0 with scale 2.0 admits 1 ± 5e-6 in fp32.
   CHECK(compare_with_reference({1.0f}, {1.0}, fp32, {2.0}).passed);
   CHECK_FALSE(compare_with_reference({1.0001f}, {1.0}, fp32, {2.0}).passed);
+}
+
+TEST_CASE("the matmul reference: a small C in full and in order, a large one at a sample drawn from the inputs",
+          "[matmul][verification]") {
+  const detail::AnyOpDefinition& op = matmul_definition();
+  const Problem small{{7, 13, 5}, DType::f32, "test"};
+  const std::vector<std::vector<float>> small_inputs{random_values(7 * 5, 1), random_values(5 * 13, 2)};
+  const std::vector<OutputReference> full = op.reference(small, small_inputs);
+  REQUIRE(full.size() == 1);
+  CHECK(full[0].positions.empty());  // every element, in order
+  const matmul::ReferenceValues expected =
+      matmul::reference_at(small_inputs[0], small_inputs[1], 7, 13, 5, matmul::sample_positions(7, 13, 0));
+  CHECK(full[0].values == expected.value);
+  CHECK(full[0].scale == expected.scale);
+
+  const Problem large{{300, 400, 8}, DType::f16, "test"};
+  const std::vector<std::vector<float>> first{random_values(300 * 8, 3), random_values(8 * 400, 4)};
+  const std::vector<std::vector<float>> second{random_values(300 * 8, 5), random_values(8 * 400, 6)};
+  const OutputReference sampled = op.reference(large, first)[0];
+  CHECK(sampled.positions.size() >= 4096u);
+  CHECK(sampled.positions.size() < 300u * 400u);
+  CHECK(sampled.values.size() == sampled.positions.size());
+  CHECK(sampled.scale.size() == sampled.positions.size());
+  CHECK(op.reference(large, first)[0].positions == sampled.positions);    // the same inputs, the same sample
+  CHECK(op.reference(large, second)[0].positions != sampled.positions);   // other inputs, another one
+  const matmul::ReferenceValues at = matmul::reference_at(first[0], first[1], 300, 400, 8, sampled.positions);
+  CHECK(sampled.values == at.value);
+
+  CHECK(op.describe_position(large, 0, 401) == "row 1, col 1");
+  CHECK(op.describe_position(large, 0, 300 * 400 - 1) == "row 299, col 399");
+}
+
+TEST_CASE("matmul wgmma declares itself unavailable off compute capability 9.0, saying why", "[matmul]") {
+  const detail::AnyOpDefinition& op = matmul_definition();
+  const auto wgmma = std::find_if(op.variants.begin(), op.variants.end(),
+                                  [](const detail::AnyVariant& v) { return v.name == "wgmma"; });
+  REQUIRE(wgmma != op.variants.end());
+  REQUIRE(wgmma->cannot_run);
+  MatmulArgs args;
+  args.device.cc_major = 9;
+  args.device.cc_minor = 0;
+  CHECK(wgmma->cannot_run(&args).empty());
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{8, 0}, {8, 9}, {10, 0}, {12, 0}}) {
+    args.device.cc_major = major;
+    args.device.cc_minor = minor;
+    const std::string why = wgmma->cannot_run(&args);
+    INFO(major << "." << minor << ": " << why);
+    CHECK(contains(why, "compute capability 9.0"));
+    CHECK(contains(why, std::to_string(major) + "." + std::to_string(minor)));
+  }
 }
