@@ -31,9 +31,9 @@ void with_typed(const ReductionArgs& args, F&& f) {
   });
 }
 
-/// More SMs than any GPU has: the launch-shape helpers given this return their device-independent
-/// maximum, an upper bound of what they return for a real device.
-constexpr int kAnySmCount = 1 << 16;
+/// More SMs than any GPU has (the largest have under 200): the launch-shape helpers return at
+/// least as many blocks for it as for any real device, so scratch sized by it is an upper bound.
+constexpr int kAnySmCount = 1024;
 
 /// The one-pass kernels' ticket counters: zero before the first call, left zero by each call.
 inline DeviceBuffer zeroed_tickets(std::size_t count) {
