@@ -1,12 +1,14 @@
 // Every reduction variant (full, inner, outer, inner max) and dtype against the CPU reference in
-// double, with the output poisoned first, on odd extents (rows of 1, 7 and 1031 elements) and on
-// the size classes.
+// double, through the workload's verification (guard bytes, poisoned outputs, two input sets), on
+// odd extents (rows of 1, 7 and 1031 elements) and on the size classes; and a variant that writes
+// nothing fails.
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
-#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
+
+#include "kbench/ops/reduction.hpp"
 
 #include <random>
 
@@ -70,12 +72,29 @@ TEST_CASE("every reduction variant matches the reference on the size classes", "
   }
 }
 
-TEST_CASE("a reduction output no kernel wrote fails verification", "[gpu][sum]") {
+TEST_CASE("a reduction variant that writes nothing fails verification", "[gpu][sum]") {
+  // Declared on each op as a plugin would; its launch leaves the poisoned output as it is.
+  Registry with_idle;
+  register_all_ops(with_idle);
+  Variant<ReductionArgs> idle;
+  idle.name = "writes_nothing";
+  idle.description = "test-only";
+  idle.launch = [](const ReductionArgs&, cudaStream_t) {};
   CudaStream stream;
   for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
-    auto workload = registry().find(name)->prepare({{9, 33}, DType::f32, "test"}, fresh_seed());
-    static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
-    CHECK_FALSE(static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get()).passed);
+    with_idle.add_variant<ReductionArgs>(name, idle);
+    const Op& op = *with_idle.find(name);
+    const auto variants = op.variants();
+    std::size_t index = variants.size();
+    for (std::size_t v = 0; v < variants.size(); ++v)
+      if (variants[v].name == "writes_nothing") index = v;
+    REQUIRE(index < variants.size());
+    const Problem problem{{9, 33}, DType::f32, "test"};
+    auto workload = op.prepare(problem, fresh_seed());
+    const Verification check = workload->verify(index, stream.get());
+    INFO(name << ": " << check.message);
+    CHECK_FALSE(check.passed);
+    CHECK(check.mismatches == op.traffic(problem).bytes_written / sizeof(float));  // every output is the poison
     CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
   }
 }

@@ -1,0 +1,134 @@
+// sum_outer's variants (each column summed over the rows), declared beside the launchers of
+// sum_columns_kernels.cu and the cuBLAS baseline.
+#include "kernels/sum/sum_variants.hpp"
+
+#include "harness/device/cublas_handle.hpp"
+#include "harness/ops/host_tensor.hpp"
+
+#include <library_types.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace kbench::sum {
+
+namespace {
+
+/// The cuBLAS baseline's workspace: set on its handle so that a call allocates nothing.
+constexpr std::size_t kCublasWorkspaceBytes = 32u << 20;
+
+std::size_t element_bytes(const ReductionArgs& args) { return dtype_size(args.dtype); }
+
+Variant<ReductionArgs> naive() {
+  Variant<ReductionArgs> v;
+  v.name = "naive";
+  v.description = "one thread per column walking down it";
+  v.launch = [](const ReductionArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { launch_columns_naive(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
+Variant<ReductionArgs> two_stage() {
+  Variant<ReductionArgs> v;
+  v.name = "two_stage";
+  v.description = "32x8 blocks over column strips and row chunks with 16-byte loads, then per column";
+  v.kernels_per_call = 2;
+  v.prepare = [](const ReductionArgs& args) -> CallFn {
+    const int chunks = column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
+    auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) *
+                                                   static_cast<std::size_t>(args.cols) * sizeof(float));
+    return [args, chunks, partials](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) {
+        launch_columns_two_stage(x, y, args.rows, args.cols, partials->as<float>(), chunks, stream);
+      });
+    };
+  };
+  return v;
+}
+
+/// one_pass's partials and per-strip tickets for one problem.
+struct OnePassState {
+  int chunks = 1;
+  DeviceBuffer partials;  ///< chunks x cols floats
+  DeviceBuffer tickets;   ///< one per column strip
+};
+
+Variant<ReductionArgs> one_pass() {
+  Variant<ReductionArgs> v;
+  v.name = "one_pass";
+  v.description =
+      "two_stage's blocks in one kernel, the last row-chunk block of each column strip adds the chunks' "
+      "partials; up to 512 rows on Hopper, each strip's chunks one cluster meeting in shared memory";
+  v.prepare = [](const ReductionArgs& args) -> CallFn {
+    auto state = std::make_shared<OnePassState>();
+    state->chunks = columns_one_pass_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args),
+                                            args.device.cc_major);
+    state->partials =
+        DeviceBuffer(static_cast<std::size_t>(state->chunks) * static_cast<std::size_t>(args.cols) * sizeof(float));
+    state->tickets = zeroed_tickets(static_cast<std::size_t>(column_strips(args.x, args.cols, element_bytes(args))));
+    return [args, state](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) {
+        launch_columns_one_pass(x, y, args.rows, args.cols, state->partials.as<float>(), state->tickets.as<unsigned>(),
+                                state->chunks, args.device.cc_major, stream);
+      });
+    };
+  };
+  return v;
+}
+
+cudaDataType_t cublas_type(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return CUDA_R_16F;
+    case DType::bf16: return CUDA_R_16BF;
+    default: return CUDA_R_32F;
+  }
+}
+
+/// cublas_gemv's handle and ones vector for one problem.
+struct GemvState {
+  CublasHandle cublas{kCublasWorkspaceBytes};
+  DeviceBuffer ones;  ///< rows elements of the dtype, each exactly 1
+};
+
+Variant<ReductionArgs> cublas_gemv() {
+  Variant<ReductionArgs> v;
+  v.name = "cublas_gemv";
+  v.role = VariantRole::baseline;
+  v.description = "cublasGemmEx of the matrix with a ones vector (n = 1)";
+  v.prepare = [](const ReductionArgs& args) -> CallFn {
+    auto state = std::make_shared<GemvState>();
+    const HostTensor ones = random_tensor(args.dtype, static_cast<std::size_t>(args.rows), 0, 1.0f, 1.0f);
+    state->ones = DeviceBuffer(ones.bytes.size());
+    upload(state->ones.get(), ones.bytes.data(), ones.bytes.size());
+    // What a vendor user calls for a column sum: a matrix-vector product with a ones vector.
+    // Row-major rows x cols is column-major cols x rows (lda = cols), so y = A_cm * ones.
+    return [args, state](cudaStream_t stream) {
+      const float one = 1.0f, zero = 0.0f;
+      const cudaDataType_t type = cublas_type(args.dtype);
+      const int rows = static_cast<int>(args.rows), cols = static_cast<int>(args.cols);
+      KBENCH_CUBLAS_CALL(cublasGemmEx(state->cublas.on(stream), CUBLAS_OP_N, CUBLAS_OP_N, cols, 1, rows, &one, args.x,
+                                      type, cols, state->ones.get(), type, rows, &zero, args.y, type, cols,
+                                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    };
+  };
+  return v;
+}
+
+}  // namespace
+
+std::vector<Variant<ReductionArgs>> column_variants() { return {naive(), two_stage(), one_pass(), cublas_gemv()}; }
+
+double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
+  const std::size_t size = dtype_size(dtype);
+  const double two_stage_chunks = column_chunks(rows, cols, kAnySmCount, size);
+  const double one_pass_chunks = std::max(columns_one_pass_chunks(rows, cols, kAnySmCount, size, 0),
+                                          columns_one_pass_chunks(rows, cols, kAnySmCount, size, 9));
+  // Partials of chunks x cols floats; tickets: a strip is at least one column; cuBLAS's workspace
+  // and ones vector (the handle's own allocations are cuBLAS's, not counted).
+  return (two_stage_chunks + one_pass_chunks) * static_cast<double>(cols) * sizeof(float) +
+         static_cast<double>(cols) * sizeof(unsigned) + static_cast<double>(kCublasWorkspaceBytes) +
+         static_cast<double>(rows) * static_cast<double>(size);
+}
+
+}  // namespace kbench::sum
