@@ -8,6 +8,8 @@
 #include "kernels/softmax/softmax_reference.hpp"
 #include "support/catch.hpp"
 
+#include "kbench/ops/softmax.hpp"
+
 #include <cmath>
 
 using namespace kbench;
@@ -52,8 +54,8 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
     CHECK(t.bytes_written == t.bytes_read);
     CHECK(t.flops == 4 * n);
     CHECK(t.math == "fp32");
-    // x, y, two intermediates of the manual chain, and its per-row max and sum.
-    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4);
+    // x, y (with its guard bytes), two intermediates of the manual chain, and its per-row max and sum.
+    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4 + kOutputGuards);
   }
 
   const auto variants = op->variants();
@@ -170,5 +172,19 @@ TEST_CASE("only the gelu manual chain's tolerance grows with |x|", "[gelu]") {
     const std::vector<OutputReference> reference = op.reference({{3}, DType::f32, "custom"}, {{-2.0f, 0.0f, 0.5f}});
     REQUIRE(reference.size() == 1);
     CHECK(reference[0].scale == std::vector<double>{2.0, 0.0, 0.5});
+  }
+}
+
+TEST_CASE("the softmax baseline names the shapes cuDNN cannot express as its cannot_run", "[softmax]") {
+  for (const detail::AnyVariant& v : definition("softmax").variants) {
+    if (v.name != "cudnn") continue;
+    REQUIRE(v.cannot_run);
+    SoftmaxArgs args;
+    args.rows = 4;
+    args.cols = 16;
+    CHECK(v.cannot_run(&args).empty());
+    args.rows = std::int64_t{1} << 16;
+    args.cols = std::int64_t{1} << 16;
+    CHECK(contains(v.cannot_run(&args), "cuDNN cannot express 65536 x 65536"));
   }
 }
