@@ -1,19 +1,20 @@
 // The GELU family: gelu_tanh (the tanh approximation) and gelu_erf (the exact form), elementwise
-// over a tensor of any shape (treated as flat). One Workload serves both; the Op classes differ
-// in the form only.
-#include "kernels/legacy_workload.hpp"
+// over a tensor of any shape (treated as flat). One definition per form; the variants are
+// declared here, once each, beside the launchers they call (gelu_kernels.hpp), and take the form
+// as their only parameter.
 #include "kernels/gelu/gelu_op.hpp"
 
 #include "harness/device/cuda_resources.hpp"
-#include "harness/device/device_setup.hpp"
-#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
-#include "harness/ops/host_tensor.hpp"
+#include "harness/ops/problem.hpp"
+#include "harness/ops/verification.hpp"
 #include "kernels/gelu/gelu_kernels.hpp"
 #include "kernels/gelu/gelu_reference.hpp"
 
+#include "kbench/ops/gelu.hpp"
+
 #include <cmath>
-#include <stdexcept>
+#include <memory>
 
 namespace kbench {
 
@@ -21,134 +22,143 @@ namespace {
 
 using gelu::Form;
 
-enum GeluVariant : std::size_t { kManual, kFused, kVectorized, kBlocked, kCubTransform };
-
 /// Inputs are drawn from [-5, 5): the curved part of GELU and the negative tail where
 /// 0.5 x (1 + tanh(u)) cancels to about -2e-7 at x = -5.
 constexpr float kInputLow = -5.0f;
 constexpr float kInputHigh = 5.0f;
 
-class GeluWorkload final : public LegacyWorkload {
- public:
-  GeluWorkload(Form form, const Problem& problem, std::uint64_t seed)
-      : form_(form), dtype_(problem.dtype), n_(element_count(problem.shape)) {
-    const std::size_t bytes = static_cast<std::size_t>(n_) * dtype_size(dtype_);
-    x_ = DeviceBuffer(bytes);
-    y_ = DeviceBuffer(bytes);
-    // The manual chain's two ping-pong temporaries, allocated here so that no call allocates.
-    t0_ = DeviceBuffer(bytes);
-    t1_ = DeviceBuffer(bytes);
+/// Calls `f(x, y)` with the args' pointers typed by their dtype.
+template <typename F>
+void with_typed(const GeluArgs& args, F&& f) {
+  dispatch_dtype(args.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    f(static_cast<const T*>(args.x), static_cast<T*>(args.y));
+  });
+}
 
-    HostTensor x = random_tensor(dtype_, static_cast<std::size_t>(n_), seed, kInputLow, kInputHigh);
-    upload(x_.get(), x.bytes.data(), bytes);
-    reference_ = gelu::reference_gelu(form_, x.values);
-    inputs_ = std::move(x.values);
-
-    const int sm_count = current_sm_count();
-    vectorized_grid_ = dispatch_dtype(dtype_, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return gelu::vectorized_grid<T>(form_, n_, sm_count);
-    });
-  }
-
-  void launch(std::size_t variant, cudaStream_t stream) override {
-    dispatch_dtype(dtype_, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* x = x_.as<T>();
-      T* y = y_.as<T>();
-      switch (variant) {
-        case kManual: gelu::launch_manual(form_, x, y, t0_.as<T>(), t1_.as<T>(), n_, stream); break;
-        case kFused: gelu::launch_fused(form_, x, y, n_, stream); break;
-        case kVectorized: gelu::launch_vectorized(form_, x, y, n_, vectorized_grid_, stream); break;
-        case kBlocked: gelu::launch_blocked(form_, x, y, n_, stream); break;
-        case kCubTransform: gelu::launch_cub_transform(form_, x, y, n_, stream); break;
-        default: throw std::out_of_range("gelu: no variant " + std::to_string(variant));
-      }
-    });
-    // check_outputs holds the manual chain to its own tolerance; the harness and the tests
-    // always check right after the launch they verify.
-    last_variant_ = variant;
-  }
-
-  void poison_outputs(cudaStream_t stream) override { poison_output(y_, stream); }
-
-  Verification check_outputs(cudaStream_t stream) override {
-    const std::vector<float> output = read_output(y_, dtype_, reference_.size(), stream);
-    if (last_variant_ != kManual) return compare_with_reference(output, reference_, fp32_math_tolerance(dtype_));
-    // The manual chain's error grows with |x| (gelu_reference.cpp): scale its extra term by |x|.
-    std::vector<double> scale(inputs_.size());
-    for (std::size_t i = 0; i < scale.size(); ++i) scale[i] = std::fabs(static_cast<double>(inputs_[i]));
-    return compare_with_reference(output, reference_, gelu::manual_gelu_tolerance(dtype_), scale);
-  }
-
- private:
-  Form form_;
-  DType dtype_;
-  std::int64_t n_;
-  DeviceBuffer x_, y_, t0_, t1_;
-  std::vector<float> inputs_;  ///< the exact dtype values of x, for the manual chain's tolerance
-  std::vector<double> reference_;
-  int vectorized_grid_ = 1;
-  std::size_t last_variant_ = kFused;
+/// The manual chain's per-problem scratch: two n-element temporaries in the dtype.
+struct Temporaries {
+  explicit Temporaries(std::size_t bytes) : t0(bytes), t1(bytes) {}
+  DeviceBuffer t0, t1;
 };
 
-class GeluOp final : public Op {
- public:
-  explicit GeluOp(Form form) : form_(form) {}
+Variant<GeluArgs> manual(Form form) {
+  const std::string steps = form == Form::tanh ? "x^3, *0.044715, +x, *0.79788456, tanh, +1, *x, *0.5"
+                                               : "*(1/sqrt 2), erf, +1, *x, *0.5";
+  Variant<GeluArgs> v;
+  v.name = "manual";
+  v.description = "one kernel per step as a framework's naive code runs it (" + steps + "), intermediates in the dtype";
+  v.kernels_per_call = gelu::manual_steps(form);
+  // Every step rounds to the dtype: a wider bound, whose `scaled` term the reference's scale
+  // (|x| per element) multiplies.
+  v.tolerance = gelu::manual_gelu_tolerance;
+  // The two ping-pong temporaries, allocated once per problem so that no call allocates; the
+  // call owns them.
+  v.prepare = [form](const GeluArgs& args) -> CallFn {
+    return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      const auto temporaries = std::make_shared<Temporaries>(static_cast<std::size_t>(args.n) * sizeof(T));
+      return [form, x = static_cast<const T*>(args.x), y = static_cast<T*>(args.y), n = args.n,
+              temporaries](cudaStream_t stream) {
+        gelu::launch_manual(form, x, y, temporaries->t0.as<T>(), temporaries->t1.as<T>(), n, stream);
+      };
+    });
+  };
+  return v;
+}
 
-  std::string name() const override { return form_ == Form::tanh ? "gelu_tanh" : "gelu_erf"; }
-  std::string family() const override { return "gelu"; }
-  std::string summary() const override {
-    return form_ == Form::tanh ? "GELU, tanh approximation 0.5x(1 + tanh(0.79788456(x + 0.044715x^3))), fp32 math"
-                               : "GELU, exact form 0.5x(1 + erf(x / sqrt 2)), fp32 math";
-  }
+Variant<GeluArgs> fused(Form form) {
+  Variant<GeluArgs> v;
+  v.name = "fused";
+  v.description = "the whole formula in registers, one element per thread, 256-thread blocks";
+  v.launch = [form](const GeluArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { gelu::launch_fused(form, x, y, args.n, stream); });
+  };
+  return v;
+}
 
-  std::vector<VariantInfo> variants() const override {
-    const std::string steps = form_ == Form::tanh ? "x^3, *0.044715, +x, *0.79788456, tanh, +1, *x, *0.5"
-                                                  : "*(1/sqrt 2), erf, +1, *x, *0.5";
-    return {
-        {"manual", VariantRole::own,
-         "one kernel per step as a framework's naive code runs it (" + steps +
-             "), intermediates in the dtype",
-         gelu::manual_steps(form_)},
-        {"fused", VariantRole::own, "the whole formula in registers, one element per thread, 256-thread blocks"},
-        {"vectorized", VariantRole::own, "fused, grid-stride over 16-byte vectors, 4 in flight per thread, scalar tail"},
-        {"blocked", VariantRole::own, "fused, 16-byte vectors, one tile of 256 x 4 per block, a grid covering the tensor"},
-        {"cub_transform", VariantRole::baseline, "cub::DeviceTransform::Transform (CCCL) with the fused functor"},
+Variant<GeluArgs> vectorized(Form form) {
+  Variant<GeluArgs> v;
+  v.name = "vectorized";
+  v.description = "fused, grid-stride over 16-byte vectors, 4 in flight per thread, scalar tail";
+  // The grid depends on the problem and the device only: computed once, not per call.
+  v.prepare = [form](const GeluArgs& args) -> CallFn {
+    const int grid = dispatch_dtype(args.dtype, [&](auto tag) {
+      return gelu::vectorized_grid<typename decltype(tag)::type>(form, args.n, args.device.sm_count);
+    });
+    return [form, args, grid](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) { gelu::launch_vectorized(form, x, y, args.n, grid, stream); });
     };
-  }
+  };
+  return v;
+}
 
-  std::vector<DType> dtypes() const override { return all_dtypes(); }
+Variant<GeluArgs> blocked(Form form) {
+  Variant<GeluArgs> v;
+  v.name = "blocked";
+  v.description = "fused, 16-byte vectors, one tile of 256 x 4 per block, a grid covering the tensor";
+  v.launch = [form](const GeluArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { gelu::launch_blocked(form, x, y, args.n, stream); });
+  };
+  return v;
+}
 
-  std::string reject_shape(const Shape& shape) const override { return shape.empty() ? "shape is empty" : ""; }
+Variant<GeluArgs> cub_transform(Form form) {
+  Variant<GeluArgs> v;
+  v.name = "cub_transform";
+  v.role = VariantRole::baseline;
+  v.description = "cub::DeviceTransform::Transform (CCCL) with the fused functor";
+  v.launch = [form](const GeluArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { gelu::launch_cub_transform(form, x, y, args.n, stream); });
+  };
+  return v;
+}
 
-  Traffic traffic(const Problem& problem) const override {
+OpDefinition<GeluArgs> gelu_definition(Form form) {
+  OpDefinition<GeluArgs> op;
+  op.name = form == Form::tanh ? "gelu_tanh" : "gelu_erf";
+  op.family = "gelu";
+  op.summary = form == Form::tanh ? "GELU, tanh approximation 0.5x(1 + tanh(0.79788456(x + 0.044715x^3))), fp32 math"
+                                  : "GELU, exact form 0.5x(1 + erf(x / sqrt 2)), fp32 math";
+  op.traffic = [](const Problem& problem) {
     const double elements = static_cast<double>(element_count(problem.shape));
     const double bytes = elements * static_cast<double>(dtype_size(problem.dtype));
     // x read once, y written once. About 8 FLOPs per element: the tanh form's eight steps at one
     // each (tanh counted as one). The erf form is counted the same so that the two compare; both
     // are far below the machine balance by this count (NOTES.md: erfcf costs more instructions).
-    return {bytes, bytes, 8 * elements, "fp32"};
-  }
-
-  /// x, y and the manual chain's two temporaries.
-  double device_bytes(const Problem& problem) const override {
-    return 4 * static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
-  }
-
-  std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const override {
-    return std::make_unique<GeluWorkload>(form_, problem, seed);
-  }
-
- private:
-  Form form_;
-};
+    return Traffic{bytes, bytes, 8 * elements, "fp32"};
+  };
+  // The manual chain's two temporaries.
+  op.scratch_bytes = [](const Problem& problem) {
+    return 2 * static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
+  };
+  op.inputs = [](const Problem& problem) {
+    return std::vector<InputSpec>{{"x", element_count(problem.shape), kInputLow, kInputHigh}};
+  };
+  op.outputs = [](const Problem& problem) { return std::vector<OutputSpec>{{"y", element_count(problem.shape)}}; };
+  // In double from the exact dtype inputs. The scale, |x| per element, is what the manual chain's
+  // error grows with (gelu_reference.cpp); every other variant is held to fp32_math_tolerance,
+  // whose `scaled` is 0, so it leaves them alone.
+  op.reference = [form](const Problem&, const std::vector<std::vector<float>>& in) {
+    OutputReference y;
+    y.values = gelu::reference_gelu(form, in[0]);
+    y.scale.resize(in[0].size());
+    for (std::size_t i = 0; i < y.scale.size(); ++i) y.scale[i] = std::fabs(static_cast<double>(in[0][i]));
+    return std::vector<OutputReference>{std::move(y)};
+  };
+  op.tolerance = fp32_math_tolerance;
+  op.make_args = [](const Problem& problem, const Buffers& buffers) {
+    return GeluArgs{problem.dtype, element_count(problem.shape), buffers.inputs[0], buffers.outputs[0], buffers.device};
+  };
+  op.variants = {manual(form), fused(form), vectorized(form), blocked(form), cub_transform(form)};
+  return op;
+}
 
 }  // namespace
 
-void register_gelu(Registry& registry) {
-  registry.add(std::make_unique<GeluOp>(Form::tanh));
-  registry.add(std::make_unique<GeluOp>(Form::erf));
+void register_gelu(Registrar& registrar) {
+  registrar.add_op(gelu_definition(Form::tanh));
+  registrar.add_op(gelu_definition(Form::erf));
 }
 
 }  // namespace kbench

@@ -1,8 +1,8 @@
 #pragma once
-#include "harness/ops/registry.hpp"
+#include "kbench/plugin.hpp"
 
 namespace kbench {
-/// Registers the GELU family: gelu_tanh and gelu_erf (variants manual, fused, vectorized;
-/// baseline cub_transform).
-void register_gelu(Registry& registry);
+/// Declares the GELU family: gelu_tanh and gelu_erf, each with the variants manual, fused,
+/// vectorized, blocked and the baseline cub_transform.
+void register_gelu(Registrar& registrar);
 }  // namespace kbench

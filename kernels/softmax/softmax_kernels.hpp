@@ -11,7 +11,7 @@
 
 namespace kbench::softmax {
 
-/// Device scratch of the manual chain, allocated once by the workload (never inside a call).
+/// Device scratch of the manual chain, allocated once per problem by the variant (never inside a call).
 template <typename T>
 struct ManualScratch {
   T* shifted = nullptr;      ///< rows x cols: x - max, in T

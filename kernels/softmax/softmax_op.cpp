@@ -1,26 +1,26 @@
 // The softmax op: y = softmax(x) over the last dimension of a tensor of any rank >= 1, seen as a
-// rows x cols matrix (rows = product of all but the last extent, cols = the last extent).
-#include "kernels/legacy_workload.hpp"
+// rows x cols matrix (rows = product of all but the last extent, cols = the last extent). Its
+// variants are declared here, once each, beside the launchers they call (softmax_kernels.hpp).
 #include "kernels/softmax/softmax_op.hpp"
 
 #include "harness/device/cuda_resources.hpp"
-#include "harness/ops/device_output.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
-#include "harness/ops/host_tensor.hpp"
+#include "harness/ops/problem.hpp"
+#include "harness/ops/verification.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
+
+#include "kbench/ops/softmax.hpp"
 
 #if KBENCH_HAVE_CUDNN
 #include "kernels/softmax/softmax_cudnn.hpp"
 #endif
 
-#include <stdexcept>
+#include <memory>
 
 namespace kbench {
 
 namespace {
-
-enum SoftmaxVariant : std::size_t { kManual, kFused, kOnline, kRegisterRow, kBaseline };
 
 struct Matrix {
   std::int64_t rows = 1;
@@ -39,149 +39,159 @@ Matrix as_matrix(const Shape& shape) {
 constexpr float kInputLow = -4.0f;
 constexpr float kInputHigh = 4.0f;
 
-class SoftmaxWorkload final : public LegacyWorkload {
- public:
-  SoftmaxWorkload(const Problem& problem, std::uint64_t seed)
-      : dtype_(problem.dtype), matrix_(as_matrix(problem.shape)), n_(element_count(problem.shape)) {
-    const std::size_t bytes = static_cast<std::size_t>(n_) * dtype_size(dtype_);
-    const std::size_t row_bytes = static_cast<std::size_t>(matrix_.rows) * sizeof(float);
-    x_ = DeviceBuffer(bytes);
-    y_ = DeviceBuffer(bytes);
-    // The manual chain's intermediates, allocated here so that no call allocates.
-    shifted_ = DeviceBuffer(bytes);
-    exponentials_ = DeviceBuffer(bytes);
-    row_max_ = DeviceBuffer(row_bytes);
-    row_sum_ = DeviceBuffer(row_bytes);
+/// Calls `f(x, y)` with the args' pointers typed by their dtype.
+template <typename F>
+void with_typed(const SoftmaxArgs& args, F&& f) {
+  dispatch_dtype(args.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    f(static_cast<const T*>(args.x), static_cast<T*>(args.y));
+  });
+}
 
-    const HostTensor x = random_tensor(dtype_, static_cast<std::size_t>(n_), seed, kInputLow, kInputHigh);
-    upload(x_.get(), x.bytes.data(), bytes);
-    reference_ = softmax::reference_softmax(x.values, matrix_.rows, matrix_.cols);
-#if KBENCH_HAVE_CUDNN
-    cudnn_unsupported_ = softmax::CudnnSoftmax::unsupported_reason(matrix_.rows, matrix_.cols);
-    if (cudnn_unsupported_.empty()) cudnn_ = std::make_unique<softmax::CudnnSoftmax>(dtype_, matrix_.rows, matrix_.cols);
-#endif
-  }
-
-  void launch(std::size_t variant, cudaStream_t stream) override {
-    dispatch_dtype(dtype_, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* x = x_.as<T>();
-      T* y = y_.as<T>();
-      switch (variant) {
-        case kManual: {
-          const softmax::ManualScratch<T> scratch{shifted_.as<T>(), exponentials_.as<T>(), row_max_.as<float>(),
-                                                  row_sum_.as<float>()};
-          softmax::launch_manual(x, y, scratch, matrix_.rows, matrix_.cols, stream);
-          break;
-        }
-        case kFused: softmax::launch_fused(x, y, matrix_.rows, matrix_.cols, stream); break;
-        case kOnline: softmax::launch_online(x, y, matrix_.rows, matrix_.cols, stream); break;
-        case kRegisterRow: softmax::launch_register_row(x, y, matrix_.rows, matrix_.cols, stream); break;
-        case kBaseline:
-#if KBENCH_HAVE_CUDNN
-          if (!cudnn_) throw std::invalid_argument(cudnn_unsupported_);
-          cudnn_->launch(x, y, stream);
-#else
-          softmax::launch_fused(x, y, matrix_.rows, matrix_.cols, stream);
-#endif
-          break;
-        default: throw std::out_of_range("softmax: no variant " + std::to_string(variant));
-      }
-    });
-    // check_outputs holds the manual chain to its own tolerance; the harness and the tests
-    // always check right after the launch they verify.
-    last_variant_ = variant;
-  }
-
-  void poison_outputs(cudaStream_t stream) override { poison_output(y_, stream); }
-
-  Verification check_outputs(cudaStream_t stream) override {
-    const Tolerance tolerance =
-        last_variant_ == kManual ? softmax::manual_softmax_tolerance(dtype_) : fp32_math_tolerance(dtype_);
-    return compare_with_reference(read_output(y_, dtype_, reference_.size(), stream), reference_, tolerance);
-  }
-
- private:
-  DType dtype_;
-  Matrix matrix_;
-  std::int64_t n_;
-  DeviceBuffer x_, y_, shifted_, exponentials_, row_max_, row_sum_;
-  std::vector<double> reference_;
-  std::size_t last_variant_ = kFused;
-#if KBENCH_HAVE_CUDNN
-  std::unique_ptr<softmax::CudnnSoftmax> cudnn_;
-  std::string cudnn_unsupported_;
-#endif
+/// The manual chain's per-problem scratch: two rows x cols intermediates in the dtype, and the
+/// per-row max and sum in fp32.
+struct ManualBuffers {
+  explicit ManualBuffers(const SoftmaxArgs& args)
+      : shifted(static_cast<std::size_t>(args.rows * args.cols) * dtype_size(args.dtype)),
+        exponentials(shifted.bytes()),
+        row_max(static_cast<std::size_t>(args.rows) * sizeof(float)),
+        row_sum(row_max.bytes()) {}
+  DeviceBuffer shifted, exponentials, row_max, row_sum;
 };
 
-class SoftmaxOp final : public Op {
- public:
-  std::string name() const override { return "softmax"; }
-  std::string summary() const override {
-    return "softmax over the last dimension (rows = all leading extents, cols = the last), fp32 math";
-  }
+Variant<SoftmaxArgs> manual() {
+  Variant<SoftmaxArgs> v;
+  v.name = "manual";
+  v.description =
+      "5 kernels as a framework's naive code runs them: row max, x - max, exp, row sum, divide; "
+      "intermediates stored in the dtype (reads 5MN + 2M, writes 3MN + 2M elements)";
+  v.kernels_per_call = 5;
+  v.tolerance = softmax::manual_softmax_tolerance;
+  // The intermediates, allocated once per problem so that no call allocates; the call owns them.
+  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
+    const auto buffers = std::make_shared<ManualBuffers>(args);
+    return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      const softmax::ManualScratch<T> scratch{buffers->shifted.as<T>(), buffers->exponentials.as<T>(),
+                                              buffers->row_max.as<float>(), buffers->row_sum.as<float>()};
+      return [buffers, scratch, x = static_cast<const T*>(args.x), y = static_cast<T*>(args.y), rows = args.rows,
+              cols = args.cols](cudaStream_t stream) { softmax::launch_manual(x, y, scratch, rows, cols, stream); };
+    });
+  };
+  return v;
+}
 
-  /// Square matrices for the size classes, and two batch shapes: many short rows, few long rows.
-  std::vector<Shape> shapes_for(const SizeClass& size_class) const override {
-    if (size_class.name == "small") return {{256, 256}, {512, 512}};
-    if (size_class.name == "medium") return {{2048, 2048}};
-    if (size_class.name == "large") return {{4096, 4096}};
-    if (size_class.name == "xlarge") return {{8192, 8192}};
-    if (size_class.name == "batch") return {{32768, 512}, {1024, 32768}};
-    return size_class.shapes;
-  }
+Variant<SoftmaxArgs> fused() {
+  Variant<SoftmaxArgs> v;
+  v.name = "fused";
+  v.description = "one block per row, three passes over the row (max, sum of exp, write), warp-shuffle block reductions";
+  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { softmax::launch_fused(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
 
-  std::vector<VariantInfo> variants() const override {
-    return {
-        {"manual", VariantRole::own,
-         "5 kernels as a framework's naive code runs them: row max, x - max, exp, row sum, divide; "
-         "intermediates stored in the dtype (reads 5MN + 2M, writes 3MN + 2M elements)",
-         5},
-        {"fused", VariantRole::own,
-         "one block per row, three passes over the row (max, sum of exp, write), warp-shuffle block reductions"},
-        {"online", VariantRole::own,
-         "one-pass online max and rescaled sum, then a write pass; a warp per row up to 1024 elements, a block per "
-         "row beyond; 16-byte vectors when rows are aligned"},
-        {"register_row", VariantRole::own,
-         "one block per row holding the row in registers (16-byte vectors, 4 or 8 per thread): one read, one write; "
-         "rows that are not whole vectors or longer than 32768 elements run the online kernel"},
+Variant<SoftmaxArgs> online() {
+  Variant<SoftmaxArgs> v;
+  v.name = "online";
+  v.description =
+      "one-pass online max and rescaled sum, then a write pass; a warp per row up to 1024 elements, a block per "
+      "row beyond; 16-byte vectors when rows are aligned";
+  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
+Variant<SoftmaxArgs> register_row() {
+  Variant<SoftmaxArgs> v;
+  v.name = "register_row";
+  v.description =
+      "one block per row holding the row in registers (16-byte vectors, 4 or 8 per thread): one read, one write; "
+      "rows that are not whole vectors or longer than 32768 elements run the online kernel";
+  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
 #if KBENCH_HAVE_CUDNN
-        {"cudnn", VariantRole::baseline,
-         "cudnnSoftmaxForward (ACCURATE, MODE_INSTANCE) on an NCHW rows x cols x 1 x 1 tensor, " +
-             softmax::cudnn_version_text()},
+Variant<SoftmaxArgs> baseline() {
+  Variant<SoftmaxArgs> v;
+  v.name = "cudnn";
+  v.role = VariantRole::baseline;
+  v.description = "cudnnSoftmaxForward (ACCURATE, MODE_INSTANCE) on an NCHW rows x cols x 1 x 1 tensor, " +
+                  softmax::cudnn_version_text();
+  v.cannot_run = [](const SoftmaxArgs& args) { return softmax::CudnnSoftmax::unsupported_reason(args.rows, args.cols); };
+  // The handle and the tensor descriptor, made once per problem (creating a handle loads cuDNN's
+  // libraries); the call owns them.
+  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
+    const auto cudnn = std::make_shared<const softmax::CudnnSoftmax>(args.dtype, args.rows, args.cols);
+    return [cudnn, x = args.x, y = args.y](cudaStream_t stream) { cudnn->launch(x, y, stream); };
+  };
+  return v;
+}
 #else
-        {"fused_reference", VariantRole::baseline,
-         "cuDNN was not found at configure time: the fused kernel stands in as the baseline"},
+Variant<SoftmaxArgs> baseline() {
+  Variant<SoftmaxArgs> v = fused();
+  v.name = "fused_reference";
+  v.role = VariantRole::baseline;
+  v.description = "cuDNN was not found at configure time: the fused kernel stands in as the baseline";
+  return v;
+}
 #endif
-    };
-  }
 
-  std::vector<DType> dtypes() const override { return all_dtypes(); }
-
-  std::string reject_shape(const Shape& shape) const override { return shape.empty() ? "shape is empty" : ""; }
-
-  Traffic traffic(const Problem& problem) const override {
+OpDefinition<SoftmaxArgs> softmax_definition() {
+  OpDefinition<SoftmaxArgs> op;
+  op.name = "softmax";
+  op.summary = "softmax over the last dimension (rows = all leading extents, cols = the last), fp32 math";
+  // Square matrices for the size classes, and two batch shapes: many short rows, few long rows.
+  op.shapes_for = [](const std::string& size_class, const std::vector<Shape>& defaults) -> std::vector<Shape> {
+    if (size_class == "small") return {{256, 256}, {512, 512}};
+    if (size_class == "medium") return {{2048, 2048}};
+    if (size_class == "large") return {{4096, 4096}};
+    if (size_class == "xlarge") return {{8192, 8192}};
+    if (size_class == "batch") return {{32768, 512}, {1024, 32768}};
+    return defaults;
+  };
+  op.traffic = [](const Problem& problem) {
     const double elements = static_cast<double>(element_count(problem.shape));
     const double bytes = elements * static_cast<double>(dtype_size(problem.dtype));
     // The minimum: x read once, y written once. About 4 FLOPs per element (a max, a subtract, an
     // exponential, an add to the sum; the normalising multiply is not counted), in fp32.
-    return {bytes, bytes, 4 * elements, "fp32"};
-  }
-
-  /// x, y and the manual chain's two intermediates, plus its per-row max and sum.
-  double device_bytes(const Problem& problem) const override {
+    return Traffic{bytes, bytes, 4 * elements, "fp32"};
+  };
+  // The manual chain's two intermediates and its per-row max and sum.
+  op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
-    return 4 * tensor + 2 * static_cast<double>(as_matrix(problem.shape).rows) * sizeof(float);
-  }
-
-  std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const override {
-    return std::make_unique<SoftmaxWorkload>(problem, seed);
-  }
-};
+    return 2 * tensor + 2 * static_cast<double>(as_matrix(problem.shape).rows) * sizeof(float);
+  };
+  op.inputs = [](const Problem& problem) {
+    return std::vector<InputSpec>{{"x", element_count(problem.shape), kInputLow, kInputHigh}};
+  };
+  op.outputs = [](const Problem& problem) { return std::vector<OutputSpec>{{"y", element_count(problem.shape)}}; };
+  op.reference = [](const Problem& problem, const std::vector<std::vector<float>>& in) {
+    const Matrix m = as_matrix(problem.shape);
+    OutputReference y;
+    y.values = softmax::reference_softmax(in[0], m.rows, m.cols);
+    return std::vector<OutputReference>{std::move(y)};
+  };
+  op.tolerance = fp32_math_tolerance;
+  op.describe_position = [](const Problem& problem, std::size_t, std::int64_t flat) {
+    const std::int64_t cols = problem.shape.back();
+    return "row " + std::to_string(flat / cols) + ", col " + std::to_string(flat % cols);
+  };
+  op.make_args = [](const Problem& problem, const Buffers& buffers) {
+    const Matrix m = as_matrix(problem.shape);
+    return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
+  };
+  op.variants = {manual(), fused(), online(), register_row(), baseline()};
+  return op;
+}
 
 }  // namespace
 
-void register_softmax(Registry& registry) { registry.add(std::make_unique<SoftmaxOp>()); }
+void register_softmax(Registrar& registrar) { registrar.add_op(softmax_definition()); }
 
 }  // namespace kbench

@@ -1,8 +1,8 @@
 #pragma once
-#include "harness/ops/registry.hpp"
+#include "kbench/plugin.hpp"
 
 namespace kbench {
-/// Registers the softmax op (variants manual, fused, online; baseline cudnn, or fused_reference
-/// where cuDNN was not found at configure time).
-void register_softmax(Registry& registry);
+/// Declares the softmax op and its variants (manual, fused, online, register_row; baseline cudnn,
+/// or fused_reference where cuDNN was not found at configure time).
+void register_softmax(Registrar& registrar);
 }  // namespace kbench

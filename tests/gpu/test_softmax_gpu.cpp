@@ -1,15 +1,17 @@
-// Every softmax variant and dtype against the CPU reference, on fresh random inputs with the
-// output poisoned first: odd row widths that take the scalar path (1, 7, 1031, 4097, 65537),
-// widths on both sides of the warp-per-row limit (1024, 1025), rows that are whole 16-byte vectors
-// (vector path), tensors of rank 1 and 3, and one shape of each size class. Runs only where a
-// CUDA device is present (see support/catch_main.cpp).
+// Every softmax variant and dtype against the CPU reference (DefinedOp's verify: guard bytes, two
+// input sets, poisoned outputs), on fresh random inputs: odd row widths that take the scalar path
+// (1, 7, 1031, 4097, 65537), widths on both sides of the warp-per-row limit (1024, 1025), rows
+// that are whole 16-byte vectors (vector path), tensors of rank 1 and 3, and one shape of each
+// size class. Runs only where a CUDA device is present (see support/catch_main.cpp).
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
-#include "kernels/legacy_workload.hpp"
 #include "support/catch.hpp"
 #include "support/gpu_test_scope.hpp"
 
+#include "kbench/ops/softmax.hpp"
+
+#include <algorithm>
 #include <random>
 
 using namespace kbench;
@@ -20,6 +22,21 @@ const Op& softmax_op() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
+    return r;
+  }();
+  return *registry.find("softmax");
+}
+
+/// kbench's softmax plus a test-only variant that launches nothing, declared as a plugin would.
+const Op& softmax_with_idle_variant() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    Variant<SoftmaxArgs> idle;
+    idle.name = "writes_nothing";
+    idle.description = "test-only: launches nothing";
+    idle.launch = [](const SoftmaxArgs&, cudaStream_t) {};
+    r.add_variant<SoftmaxArgs>("softmax", std::move(idle));
     return r;
   }();
   return *registry.find("softmax");
@@ -46,9 +63,13 @@ TEST_CASE("every softmax variant matches the reference for every dtype and shape
       const std::uint64_t seed = fresh_seed();
       auto workload = op.prepare({shape, dtype, "test"}, seed);
       for (std::size_t v = 0; v < variants.size(); ++v) {
-        if (!variants[v].supports(dtype)) continue;
+        if (!variants[v].supports(dtype) || variant_skipped_by_env(variants[v].name)) continue;
         INFO("softmax " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
                         << seed);
+        if (const std::string why = workload->cannot_run(v); !why.empty()) {
+          WARN("skipped: " << why);
+          continue;
+        }
         const Verification check = workload->verify(v, stream.get());
         INFO(check.message);
         CHECK(check.passed);
@@ -60,19 +81,30 @@ TEST_CASE("every softmax variant matches the reference for every dtype and shape
 
 TEST_CASE("the softmax baseline is cuDNN's or the fused reference, by name", "[gpu][softmax]") {
   const auto variants = softmax_op().variants();
-  REQUIRE(variants.size() == 5);
-  CHECK(variants[4].role == VariantRole::baseline);
-  CHECK((variants[4].name == "cudnn" || variants[4].name == "fused_reference"));
-  CHECK(variants[0].kernels_per_call == 5);
+  const auto baseline = std::find_if(variants.begin(), variants.end(),
+                                     [](const VariantInfo& v) { return v.role == VariantRole::baseline; });
+  REQUIRE(baseline != variants.end());
+  CHECK((baseline->name == "cudnn" || baseline->name == "fused_reference"));
+  const auto manual =
+      std::find_if(variants.begin(), variants.end(), [](const VariantInfo& v) { return v.name == "manual"; });
+  REQUIRE(manual != variants.end());
+  CHECK(manual->kernels_per_call == 5);
 }
 
-TEST_CASE("a poisoned softmax output that no kernel wrote fails verification", "[gpu][softmax]") {
+TEST_CASE("a softmax variant that writes nothing fails: every element is still the poison", "[gpu][softmax]") {
   // Proves the check can fail: without a launch every element is still NaN.
+  const Op& op = softmax_with_idle_variant();
+  const auto variants = op.variants();
+  std::size_t idle = variants.size();
+  for (std::size_t v = 0; v < variants.size(); ++v)
+    if (variants[v].name == "writes_nothing") idle = v;
+  REQUIRE(idle < variants.size());
   CudaStream stream;
-  for (DType dtype : softmax_op().dtypes()) {
-    auto workload = softmax_op().prepare({{3, 1031}, dtype, "test"}, fresh_seed());
-    static_cast<LegacyWorkload&>(*workload).poison_outputs(stream.get());
-    const Verification check = static_cast<LegacyWorkload&>(*workload).check_outputs(stream.get());
+  for (DType dtype : op.dtypes()) {
+    INFO(dtype_name(dtype));
+    auto workload = op.prepare({{3, 1031}, dtype, "test"}, fresh_seed());
+    const Verification check = workload->verify(idle, stream.get());
+    INFO(check.message);
     CHECK_FALSE(check.passed);
     CHECK(check.mismatches == 3 * 1031);
   }

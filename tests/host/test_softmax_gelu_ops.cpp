@@ -1,11 +1,14 @@
 // The softmax and GELU ops' declarations (shapes, traffic, variants), their CPU references on
 // known values, and that their tolerances, the widened manual ones included, still reject wrong
 // results. No GPU needed.
+#include "harness/ops/defined_op.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "kernels/gelu/gelu_reference.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 #include "support/catch.hpp"
+
+#include "kbench/ops/softmax.hpp"
 
 #include <cmath>
 
@@ -24,6 +27,16 @@ const Registry& registry() {
 
 const SizeClass& size_class(const std::string& name) { return *find_size_class(name); }
 
+/// What DefinedOp counts for one output beyond its data: a guard on each side and 256 bytes of
+/// padding.
+constexpr double kOutputGuards = 2 * kOutputGuardBytes + 256;
+
+const detail::AnyOpDefinition& definition(const std::string& op) {
+  const auto* defined = dynamic_cast<const DefinedOp*>(registry().find(op));
+  REQUIRE(defined != nullptr);
+  return defined->definition();
+}
+
 }  // namespace
 
 TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax]") {
@@ -41,8 +54,8 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
     CHECK(t.bytes_written == t.bytes_read);
     CHECK(t.flops == 4 * n);
     CHECK(t.math == "fp32");
-    // x, y, two intermediates of the manual chain, and its per-row max and sum.
-    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4);
+    // x, y (with its guard bytes), two intermediates of the manual chain, and its per-row max and sum.
+    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4 + kOutputGuards);
   }
 
   const auto variants = op->variants();
@@ -81,7 +94,8 @@ TEST_CASE("the gelu family declares two ops with the fusion lesson in kernels pe
     CHECK(t.bytes_read == 2000);
     CHECK(t.bytes_written == 2000);
     CHECK(t.flops == 8000);
-    CHECK(op.device_bytes({{1000}, DType::f16, "custom"}) == 8000);  // x, y and two temporaries
+    // x, y (with its guard bytes) and two temporaries.
+    CHECK(op.device_bytes({{1000}, DType::f16, "custom"}) == 8000 + kOutputGuards);
   }
 }
 
@@ -136,4 +150,41 @@ TEST_CASE("the gelu tolerances reject a missing factor, and fp32 tells the two f
   for (double r : gelu::reference_gelu(gelu::Form::erf, x)) other_form.push_back(static_cast<float>(r));
   CHECK_FALSE(compare_with_reference(other_form, reference, fp32_math_tolerance(DType::f32)).passed);
   CHECK_FALSE(compare_with_reference(other_form, reference, gelu::manual_gelu_tolerance(DType::f32), scale).passed);
+}
+
+TEST_CASE("only the gelu manual chain's tolerance grows with |x|", "[gelu]") {
+  // The reference gives every element a scale of |x|; it must widen the manual chain's bound only.
+  for (const std::string name : {"gelu_tanh", "gelu_erf"}) {
+    const detail::AnyOpDefinition& op = definition(name);
+    for (DType dtype : op.dtypes) {
+      INFO(name << " " << dtype_name(dtype));
+      CHECK(op.tolerance(dtype).scaled == 0);
+      for (const detail::AnyVariant& v : op.variants) {
+        INFO(v.name);
+        if (v.name == "manual") {
+          REQUIRE(v.tolerance);
+          CHECK(v.tolerance(dtype).scaled > 0);
+        } else if (v.tolerance) {
+          CHECK(v.tolerance(dtype).scaled == 0);
+        }
+      }
+    }
+    const std::vector<OutputReference> reference = op.reference({{3}, DType::f32, "custom"}, {{-2.0f, 0.0f, 0.5f}});
+    REQUIRE(reference.size() == 1);
+    CHECK(reference[0].scale == std::vector<double>{2.0, 0.0, 0.5});
+  }
+}
+
+TEST_CASE("the softmax baseline names the shapes cuDNN cannot express as its cannot_run", "[softmax]") {
+  for (const detail::AnyVariant& v : definition("softmax").variants) {
+    if (v.name != "cudnn") continue;
+    REQUIRE(v.cannot_run);
+    SoftmaxArgs args;
+    args.rows = 4;
+    args.cols = 16;
+    CHECK(v.cannot_run(&args).empty());
+    args.rows = std::int64_t{1} << 16;
+    args.cols = std::int64_t{1} << 16;
+    CHECK(contains(v.cannot_run(&args), "cuDNN cannot express 65536 x 65536"));
+  }
 }
