@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs kbench into a fresh prefix, builds examples/plugin against that install only, and runs
 # the installed binary from another folder: `list` shows the plugin's rows with their source,
-# `--dry-run` plans them, and a second copy of the plugin is refused (exit 2, one line naming it).
+# `--dry-run` plans them, `--kernel-file` compiles against the installed headers, and a second
+# copy of the plugin is refused (exit 2, one line naming it).
 # usage: example_plugin.sh CMAKE BUILD_DIR SOURCE_DIR WORK_DIR CUDA_COMPILER [LAUNCHER]
 set -u
 cmake=$1 build=$2 source=$3 work=$4 nvcc=$5 launcher=${6:-}
@@ -46,6 +47,10 @@ kbench=$prefix/bin/kbench
 expect 0 "Configs (kbench --config FILE; format: configs/README.md) in $prefix/share/kbench/configs:" "$kbench" list
 expect 0 "12 problems, 36 rows" "$kbench" --op add --size small,batch --dtype all --dry-run --no-references \
     --variant naive,cub_transform,d2d_copy
+
+# An installed kbench compiles kernel files against its installed headers.
+XDG_CACHE_HOME=$work/cache expect 0 "tiny_add" "$kbench" --kernel-file "$source/tests/fixtures/kernel_files/tiny_add.cu" list
+rm -rf "$work/cache"
 
 output=$("$kbench" --plugin "$lib" list 2>&1)
 if grep -qF "is for op 'softmax', which takes no variants" <<<"$output"; then
