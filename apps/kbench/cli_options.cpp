@@ -105,6 +105,10 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "a plugin (a shared library built with kbench/plugin.hpp) whose ops and variants join kbench's own "
                  "(repeatable; also the colon-separated KBENCH_PLUGIN_PATH); its rows name it as their source")
       ->group("Selection");
+  app.add_option("--kernel-file", options.kernel_files,
+                 "a .cu file declaring variants or ops with KBENCH_PLUGIN (kbench/plugin.hpp): compiled with nvcc "
+                 "into a per-user cache (~/.cache/kbench/kernels) and loaded as a plugin (repeatable)")
+      ->group("Selection");
   app.add_option("--device", options.device, "CUDA device index (default: 0)")->group("Device");
   app.add_option("--peak-bw", options.peaks.bandwidth_gbps,
                  "override the theoretical peak bandwidth, GB/s (default: from device attributes)")

@@ -28,6 +28,7 @@ struct Options {
   bool dry_run = false;
   std::int64_t max_cases = static_cast<std::int64_t>(kDefaultMaxCases);  ///< --max-cases (checked by check_options)
   std::vector<std::string> plugins;  ///< --plugin: shared libraries declaring more ops and variants
+  std::vector<std::string> kernel_files;  ///< --kernel-file: .cu files compiled and loaded as plugins
   // Where and how.
   int device = 0;
   PeakOverrides peaks;

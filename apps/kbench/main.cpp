@@ -5,6 +5,7 @@
 #include "compare_command.hpp"
 #include "device_command.hpp"
 #include "gate_command.hpp"
+#include "kernel_files.hpp"
 #include "list_command.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     for (const std::string& path : plugin_paths(options.plugins, std::getenv("KBENCH_PLUGIN_PATH"))) {
       load_plugin(path, registry);
     }
+    for (const std::string& path : options.kernel_files) cli::load_kernel_file(path, options.device, registry);
     int code = exit_code::ok;
     if (list->parsed()) {
       code = cli::list_command(registry);

@@ -64,4 +64,8 @@ void apply_peak_overrides(DeviceInfo& info, const PeakOverrides& overrides);
 /// Reads the attributes of CUDA device `index` and derives its peaks. Throws CudaError.
 DeviceInfo query_device_info(int index);
 
+/// Device `index`'s compute capability as an architecture number ("90" for 9.0), or "" when
+/// there is no such device (no GPU, no driver). Never throws.
+std::string device_architecture(int index);
+
 }  // namespace kbench

@@ -39,4 +39,19 @@ DeviceInfo query_device_info(int index) {
   return info;
 }
 
+std::string device_architecture(int index) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || index < 0 || index >= count) {
+    cudaGetLastError();  // clear the error, which would otherwise surface at the next call
+    return "";
+  }
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return std::to_string(major * 10 + minor);
+}
+
 }  // namespace kbench

@@ -60,12 +60,14 @@ void check_abi(const detail::PluginAbi& theirs, const std::string& path) {
 
 }  // namespace
 
-void load_plugin(const std::string& path, Registry& registry) {
+void load_plugin(const std::string& file_path, Registry& registry, const std::string& source) {
+  // Refusals name the source (a kernel file) where it differs from the library loaded.
+  const std::string& path = source.empty() ? file_path : source;
   struct stat info {};
-  if (stat(path.c_str(), &info) != 0) throw InputError(path + ": plugin not found");
+  if (stat(file_path.c_str(), &info) != 0) throw InputError(path + ": plugin not found");
   if (!S_ISREG(info.st_mode)) throw InputError(path + ": not a regular file; expected a plugin (a shared library)");
   // A path without a slash would make dlopen search the library path instead of this file.
-  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  const std::string file = file_path.find('/') == std::string::npos ? "./" + file_path : file_path;
   void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();

@@ -13,9 +13,9 @@
 
 namespace kbench {
 
-/// Loads the plugin at `path` and registers what it declares, its rows' source being `path`.
-/// The library stays loaded for the life of the process.
-void load_plugin(const std::string& path, Registry& registry);
+/// Loads the plugin at `path` and registers what it declares, its rows' source being `source`
+/// (empty: `path`), which refusals name too. The library stays loaded for the life of the process.
+void load_plugin(const std::string& path, Registry& registry, const std::string& source = "");
 
 /// The plugins to load: `from_option` (--plugin, in order), then the colon-separated paths of
 /// `environment` (KBENCH_PLUGIN_PATH; empty items ignored), each path once.
