@@ -96,7 +96,7 @@ WorkerReport run_one(const ProcessWorkerOptions& options, const std::string& pro
 
 RunWorkerFn process_workers(const ProcessWorkerOptions& options) {
   auto scratch = std::make_shared<ScratchFolder>();
-  return [options, scratch, program = this_binary()](std::size_t case_index, std::size_t first_row) {
+  return [options, scratch, program = options.program.empty() ? this_binary() : options.program](std::size_t case_index, std::size_t first_row) {
     return run_one(options, program, *scratch, case_index, first_row);
   };
 }

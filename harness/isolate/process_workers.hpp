@@ -13,6 +13,7 @@
 namespace kbench {
 
 struct ProcessWorkerOptions {
+  std::string program;                   ///< the worker's binary; empty: this one (/proc/self/exe)
   std::vector<std::string> parent_args;  ///< the parent's arguments, without argv[0]
   std::uint64_t seed = 0;                ///< the run's seed
   double timeout_s = 60;                 ///< --kernel-timeout, seconds per call

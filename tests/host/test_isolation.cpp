@@ -3,12 +3,14 @@
 // process (a shell standing in for the worker).
 #include "harness/isolate/child_process.hpp"
 #include "harness/isolate/isolated_runner.hpp"
+#include "harness/isolate/process_workers.hpp"
 #include "harness/isolate/shared_heartbeat.hpp"
 #include "harness/isolate/timeout_policy.hpp"
 #include "harness/isolate/worker_command_line.hpp"
 #include "harness/isolate/worker_main.hpp"
 #include "harness/isolate/worker_report.hpp"
 #include "harness/plan/plan.hpp"
+#include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 
 #include <signal.h>
@@ -16,6 +18,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -264,4 +267,79 @@ TEST_CASE("a child that is overdue is killed with SIGKILL", "[isolate]") {
   CHECK(end.signal == SIGKILL);
   CHECK(end.exit_code == -1);
   CHECK((monotonic_ns() - start) * 1e-9 < 10);
+}
+
+namespace {
+
+/// A stand-in for the kbench binary as a worker: a Python script that, for the first row it is
+/// given, copies a prepared rows file, fails saying why, or hangs in a "call".
+constexpr const char* kFakeWorker = R"(import os, shutil, struct, sys, time
+args = sys.argv[1:]
+value = lambda name: args[args.index(name) + 1]
+first, rows, beat = value("--worker-first-row"), value("--worker-rows"), value("--worker-heartbeat")
+prepared = os.path.join(os.path.dirname(sys.argv[0]), "from-" + first + ".json")
+if first == "0":
+    shutil.copy(prepared, rows)
+    print("kbench: error: boom", file=sys.stderr)
+    sys.exit(1)
+if first == "2":
+    with open(beat, "r+b") as f:
+        f.write(struct.pack("qq", time.monotonic_ns(), 1))  # one call in flight from now
+    time.sleep(30)
+shutil.copy(prepared, rows)
+)";
+
+void write_text(const std::string& path, const std::string& text) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  REQUIRE(file != nullptr);
+  std::fputs(text.c_str(), file);
+  std::fclose(file);
+}
+
+}  // namespace
+
+TEST_CASE("worker processes: rows read back, a death and a hang each cost one row", "[isolate]") {
+  if (std::system("python3 -c pass") != 0) {
+    WARN("no python3: the fake worker cannot run");
+    return;
+  }
+  const Registry registry = all_ops();
+  const Plan plan = add_plan(registry, {{1000}});
+  const std::vector<CaseResult> planned = planned_rows(plan.entries[0]);
+  REQUIRE(planned.size() >= 4);
+  const std::string folder = "kbench-test-workers-" + std::to_string(::getpid());
+  REQUIRE(std::system(("mkdir -p " + folder).c_str()) == 0);
+  const auto prepare = [&](std::size_t first, std::size_t end, RunState state) {
+    RunResults doc;
+    doc.run_state = state;
+    doc.notes = {"from the worker"};
+    for (std::size_t r = first; r < end; ++r) {
+      CaseResult row = planned[r];
+      row.status = CaseStatus::passed;
+      row.message = "ok " + std::to_string(r);
+      doc.cases.push_back(row);
+    }
+    write_results_file(doc, folder + "/from-" + std::to_string(first) + ".json");
+  };
+  prepare(0, 1, RunState::in_progress);  // then it dies
+  prepare(3, planned.size(), RunState::complete);
+  write_text(folder + "/worker.py", kFakeWorker);
+  write_text(folder + "/worker.sh", "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/worker.py\" \"$@\"\n");
+  REQUIRE(std::system(("chmod +x " + folder + "/worker.sh").c_str()) == 0);
+
+  ProcessWorkerOptions options;
+  options.program = folder + "/worker.sh";
+  options.parent_args = {"--op", "add", "--json", "parent.json"};
+  options.seed = 5;
+  options.timeout_s = 0.5;
+  const RunOutcome outcome = run_plan_isolated(plan, process_workers(options), options.timeout_s);
+  REQUIRE(outcome.rows.size() == planned.size());
+  CHECK(outcome.rows[0].message == "ok 0");
+  CHECK(outcome.rows[1].status == CaseStatus::error);
+  CHECK(outcome.rows[1].message == "its worker process exited with code 1 before finishing: kbench: error: boom");
+  CHECK(outcome.rows[2].status == CaseStatus::error);
+  CHECK(contains(outcome.rows[2].message, "timed out after 0.5 s"));
+  for (std::size_t r = 3; r < planned.size(); ++r) CHECK(outcome.rows[r].message == "ok " + std::to_string(r));
+  CHECK(outcome.notes == std::vector<std::string>{"from the worker"});
+  std::system(("rm -rf " + folder).c_str());
 }
