@@ -177,7 +177,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
   if (extras.profile) {
     try {
-      const CallsInFlight in_flight(context.heartbeat, extras.profile_calls);
+      const CallsInFlight in_flight(context.heartbeat, 2 * extras.profile_calls);  // graph: upload, then replay
       launch_for_profiler(launch, extras.profile_calls, row, context.stream);
     } catch (const std::exception& error) {
       record_error(row, error);
