@@ -3,6 +3,7 @@
 #include "source_paths.hpp"
 
 #include "harness/config/size_classes.hpp"
+#include "harness/isolate/worker_command_line.hpp"
 
 #include <fmt/format.h>
 
@@ -47,7 +48,15 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   positive("--peak-bw", options.peaks.bandwidth_gbps, "GB/s");
   positive("--peak-tflops", options.peaks.fp32_tflops, "TFLOP/s");
   if (options.max_cases < 1) refuse(fmt::format("--max-cases is {}; expected an integer >= 1", options.max_cases));
+  if (!(options.kernel_timeout_s > 0 && std::isfinite(options.kernel_timeout_s))) {
+    refuse(fmt::format("--kernel-timeout is {:g}; expected a finite number of seconds > 0", options.kernel_timeout_s));
+  }
   if (!running) return;
+  if (options.isolate && options.no_isolate) refuse("--isolate and --no-isolate exclude each other");
+  if (options.worker_case && (options.worker_rows.empty() || options.worker_heartbeat.empty())) {
+    refuse(std::string(kWorkerCaseOption) + " needs " + kWorkerRowsOption + " and " + kWorkerHeartbeatOption +
+           " (worker options are set by an isolated run, not by hand)");
+  }
   if (options.force && options.json_path.empty()) refuse("--force requires --json");
   if (options.dry_run && !options.json_path.empty()) refuse("--dry-run excludes --json");
   if (!options.config_path.empty() && !options.shapes.empty()) {
@@ -158,6 +167,25 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
       ->check(CLI::Range(1, 100000))
       ->default_val(1)
       ->group("Profiling");
+  app.add_flag("--isolate", options.isolate,
+               "run each case (op x shape x dtype) in a worker process, this binary run again, so that a kernel "
+               "that faults or hangs makes its own row ERROR and the sweep goes on in a fresh process "
+               "(default: on when a selected variant comes from a plugin or kernel file, else off)")
+      ->group("Isolation");
+  app.add_flag("--no-isolate", options.no_isolate,
+               "run every case in this process, even plugin and kernel-file variants (a faulting kernel then "
+               "loses the CUDA context and the rest of the run is skipped)")
+      ->group("Isolation");
+  app.add_option("--kernel-timeout", options.kernel_timeout_s,
+                 "isolated runs: seconds one call (a verification call, a warm-up call or a timed sample) may take; "
+                 "a call that takes longer is ERROR \"timed out\" and its worker is killed (SIGKILL) [s, default " +
+                     fmt::format("{:g}", kDefaultKernelTimeoutS) + "]")
+      ->group("Isolation");
+  // Hidden (empty group): what an isolated run's parent gives each worker process.
+  app.add_option(kWorkerCaseOption, options.worker_case)->group("");
+  app.add_option(kWorkerFirstRowOption, options.worker_first_row)->group("");
+  app.add_option(kWorkerRowsOption, options.worker_rows)->group("");
+  app.add_option(kWorkerHeartbeatOption, options.worker_heartbeat)->group("");
   device_command = app.add_subcommand("device", "print the GPU's attributes and the peaks kbench derives from them");
   list_command = app.add_subcommand("list", "list ops, variants, dtypes, size classes and configs (no GPU needed)");
   app.require_subcommand(0, 1);

@@ -3,6 +3,7 @@
 
 #include "harness/device/device_info.hpp"
 #include "harness/config/measure_settings.hpp"
+#include "harness/isolate/timeout_policy.hpp"
 #include "harness/plan/config_plan.hpp"
 #include "harness/plan/plan.hpp"
 #include "harness/config/sweep_config.hpp"
@@ -42,6 +43,15 @@ struct Options {
   bool show_kernels = false;         ///< --kernels: print each row's kernel breakdown under the table
   bool profile = false;              ///< --profile: verify, then launch each row once; no timing
   int profile_calls = 1;             ///< --profile-calls: calls per profiled launch (> 1: one graph replay)
+  // Isolation (harness/isolate/).
+  bool isolate = false;     ///< --isolate: each case in a worker process
+  bool no_isolate = false;  ///< --no-isolate: never, even for plugin or kernel-file variants
+  double kernel_timeout_s = kDefaultKernelTimeoutS;  ///< --kernel-timeout: seconds one call may take, isolated
+  // Hidden: set by an isolated run's parent on its worker processes (worker_command_line.hpp).
+  std::optional<std::size_t> worker_case;  ///< the case this process runs as a worker
+  std::size_t worker_first_row = 0;
+  std::string worker_rows;
+  std::string worker_heartbeat;
 };
 
 /// Builds the CLI11 app around `options`. Subcommands are returned through the pointers.

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
     } else if (device->parsed()) {
       code = cli::device_command(options);
     } else {
-      code = cli::run_main_command(app, options, registry, join_command_line(argc, argv));
+      code = cli::run_main_command(app, options, registry, join_command_line(argc, argv),
+                                   std::vector<std::string>(argv + 1, argv + argc));
     }
     cli::flush_standard_output();
     return code;

@@ -13,9 +13,14 @@
 #include "harness/results/results_json.hpp"
 #include "harness/measure/session.hpp"
 #include "harness/config/thresholds.hpp"
+#include "harness/isolate/isolated_runner.hpp"
+#include "harness/isolate/process_workers.hpp"
+#include "harness/isolate/worker_main.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -50,8 +55,37 @@ int dry_run(const Plan& plan) {
   return exit_code::ok;
 }
 
+/// A worker process of an isolated run: one case, from one row on; prints nothing, writes its
+/// rows to the file the parent named (harness/isolate/worker_main.hpp).
+int run_as_worker(const Plan& plan, const Options& options, const MeasureSettings& settings,
+                  const std::string& command_line) {
+  std::string warning;
+  WorkerRun run;
+  run.plan = &plan;
+  run.device = open_device(options.device, options.peaks, warning);
+  run.settings = settings;
+  run.extras.kernel_breakdown = !options.no_kernel_breakdown && !options.profile;
+  run.extras.profile = options.profile;
+  run.extras.profile_calls = options.profile_calls;
+  run.command_line = command_line;
+  const InterruptGuard interrupts;
+  run.stop_requested = &interrupts.requested();
+  WorkerTask task;
+  task.case_index = *options.worker_case;
+  task.first_row = options.worker_first_row;
+  task.rows_path = options.worker_rows;
+  task.heartbeat_path = options.worker_heartbeat;
+  task.seed = options.seed.value_or(0);
+  run_worker_task(run, task);
+  // Everything the parent needs is on disk. A worker whose context a fault poisoned could block
+  // in the CUDA runtime's teardown at exit, where no heartbeat watches it: skip the teardown.
+  std::fflush(nullptr);
+  std::_Exit(exit_code::ok);
+}
+
 int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSettings& settings,
-                       const Thresholds& thresholds, const std::string& command_line) {
+                       const Thresholds& thresholds, const std::string& command_line,
+                       const std::vector<std::string>& args) {
   std::string warning;
   const DeviceInfo device = open_device(options.device, options.peaks, warning);
   print_device(std::cout, device);
@@ -83,6 +117,20 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   }
   const InterruptGuard interrupts;
   session.stop_requested = &interrupts.requested();
+  if (isolation_wanted(options, plan)) {
+    // The device was queried above, before any worker; from here on the parent runs no kernel.
+    std::cout << fmt::format("Isolated: each case runs in a worker process; a call may take {:g} s (--kernel-timeout)\n",
+                             options.kernel_timeout_s);
+    ProcessWorkerOptions workers;
+    workers.parent_args = args;
+    workers.seed = session.seed;
+    workers.timeout_s = options.kernel_timeout_s;
+    workers.stop_requested = session.stop_requested;
+    session.run_plan_with = [&](const Plan& all, const ProblemDoneFn& each_problem) {
+      return run_plan_isolated(all, process_workers(workers), options.kernel_timeout_s, each_problem,
+                               session.stop_requested);
+    };
+  }
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
   print_results_table(std::cout, results);
   if (options.show_kernels) print_kernel_breakdowns(std::cout, results);
@@ -139,11 +187,22 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
   return run;
 }
 
+bool isolation_wanted(const Options& options, const Plan& plan) {
+  if (options.isolate || options.no_isolate) return options.isolate;
+  for (const PlanEntry& entry : plan.entries) {
+    const std::vector<VariantInfo> variants = entry.op->variants();
+    for (std::size_t i : entry.variants)
+      if (variants[i].source != kKbenchSource) return true;
+  }
+  return false;
+}
+
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
-                     const std::string& command_line) {
+                     const std::string& command_line, const std::vector<std::string>& args) {
   const PreparedRun run = prepare_run(app, options, registry);
   if (options.dry_run) return dry_run(run.plan);
-  return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line);
+  if (options.worker_case) return run_as_worker(run.plan, options, run.settings, command_line);
+  return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args);
 }
 
 }  // namespace kbench::cli

@@ -9,6 +9,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace kbench::cli {
 
@@ -27,8 +28,13 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
 
 /// Returns the exit code (exit_codes.hpp); input, device and output errors propagate as
 /// exceptions (command_errors.hpp maps them to exit codes).
+/// `args` are the process's arguments without argv[0]: an isolated run gives them to its workers.
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
-                     const std::string& command_line);
+                     const std::string& command_line, const std::vector<std::string>& args);
+
+/// Whether to run each case in a worker process: --isolate, --no-isolate, else when any row's
+/// variant comes from a plugin or kernel file (VariantInfo::source other than "kbench").
+bool isolation_wanted(const Options& options, const Plan& plan);
 
 /// Prints a warning when this binary was built unfit to time kernels.
 void print_build_warnings(std::ostream& out);

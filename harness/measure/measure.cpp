@@ -23,27 +23,34 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 /// Calls `launch` until both the warm-up count and the warm-up time are reached.
-int warm_up(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings) {
+int warm_up(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings, const Heartbeat& heartbeat) {
   const auto start = Clock::now();
   int calls = 0;
   while (calls < settings.warmup_calls || seconds_since(start) < settings.warmup_time_s) {
+    heartbeat.calls_enqueued(1);
     launch(stream);
-    if (++calls % 8 == 0 || calls >= settings.warmup_calls) KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    if (++calls % 8 == 0 || calls >= settings.warmup_calls) {
+      KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+      heartbeat.calls_completed();
+    }
     if (calls >= 1000000) break;  // a call so short that the time goal would take forever
   }
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+  heartbeat.calls_completed();
   return calls;
 }
 
 /// Median time of a few single calls, each synchronised: a first estimate for sizing graphs.
-double estimate_call_ms(const LaunchFn& launch, cudaStream_t stream) {
+double estimate_call_ms(const LaunchFn& launch, cudaStream_t stream, const Heartbeat& heartbeat) {
   CudaEvent start, stop;
   std::vector<double> times;
   for (int i = 0; i < 3; ++i) {
+    heartbeat.calls_enqueued(1);
     KBENCH_CUDA_CALL(cudaEventRecord(start.get(), stream));
     launch(stream);
     KBENCH_CUDA_CALL(cudaEventRecord(stop.get(), stream));
     KBENCH_CUDA_CALL(cudaEventSynchronize(stop.get()));
+    heartbeat.calls_completed();
     float ms = 0;
     KBENCH_CUDA_CALL(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     times.push_back(ms);
@@ -66,12 +73,14 @@ void run_batches(Measurement& result, const MeasureContext& context, const Measu
   const auto start = Clock::now();
   do {
     const int batch = std::min(kBatch, settings.max_samples - static_cast<int>(result.samples_ms.size()));
+    context.heartbeat.calls_enqueued(static_cast<std::int64_t>(batch) * result.calls_per_sample);  // before any window
     if (use_blocker) context.blocker->block(stream);
     context.clock_probe->record(0, stream);
     for (int i = 0; i < batch; ++i) enqueue(i, starts[i].get(), stops[i].get());
     context.clock_probe->record(1, stream);
     if (use_blocker) context.blocker->release();
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    context.heartbeat.calls_completed();
     blocker_timed_out = blocker_timed_out || (use_blocker && context.blocker->timed_out());
 
     for (int i = 0; i < batch; ++i) {
@@ -140,7 +149,7 @@ Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureConte
   const auto start = Clock::now();
   {
     const NvtxRange range("warmup " + std::string(mode_name(mode)));
-    result.warmup_calls = warm_up(launch, stream, settings);
+    result.warmup_calls = warm_up(launch, stream, settings, context.heartbeat);
   }
   const NvtxRange range("measure " + std::string(mode_name(mode)));
 
@@ -154,13 +163,15 @@ Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureConte
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
   } else if (mode == MeasureMode::hot) {
-    result.calls_per_sample = hot_calls_per_graph(estimate_call_ms(launch, stream));
+    result.calls_per_sample = hot_calls_per_graph(estimate_call_ms(launch, stream, context.heartbeat));
     result.l2_resident = working_set_bytes <= context.l2_bytes;
     const CapturedGraph graph(stream, [&](cudaStream_t s) {
       for (int i = 0; i < result.calls_per_sample; ++i) launch(s);
     });
+    context.heartbeat.calls_enqueued(result.calls_per_sample);
     graph.launch(stream);  // the first replay uploads the graph
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
+    context.heartbeat.calls_completed();
     run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
       KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
       graph.launch(stream);

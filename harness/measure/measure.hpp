@@ -13,6 +13,7 @@
 /// Between batches a clock probe measures the SM clock; samples of batches that ran below
 /// clock_floor x the peak clock are counted and reported.
 
+#include "harness/common/heartbeat.hpp"
 #include "harness/measure/gpu_timers.hpp"
 #include "harness/measure/l2_flush.hpp"
 #include "harness/config/measure_settings.hpp"
@@ -39,6 +40,9 @@ struct MeasureContext {
   ClockProbe* clock_probe = nullptr;  ///< needs 2 slots
   double peak_sm_clock_mhz = 0;
   double l2_bytes = 0;
+  /// Told of the calls enqueued and completed, for an isolated run's watchdog; never inside a
+  /// timed window (harness/common/heartbeat.hpp). A no-op by default.
+  Heartbeat heartbeat;
 };
 
 /// Owns the shared measurement resources of one device and hands out a MeasureContext. Loads

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace kbench {
@@ -159,6 +160,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   }
   try {
     const NvtxRange verify_range("verify");
+    const CallsInFlight in_flight(context.heartbeat, 2);  // one call per input set
     const Verification check = workload.verify(variant, context.stream);
     row.mismatches = check.mismatches;
     row.max_abs_error = check.max_abs_error;
@@ -175,6 +177,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   const LaunchFn launch = [&](cudaStream_t s) { workload.launch(variant, s); };
   if (extras.profile) {
     try {
+      const CallsInFlight in_flight(context.heartbeat, 2 * extras.profile_calls);  // graph: upload, then replay
       launch_for_profiler(launch, extras.profile_calls, row, context.stream);
     } catch (const std::exception& error) {
       record_error(row, error);
@@ -201,6 +204,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     row.status = CaseStatus::passed;
     if (extras.kernel_breakdown) {
       try {
+        const CallsInFlight in_flight(context.heartbeat, extras.breakdown_calls);
         trace_kernels(launch, row, context.stream, extras, notes);
       } catch (const CudaError& error) {
         if (is_sticky_cuda_error(error.code())) record_error(row, error);
@@ -223,7 +227,9 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
   const std::vector<MeasureMode> modes = parse_modes(settings.modes);  // once per run, not per row
   CudaStream stream;
   const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
-  const MeasureContext& context = resources.context();
+  MeasureContext context = resources.context();
+  context.heartbeat = Heartbeat(extras.heartbeat);
+  context.heartbeat.calls_completed();  // ready: nothing in flight
 
   for (std::size_t p = 0; p < plan.entries.size(); ++p) {
     const PlanEntry& entry = plan.entries[p];
@@ -238,13 +244,27 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
       outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
       continue;
     }
+    const auto row_done = [&](std::size_t r) {
+      if (extras.on_row_done) extras.on_row_done(p, r, rows[r]);
+    };
+    // Reports the row once its work is over, also when that work lost the context.
+    const auto finish_row = [&](std::size_t r, const std::function<void()>& work) {
+      try {
+        work();
+      } catch (const ContextLost&) {
+        row_done(r);
+        throw;
+      }
+      row_done(r);
+    };
     if (const std::string why = lacks_memory(*entry.op, entry.problem); !why.empty()) {
       skip_unrun(why);
+      for (std::size_t r = 0; r < rows.size(); ++r) row_done(r);
       if (on_problem_done) on_problem_done(rows);
       outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
       continue;
     }
-    const std::uint64_t problem_seed = mix_seed(seed, p);
+    const std::uint64_t problem_seed = mix_seed(seed, extras.first_problem_index + p);
     try {
       std::size_t r = 0;
       {
@@ -252,22 +272,26 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
         try {
           workload = entry.op->prepare(entry.problem, problem_seed);
         } catch (const std::exception& error) {
-          for (std::size_t i = 0; i < entry.variants.size(); ++i) record_error(rows[i], error);
+          for (std::size_t i = 0; i < entry.variants.size(); ++i) finish_row(i, [&] { record_error(rows[i], error); });
         }
-        for (; r < entry.variants.size() && !stopping(); ++r) {
-          if (workload) verify_and_time(*workload, entry.variants[r], rows[r], context, settings, modes, extras, outcome.notes);
+        for (; workload && r < entry.variants.size() && !stopping(); ++r) {
+          finish_row(r, [&] {
+            verify_and_time(*workload, entry.variants[r], rows[r], context, settings, modes, extras, outcome.notes);
+          });
         }
       }  // the op's buffers are freed before the roof allocates its own
       if (entry.copy_roof && !stopping()) {
         CaseResult& row = rows.back();
-        try {
-          auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
-          verify_and_time(*roof, 0, row, context, settings, modes, extras, outcome.notes);
-        } catch (const ContextLost&) {
-          throw;
-        } catch (const std::exception& error) {
-          record_error(row, error);
-        }
+        finish_row(rows.size() - 1, [&] {
+          try {
+            auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
+            verify_and_time(*roof, 0, row, context, settings, modes, extras, outcome.notes);
+          } catch (const ContextLost&) {
+            throw;
+          } catch (const std::exception& error) {
+            record_error(row, error);
+          }
+        });
       }
       if (outcome.interrupted) skip_unrun("the run was interrupted (SIGINT or SIGTERM) before this row");
     } catch (const ContextLost& lost) {

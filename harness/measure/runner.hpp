@@ -3,6 +3,7 @@
 /// reference, then time it. Every planned row ends up in the results with a status; a failure in
 /// one row never loses the others.
 
+#include "harness/common/heartbeat.hpp"
 #include "harness/device/device_info.hpp"
 #include "harness/config/measure_settings.hpp"
 #include "harness/plan/plan.hpp"
@@ -32,6 +33,14 @@ struct RunExtras {
   int profile_calls = 1;
   /// Calls traced for a kernel breakdown.
   int breakdown_calls = 3;
+  /// The index of the plan's first entry in the whole run, which seeds its inputs: a worker
+  /// process runs one entry of a larger plan (harness/isolate/) with the inputs it would get there.
+  std::size_t first_problem_index = 0;
+  /// Called after each row that ran to its status (entry index, row index, row); rows left
+  /// unrun because the run stopped are not reported.
+  std::function<void(std::size_t entry, std::size_t row, const CaseResult& done)> on_row_done;
+  /// Shared with a supervising process: told of every call enqueued and completed (may be null).
+  HeartbeatSlot* heartbeat = nullptr;
 };
 
 struct RunOutcome {

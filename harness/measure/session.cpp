@@ -38,7 +38,9 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
     on_partial(so_far);
   };
   RunOutcome outcome =
-      run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested, options.extras);
+      options.run_plan_with
+          ? options.run_plan_with(plan, each_problem)
+          : run_plan(plan, device, options.settings, options.seed, each_problem, options.stop_requested, options.extras);
   results.notes = std::move(outcome.notes);
   results.run_state = outcome.context_lost ? RunState::context_lost
                       : outcome.interrupted  ? RunState::interrupted

@@ -25,6 +25,9 @@ struct SessionOptions {
   BandPolicy band_policy;  ///< the status band of each row (from the thresholds); required
   const std::atomic<bool>* stop_requested = nullptr;  ///< set by a signal handler to end the run early
   RunExtras extras;  ///< kernel breakdown, profile launches
+  /// Runs the plan in place of run_plan in this process, e.g. each case in a worker process
+  /// (harness/isolate/isolated_runner.hpp); empty: run_plan.
+  std::function<RunOutcome(const Plan&, const ProblemDoneFn&)> run_plan_with;
 };
 
 /// Receives the results so far (run_state "in_progress", figures derived) after each problem.

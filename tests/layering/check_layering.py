@@ -21,6 +21,7 @@ ALLOWED = {
     "plan": {"common", "ops", "config", "device", "plan"},
     "device": {"common", "ops", "device"},
     "measure": {"common", "ops", "config", "device", "plan", "results", "measure"},
+    "isolate": {"common", "ops", "config", "device", "plan", "results", "measure", "isolate"},
     "report": {"common", "ops", "config", "device", "results", "judge", "report"},
     "judge": {"common", "ops", "config", "device", "results", "report", "judge"},
 }

@@ -1,0 +1,37 @@
+#include "harness/isolate/isolated_runner.hpp"
+
+#include <algorithm>
+
+namespace kbench {
+
+RunOutcome run_plan_isolated(const Plan& plan, const RunWorkerFn& run_worker, double timeout_s,
+                             const ProblemDoneFn& on_problem_done, const std::atomic<bool>* stop_requested) {
+  RunOutcome outcome;
+  const auto stopping = [&] {
+    if (stop_requested != nullptr && stop_requested->load()) outcome.interrupted = true;
+    return outcome.interrupted;
+  };
+  for (std::size_t p = 0; p < plan.entries.size(); ++p) {
+    std::vector<CaseResult> rows = planned_rows(plan.entries[p]);
+    std::size_t next = 0;
+    while (next < rows.size() && !stopping()) {
+      WorkerReport report = run_worker(p, next);
+      // A worker stopped by the same interrupt (or by a second signal, which ends it at once)
+      // leaves its unfinished rows skipped, not ERROR.
+      if (stopping() && report.end != WorkerEnd::finished) report.end = WorkerEnd::interrupted;
+      for (const std::string& note : report.notes) {
+        if (std::find(outcome.notes.begin(), outcome.notes.end(), note) == outcome.notes.end()) outcome.notes.push_back(note);
+      }
+      next = merge_worker_report(rows, next, report, timeout_s);
+    }
+    const bool ran = next > 0;
+    for (std::size_t r = next; r < rows.size(); ++r) {
+      rows[r].message = "skipped: the run was interrupted (SIGINT or SIGTERM) before this row";
+    }
+    if (ran && on_problem_done) on_problem_done(rows);
+    outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
+  }
+  return outcome;
+}
+
+}  // namespace kbench
