@@ -126,7 +126,8 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
     workers.seed = session.seed;
     workers.timeout_s = options.kernel_timeout_s;
     workers.stop_requested = session.stop_requested;
-    session.run_plan_with = [&](const Plan& all, const ProblemDoneFn& each_problem) {
+    // `workers` by value: the session runs the plan after this block has ended.
+    session.run_plan_with = [workers, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
       return run_plan_isolated(all, process_workers(workers), options.kernel_timeout_s, each_problem,
                                session.stop_requested);
     };
