@@ -4,12 +4,16 @@
 
 #include "harness/common/json_fields.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/results/kernel_breakdown_json.hpp"
 
 #include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 
 namespace kbench {
@@ -243,9 +247,38 @@ const JsonFields<RunResults>& results_fields() {
 
 json to_json(const RunResults& results) { return write_fields(results, results_fields()); }
 
+namespace {
+
+/// One row per op x variant x dtype x shape, and one timing per mode in each row: a repeated one
+/// would be judged, compared or reported twice (or the wrong one of the two).
+void check_unique_rows(const RunResults& results) {
+  std::map<std::tuple<std::string, std::string, std::string, Shape>, std::size_t> seen;
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    const CaseResult& row = results.cases[i];
+    const std::string place = "$.cases[" + std::to_string(i) + "]";
+    const auto [first, inserted] = seen.emplace(std::make_tuple(row.op, row.variant, row.dtype, row.shape), i);
+    if (!inserted) {
+      throw InputError(place + ": repeats the row of $.cases[" + std::to_string(first->second) + "] (" +
+                       printable(row.op) + " " + printable(row.variant) + " " + printable(row.dtype) + " " +
+                       format_shape(row.shape) + "); expected one row per op, variant, dtype and shape");
+    }
+    for (std::size_t t = 0; t < row.timings.size(); ++t) {
+      for (std::size_t u = 0; u < t; ++u) {
+        if (row.timings[u].mode == row.timings[t].mode) {
+          throw InputError(place + ".timings[" + std::to_string(t) + "]: repeats the " + std::string(enum_name(row.timings[t].mode)) +
+                           " timing of " + place + ".timings[" + std::to_string(u) + "]; expected one timing per mode");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 RunResults results_from_json(const json& document) {
   RunResults results;
   read_fields(JsonObject(document, JsonPlace{"", "$", JsonWording::results}), results, results_fields());
+  check_unique_rows(results);
   return results;
 }
 
@@ -254,11 +287,11 @@ void write_results_file(const RunResults& results, const std::string& path) {
 }
 
 RunResults read_results_file(const std::string& path) {
-  const json document = read_json_file(path);
+  const json document = read_json_file(path, kMaxResultsFileBytes);
   try {
     return results_from_json(document);
   } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
+    throw InputError(printable(path) + ": " + e.what());
   }
 }
 
