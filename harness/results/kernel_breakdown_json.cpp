@@ -63,7 +63,9 @@ const JsonFields<KernelBreakdown>& breakdown_fields() {
       {"calls_traced", [](const KernelBreakdown& b) { return json(b.calls_traced); },
        [](const JsonObject& object, const std::string& key, KernelBreakdown& b) {
          const json& calls = object.at(key);
-         if (!calls.is_number_integer() || calls.get<std::int64_t>() < 1) object.fail(key, "an integer >= 1");
+         if (!calls.is_number_integer() || calls.get<std::int64_t>() < 1 || calls.get<std::int64_t>() > 2147483647) {
+           object.fail(key, "an integer from 1 to 2147483647");
+         }
          b.calls_traced = calls.get<int>();
        }},
       json_field("kernels_per_call", &KernelBreakdown::kernels_per_call, &JsonObject::finite_non_negative),

@@ -155,22 +155,22 @@ const JsonFields<CaseResult>& case_fields() {
 
 const JsonFields<DeviceInfo>& device_fields() {
   static const JsonFields<DeviceInfo> fields{
-      json_field("index", &DeviceInfo::index, &JsonObject::int_value),
+      json_field("index", &DeviceInfo::index, &JsonObject::small_count),
       json_field("name", &DeviceInfo::name, &JsonObject::string),
       json_field("pci_bus_id", &DeviceInfo::pci_bus_id, &JsonObject::string),
       {"compute_capability", [](const DeviceInfo& d) { return json(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)); },
        [](const JsonObject& object, const std::string& key, DeviceInfo& d) {
          if (!parse_compute_capability(object.string(key), d.cc_major, d.cc_minor)) object.fail(key, "MAJOR.MINOR, e.g. \"9.0\"");
        }},
-      json_field("sm_count", &DeviceInfo::sm_count, &JsonObject::int_value),
-      json_field("l2_bytes", &DeviceInfo::l2_bytes, &JsonObject::integer),
-      json_field("global_memory_bytes", &DeviceInfo::global_memory_bytes, &JsonObject::integer),
-      json_field("sm_clock_khz", &DeviceInfo::sm_clock_khz, &JsonObject::int_value),
-      json_field("memory_clock_khz", &DeviceInfo::memory_clock_khz, &JsonObject::int_value),
-      json_field("bus_width_bits", &DeviceInfo::bus_width_bits, &JsonObject::int_value),
+      json_field("sm_count", &DeviceInfo::sm_count, &JsonObject::small_count),
+      json_field("l2_bytes", &DeviceInfo::l2_bytes, &JsonObject::count),
+      json_field("global_memory_bytes", &DeviceInfo::global_memory_bytes, &JsonObject::count),
+      json_field("sm_clock_khz", &DeviceInfo::sm_clock_khz, &JsonObject::small_count),
+      json_field("memory_clock_khz", &DeviceInfo::memory_clock_khz, &JsonObject::small_count),
+      json_field("bus_width_bits", &DeviceInfo::bus_width_bits, &JsonObject::small_count),
       json_field("ecc_enabled", &DeviceInfo::ecc_enabled, &JsonObject::boolean),
-      json_field("driver_version", &DeviceInfo::driver_version, &JsonObject::int_value),
-      json_field("runtime_version", &DeviceInfo::runtime_version, &JsonObject::int_value),
+      json_field("driver_version", &DeviceInfo::driver_version, &JsonObject::small_count),
+      json_field("runtime_version", &DeviceInfo::runtime_version, &JsonObject::small_count),
       json_scaled("peak_bandwidth_gbps", &DeviceInfo::peak_bandwidth_bytes_per_s, 1e9),
       json_field("peak_bandwidth_source", &DeviceInfo::peak_bandwidth_source, &JsonObject::string),
       json_scaled("peak_fp32_tflops", &DeviceInfo::peak_fp32_flops, 1e12),
@@ -209,6 +209,8 @@ void read_settings(const JsonObject& parent, const std::string& key, RunResults&
     const std::string error = setting_from_json(results.settings, row, object.at(row.key));
     if (!error.empty()) input_error(object.place(row.key), "found " + describe_json(object.at(row.key)) + "; " + error);
   }
+  // Within the ranges a run accepts (measure_settings.hpp), as the options and configs are.
+  if (const std::string problem = validate(results.settings); !problem.empty()) input_error(object.place(), problem);
 }
 
 /// Only version 1 is read; a newer file says so.

@@ -141,6 +141,12 @@ TEST_CASE("hostile: option values out of range are refused by the settings' chec
   settings.clock_floor = 2;
   CHECK(validate(settings) == "--clock-floor is 2; expected a fraction in [0, 1]");
   settings = MeasureSettings{};
+  settings.warmup_time_s = 1e308;
+  CHECK(validate(settings) == "--warmup-time-s is 1e+308; expected a value <= 3600 (s)");
+  settings = MeasureSettings{};
+  settings.max_samples = 20000000;
+  CHECK(validate(settings) == "--max-samples is 2e+07; expected a value <= 1e+07 (samples)");
+  settings = MeasureSettings{};
   settings.timeout_s = std::numeric_limits<double>::infinity();
   CHECK(validate(settings) == "--timeout-s is inf; expected a finite value (s)");
 }
@@ -178,6 +184,10 @@ TEST_CASE("hostile: results fields in range, one row per case, rows the gate can
   CHECK(contains(error_of([] { read_results_file(bad_results("grid-too-large.json")); }),
                  "grid[0]: found 2147483648; expected an integer from 1 to 2147483647"));
   CHECK(contains(error_of([] { read_results_file(bad_results("grid-zero.json")); }), "grid[0]: found 0; expected an integer from 1"));
+  CHECK(contains(error_of([] { read_results_file(bad_results("settings-out-of-range.json")); }),
+                 "$.settings: --clock-floor is 2; expected a fraction in [0, 1]"));
+  CHECK(contains(error_of([] { read_results_file(bad_results("negative-sm-count.json")); }),
+                 "$.device.sm_count: found -132; expected an integer >= 0"));
   CHECK(contains(error_of([] { read_results_file(bad_results("duplicate-row.json")); }),
                  "duplicate-row.json: $.cases[5]: repeats the row of $.cases[1] (add vectorized fp32 256x256)"));
   CHECK(contains(error_of([] { read_results_file(bad_results("duplicate-mode.json")); }),
