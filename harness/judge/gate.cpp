@@ -87,8 +87,9 @@ GateResult evaluate_gate(const RunResults& results, const Thresholds& thresholds
 }
 
 void print_gate_result(std::ostream& out, const GateResult& result) {
-  for (const std::string& line : result.violations) out << "FAIL " << line << '\n';
-  for (const std::string& line : result.notes) out << "note " << line << '\n';
+  // Lines quote the results (names, messages, device names): escaped once more here, where they are printed.
+  for (const std::string& line : result.violations) out << "FAIL " << printable(line) << '\n';
+  for (const std::string& line : result.notes) out << "note " << printable(line) << '\n';
   out << fmt::format("gate: {}: {} violation{}; {} cases checked against thresholds", result.passed() ? "PASS" : "FAIL",
                      result.violations.size(), result.violations.size() == 1 ? "" : "s", result.cases_checked);
   if (result.rows_compared) out << fmt::format(", {} rows compared with the baseline run", result.rows_compared);

@@ -11,6 +11,7 @@
 #include "harness/config/thresholds.hpp"
 #include "harness/judge/gate.hpp"
 #include "harness/ops/registry.hpp"
+#include "harness/results/result_queries.hpp"
 #include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
 #include "support/test_paths.hpp"
@@ -218,4 +219,7 @@ TEST_CASE("hostile: control characters from input are escaped in messages", "[ho
                                        load_thresholds(test::fixture_path("thresholds.json")), nullptr, {}));
   CHECK(contains(out.str(), "incorrect: bad\\e[31m red\\nFAKE line"));
   CHECK_FALSE(contains(out.str(), "\x1b"));
+  // Row labels, which every report and the comparison print, are escaped too.
+  const RunResults renamed = read_results_file(bad_results("control-op-name.json"));
+  CHECK(row_label(renamed.cases[0]) == "add\\e[2J naive fp32 256x256");
 }
