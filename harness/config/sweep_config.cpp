@@ -205,6 +205,10 @@ void parse_into(const json& document, const std::string& file, SweepConfig& conf
   if (root.has("sweeps")) {
     const json& sweeps = root.at("sweeps");
     if (!sweeps.is_array() || sweeps.empty()) found_expected(root.place("sweeps"), sweeps, "a non-empty array of sweeps");
+    if (config.sweeps.size() + sweeps.size() > kMaxConfigSweeps) {
+      input_error(root.place("sweeps"), "the config has more than " + std::to_string(kMaxConfigSweeps) +
+                                            " sweeps (its includes' counted)");
+    }
     for (std::size_t i = 0; i < sweeps.size(); ++i) {
       config.sweeps.push_back(parse_sweep(JsonObject(sweeps[i], root.place("sweeps").index(i)), dtypes));
       // Counted as each sweep is expanded (a sweep counts its shapes before expanding them).

@@ -40,9 +40,10 @@ struct CaseSkip {
 };
 
 /// Limits that keep a small config from expanding into an enormous one (configs/README.md):
-/// files read for one config (itself and its includes, each time one is included), problems
+/// files read for one config (itself and its includes, each time one is included), sweeps, problems
 /// (op x shape x dtype, before filters; --max-cases then applies after them) and skips.
 constexpr std::size_t kMaxConfigFiles = 64;
+constexpr std::size_t kMaxConfigSweeps = 1000;
 constexpr std::size_t kMaxConfigProblems = 100000;
 constexpr std::size_t kMaxConfigSkips = 10000;
 

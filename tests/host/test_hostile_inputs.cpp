@@ -97,6 +97,8 @@ TEST_CASE("hostile: amplification is refused while expanding, well under a secon
                  "fanout.json: $.include[7]: reading 'fanout-middle.json' makes more than 64 files read for one config"));
   CHECK(contains(error_of([] { load_sweep_config(hostile("many-problems.json")); }),
                  "many-problems.json: $.sweeps[10]: the config expands to more than 100000 problems"));
+  CHECK(contains(error_of([] { load_sweep_config(hostile("many-sweeps.json")); }),
+                 "many-sweeps.json: $.sweeps: the config has more than 1000 sweeps"));
   CHECK(contains(error_of([] { load_sweep_config(hostile("millions-of-shapes.json")); }),
                  "$.sweeps[0]: the axes expand to more than 10000 shapes"));
   // An explicit axis list longer than a sweep may be is refused before its values are read.
