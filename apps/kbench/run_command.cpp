@@ -143,6 +143,11 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
     run.plan = make_plan(registry, selection);
   }
   if (const std::string problem = validate(run.settings); !problem.empty()) throw std::invalid_argument(problem);
+  if (run.plan.row_count() > kMaxResultsRows) {  // kbench could not read its own results file
+    throw std::invalid_argument("the plan has " + std::to_string(run.plan.row_count()) + " rows, more than the " +
+                                std::to_string(kMaxResultsRows) + " a results file may hold: narrow it with --op, --size, "
+                                "--dtype or --variant");
+  }
   run.thresholds =
       load_thresholds(options.thresholds_path.empty() ? default_thresholds_path() : options.thresholds_path);
   check_threshold_names(run.thresholds, threshold_op_names(registry), threshold_size_classes_of(run.plan));

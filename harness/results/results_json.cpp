@@ -254,6 +254,10 @@ namespace {
 /// One row per op x variant x dtype x shape, and one timing per mode in each row: a repeated one
 /// would be judged, compared or reported twice (or the wrong one of the two).
 void check_unique_rows(const RunResults& results) {
+  if (results.cases.size() > kMaxResultsRows) {
+    throw InputError("$.cases: holds " + std::to_string(results.cases.size()) + " rows; expected at most " +
+                     std::to_string(kMaxResultsRows));
+  }
   std::map<std::tuple<std::string, std::string, std::string, Shape>, std::size_t> seen;
   for (std::size_t i = 0; i < results.cases.size(); ++i) {
     const CaseResult& row = results.cases[i];

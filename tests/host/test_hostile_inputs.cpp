@@ -195,6 +195,18 @@ TEST_CASE("hostile: results fields in range, one row per case, rows the gate can
                  "duplicate-row.json: $.cases[5]: repeats the row of $.cases[1] (add vectorized fp32 256x256)"));
   CHECK(contains(error_of([] { read_results_file(bad_results("duplicate-mode.json")); }),
                  "$.cases[0].timings[1]: repeats the cold timing of $.cases[0].timings[0]"));
+  // At most kMaxResultsRows rows: reports, compare and the gate match rows pairwise.
+  RunResults many = read_results_file(test::fixture_path("run-pass.json"));
+  const CaseResult row = many.cases[1];
+  many.cases.clear();
+  for (std::size_t i = 0; i <= kMaxResultsRows; ++i) {
+    many.cases.push_back(row);
+    many.cases.back().shape = {static_cast<std::int64_t>(i + 1), 256};
+    many.cases.back().elements = static_cast<std::int64_t>(i + 1) * 256;
+  }
+  CHECK(error_of([&] { results_from_json(to_json(many)); }) == "$.cases: holds 10001 rows; expected at most 10000");
+  many.cases.pop_back();
+  CHECK(results_from_json(to_json(many)).cases.size() == kMaxResultsRows);
   const Thresholds thresholds = load_thresholds(test::fixture_path("thresholds.json"));
   for (const char* name : {"zero-median.json", "no-timing.json"}) {
     INFO(name);
