@@ -7,7 +7,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <sstream>
 
 namespace kbench::cli {
@@ -25,17 +29,42 @@ std::string size_help() {
   return text.str();
 }
 
-/// CLI11 reads "-1" into an unsigned option as 2^64 - 1; this check refuses a sign.
-CLI::Validator unsigned_integer() {
+/// A decimal integer from `min` to the type's largest, read from the text itself: CLI11 reads
+/// "-1" into an unsigned option as 2^64 - 1, and a 64-bit value that overflows
+/// (99999999999999999999) as the largest one, silently.
+template <typename Int>
+CLI::Validator whole_number(Int min) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
-        return "found " + text + "; expected an integer from 0 to 18446744073709551615";
+      [min](std::string& text) -> std::string {
+        Int value{};
+        const char* const end = text.data() + text.size();
+        const auto [last, error] = std::from_chars(text.data(), end, value);
+        if (!text.empty() && text.front() != '-' && error == std::errc() && last == end && value >= min) return {};
+        return "found " + text + "; expected an integer from " + std::to_string(min) + " to " +
+               std::to_string(std::numeric_limits<Int>::max());
       },
-      "UINT64");
+      std::is_signed_v<Int> ? "INT64" : "UINT64");
 }
 
 }  // namespace
+
+void check_option_values(const CLI::App& app) {
+  static const std::vector<std::string> lists{"--op", "--size", "--shape", "--dtype", "--variant", "--modes"};
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0 || option->get_type_size_max() == 0) continue;  // not given, or a flag
+    const std::string name = option->get_name();
+    const bool list = std::find(lists.begin(), lists.end(), name) != lists.end();
+    for (const std::string& value : option->results()) {
+      if (value.find_first_not_of(" \t") == std::string::npos) {
+        throw std::invalid_argument(name + " is empty; expected " + (list ? "a comma-separated list" : "a value"));
+      }
+      if (list && split_list(value).empty()) {
+        throw std::invalid_argument(name + " is '" + value + "', a list of nothing; expected one or more comma-separated names");
+      }
+    }
+  }
+  for (const CLI::App* command : app.get_subcommands()) check_option_values(*command);
+}
 
 void check_options(const CLI::App& app, const Options& options, bool running) {
   const auto refuse = [](const std::string& message) { throw std::invalid_argument(message); };
@@ -108,6 +137,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.add_option("--max-cases", options.max_cases,
                  "refuse to plan more than this many cases (op x shape x dtype), a guard against a selection or "
                  "config far larger than meant (default: " + std::to_string(kDefaultMaxCases) + ")")
+      ->check(whole_number<std::int64_t>(1))
       ->group("Selection");
 
   app.add_option("--plugin", options.plugins,
@@ -136,7 +166,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
         row.field);
   }
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
-      ->check(unsigned_integer())
+      ->check(whole_number<std::uint64_t>(0))
       ->group("Measurement");
   app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
   app.add_option("--json", options.json_path,
@@ -196,8 +226,16 @@ Selection make_selection(const CLI::App& app, const Options& options) {
   selection.ops = split_list(options.ops);
   if (selection.ops.size() == 1 && selection.ops[0] == "all") selection.ops.clear();
   if (app.count("--size") > 0) selection.size_classes = split_list(options.sizes);
-  for (const std::string& text : options.shapes)
-    for (const std::string& shape : split_list(text)) selection.shapes.push_back(parse_shape(shape));
+  for (const std::string& text : options.shapes) {
+    for (const std::string& item : split_list(text)) {
+      const Shape shape = parse_shape(item);
+      // As a config refuses a case planned twice (harness/plan/config_plan.cpp).
+      if (std::find(selection.shapes.begin(), selection.shapes.end(), shape) != selection.shapes.end()) {
+        throw std::invalid_argument("--shape " + format_shape(shape) + " is given twice; expected each shape once");
+      }
+      selection.shapes.push_back(shape);
+    }
+  }
   if (app.count("--dtype") > 0) selection.dtypes = split_list(options.dtypes);
   selection.variants = split_list(options.variants);
   selection.with_references = !options.no_references;

@@ -64,6 +64,12 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
 /// measurement settings are checked once merged with a config's (validate(), measure_settings.hpp).
 void check_options(const CLI::App& app, const Options& options, bool running);
 
+/// The checks every given value passes, for every command: not empty (--json "" would silently
+/// write nothing, --thresholds "" fall back to the default), and a list option (--op, --size,
+/// --shape, --dtype, --variant, --modes) names at least one item ("--op ,," selects nothing, and
+/// would otherwise mean every op). Throws std::invalid_argument naming the option.
+void check_option_values(const CLI::App& app);
+
 /// What --op, --size, --shape, --dtype and --variant select. --size and --dtype count only when
 /// given: a config is then filtered by them, and an --op run falls back to large and fp32.
 /// Throws std::invalid_argument on a bad --shape.

@@ -3,6 +3,7 @@
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/input_error.hpp"
 #include "harness/common/output_error.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/device/device_setup.hpp"
 
 #include <iostream>
@@ -11,7 +12,9 @@
 namespace kbench::cli {
 
 int fail(std::string_view command, int code, const std::string& message) {
-  std::cerr << "kbench" << (command.empty() ? "" : " ") << command << ": error: " << message << '\n';
+  // Messages quote input (file names, JSON strings, option values): its control characters are
+  // escaped here, once, so that no input can forge a line or drive the terminal.
+  std::cerr << "kbench" << (command.empty() ? "" : " ") << command << ": error: " << printable(message) << '\n';
   return code;
 }
 

@@ -5,6 +5,7 @@
 #include "source_paths.hpp"
 
 #include "harness/common/exit_codes.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/judge/gate.hpp"
 #include "harness/results/results_json.hpp"
 
@@ -40,13 +41,15 @@ int run_gate_command(const GateCommand& command) {
     const Thresholds thresholds = load_thresholds(command.thresholds.empty() ? default_thresholds_path() : command.thresholds);
     RunResults baseline;
     if (!command.baseline.empty()) baseline = read_results_file(command.baseline);
+    check_threshold_names(thresholds, command.registered_ops,
+                          std::vector<const RunResults*>{&results, command.baseline.empty() ? nullptr : &baseline});
     GateOptions options;
     options.max_regression = command.max_regression_pct / 100;
     options.allow_device_mismatch = command.allow_device_mismatch;
     const GateResult result =
         evaluate_gate(results, thresholds, command.baseline.empty() ? nullptr : &baseline, options);
-    std::cout << "kbench gate: " << command.results << " against " << thresholds.file;
-    if (!command.baseline.empty()) std::cout << " and the baseline run " << command.baseline;
+    std::cout << "kbench gate: " << printable(command.results) << " against " << printable(thresholds.file);
+    if (!command.baseline.empty()) std::cout << " and the baseline run " << printable(command.baseline);
     std::cout << '\n';
     print_gate_result(std::cout, result);
     flush_standard_output();

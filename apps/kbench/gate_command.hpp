@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace kbench::cli {
 
@@ -14,6 +15,7 @@ struct GateCommand {
   std::string results;                 ///< the results file judged
   std::string thresholds;              ///< thresholds file (default: the source tree's)
   std::string baseline;                ///< an earlier results file to check for regressions
+  std::vector<std::string> registered_ops;  ///< kbench's ops: the thresholds may name them (and the rows' ops)
   double max_regression_pct = 5;       ///< tolerated slowdown against the baseline, percent
   bool allow_device_mismatch = false;  ///< compare with a baseline from another device
 };

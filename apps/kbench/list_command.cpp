@@ -5,6 +5,7 @@
 #include "harness/ops/copy_roof.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/config/size_classes.hpp"
 #include "harness/config/sweep_config.hpp"
 
@@ -30,10 +31,10 @@ void list_configs() {
   for (const auto& file : files) {
     try {
       const SweepConfig config = load_sweep_config(file.string());
-      std::cout << fmt::format("  {:<12} {} ({} problems before filters)\n", file.filename().string(), config.description,
+      std::cout << fmt::format("  {:<12} {} ({} problems before filters)\n", printable(file.filename().string()), printable(config.description),
                                problem_count(config));
     } catch (const InputError& e) {
-      std::cout << fmt::format("  {:<12} INVALID: {}\n", file.filename().string(), e.what());
+      std::cout << fmt::format("  {:<12} INVALID: {}\n", printable(file.filename().string()), printable(e.what()));
     }
   }
   std::cout << "Thresholds: " << default_thresholds_path() << " (override with --thresholds FILE)\n";

@@ -41,8 +41,27 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return cli::fail("", exit_code::usage, std::string(e.what()) + " (see kbench --help)");
   }
+  try {
+    cli::check_option_values(app);
+  } catch (const std::exception& e) {
+    return cli::fail("", e);
+  }
 
-  // Commands that read files only: no GPU, no registry.
+  // Commands that read files only: no GPU; the registry only names kbench's ops, which a
+  // thresholds file may name.
+  const auto registered_ops = [] {
+    Registry registry;
+    register_all_ops(registry);
+    std::vector<std::string> names;
+    for (const auto& op : registry.ops()) names.push_back(op->name());
+    return names;
+  };
+  try {
+    if (report.app->parsed()) report.registered_ops = registered_ops();
+    if (gate.app->parsed()) gate.registered_ops = registered_ops();
+  } catch (const std::exception& e) {
+    return cli::fail("", e);
+  }
   if (report.app->parsed()) return cli::run_report_command(report);
   if (gate.app->parsed()) return cli::run_gate_command(gate);
   if (compare.app->parsed()) return cli::run_compare_command(compare);

@@ -7,6 +7,7 @@
 #include "harness/report/csv_report.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/file_output.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/report/markdown_report.hpp"
 #include "harness/report/report_format.hpp"
 #include "harness/results/results_json.hpp"
@@ -73,6 +74,8 @@ int run_report_command(const ReportCommand& command) {
       input.against_label = command.against_label.empty() ? std::filesystem::path(command.against).stem().string()
                                                           : command.against_label;
     }
+    check_threshold_names(thresholds, command.registered_ops,
+                          std::vector<const RunResults*>{&results, command.against.empty() ? nullptr : &against});
     if (!command.markdown_path.empty()) input.plots = plots_beside(command.markdown_path);
     if (!command.markdown_path.empty() || command.csv_path.empty()) {
       std::ostringstream markdown;
@@ -81,14 +84,14 @@ int run_report_command(const ReportCommand& command) {
         std::cout << markdown.str();
       } else {
         write_file_atomically(command.markdown_path, markdown.str());
-        std::cerr << "Markdown report written to " << command.markdown_path << '\n';
+        std::cerr << "Markdown report written to " << printable(command.markdown_path) << '\n';
       }
     }
     if (!command.csv_path.empty()) {
       std::ostringstream csv;
       write_csv_report(csv, input);
       write_file_atomically(command.csv_path, csv.str());
-      std::cerr << "CSV written to " << command.csv_path << '\n';
+      std::cerr << "CSV written to " << printable(command.csv_path) << '\n';
     }
     flush_standard_output();
     return exit_code::ok;

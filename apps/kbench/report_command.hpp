@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace kbench::cli {
 
@@ -16,6 +17,7 @@ struct ReportCommand {
   std::string markdown_path;   ///< write the Markdown report here (default: stdout when no --csv)
   std::string csv_path;        ///< write the CSV here
   std::string thresholds;      ///< thresholds file (default: the source tree's configs/thresholds.json)
+  std::vector<std::string> registered_ops;  ///< kbench's ops: the thresholds may name them (and the rows' ops)
 };
 
 /// Adds the subcommand to `parent`; `command` receives its options.

@@ -10,6 +10,7 @@
 #include "harness/ops/copy_roof.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/results/results_json.hpp"
 #include "harness/measure/session.hpp"
 #include "harness/config/thresholds.hpp"
@@ -19,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -39,13 +41,13 @@ std::string row_names(const PlanEntry& entry) {
 
 std::string problem_text(const PlanEntry& entry) {
   return fmt::format("{} {} {} ({})", entry.op->name(), dtype_name(entry.problem.dtype), format_shape(entry.problem.shape),
-                     entry.problem.size_class);
+                     printable(entry.problem.size_class));
 }
 
 int dry_run(const Plan& plan) {
   for (const PlanEntry& entry : plan.entries) std::cout << problem_text(entry) << ": " << row_names(entry) << '\n';
   for (const SkippedEntry& skipped : plan.skipped) {
-    std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << skipped.reason << '\n';
+    std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << printable(skipped.reason) << '\n';
   }
   std::cout << fmt::format("{} problems, {} rows", plan.entries.size(), plan.row_count());
   if (!plan.skipped.empty()) {
@@ -135,7 +137,7 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
   print_results_table(std::cout, results);
   if (options.show_kernels) print_kernel_breakdowns(std::cout, results);
-  std::cout << "Status bands from " << thresholds.file << '\n';
+  std::cout << "Status bands from " << printable(thresholds.file) << '\n';
   for (const std::string& note : results.notes) std::cout << "NOTE: " << note << '\n';
   if (!options.json_path.empty()) {
     write_results_file(results, options.json_path);
@@ -151,6 +153,23 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
     if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) return exit_code::case_failed;
   }
   return results.run_state == RunState::context_lost ? exit_code::case_failed : exit_code::ok;
+}
+
+/// The names a thresholds file may use for this run: the registry's ops (plugins' included), and
+/// kbench's size classes with the plan's own (a config's).
+std::vector<std::string> threshold_op_names(const Registry& registry) {
+  std::vector<std::string> names;
+  for (const auto& op : registry.ops()) names.push_back(op->name());
+  return names;
+}
+std::vector<std::string> threshold_size_classes_of(const Plan& plan) {
+  std::vector<std::string> names = threshold_size_classes();
+  const auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const PlanEntry& entry : plan.entries) add(entry.problem.size_class);
+  for (const SkippedEntry& skipped : plan.skipped) add(skipped.entry.problem.size_class);
+  return names;
 }
 
 }  // namespace
@@ -173,8 +192,14 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
     run.plan = make_plan(registry, selection);
   }
   if (const std::string problem = validate(run.settings); !problem.empty()) throw std::invalid_argument(problem);
+  if (run.plan.row_count() > kMaxResultsRows) {  // kbench could not read its own results file
+    throw std::invalid_argument("the plan has " + std::to_string(run.plan.row_count()) + " rows, more than the " +
+                                std::to_string(kMaxResultsRows) + " a results file may hold: narrow it with --op, --size, "
+                                "--dtype or --variant");
+  }
   run.thresholds =
       load_thresholds(options.thresholds_path.empty() ? default_thresholds_path() : options.thresholds_path);
+  check_threshold_names(run.thresholds, threshold_op_names(registry), threshold_size_classes_of(run.plan));
   if (!options.json_path.empty()) {
     try {
       refuse_overwrite(options.json_path, {options.config_path, run.thresholds.file});

@@ -18,23 +18,23 @@ const std::vector<MeasureSettingRow>& measure_settings_table() {
       {"modes", "cold|hot|eager|all",
        "measurement modes, comma-separated: cold (L2 flushed, one call per event pair, behind a blocking kernel), "
        "hot (CUDA-graph replay of back-to-back calls), eager (one event pair per call, as a framework runs it)",
-       &MeasureSettings::modes, 0},
-      {"warmup_calls", "calls", "untimed calls of each variant before sampling, at least", &MeasureSettings::warmup_calls, 0},
-      {"warmup_time_s", "s", "and keep warming up for at least this long", &MeasureSettings::warmup_time_s, 0},
-      {"min_samples", "samples", "timed samples per variant and mode, at least", &MeasureSettings::min_samples, 1},
-      {"max_samples", "samples", "timed samples per variant and mode, at most", &MeasureSettings::max_samples, 1},
+       &MeasureSettings::modes, 0, 0},
+      {"warmup_calls", "calls", "untimed calls of each variant before sampling, at least", &MeasureSettings::warmup_calls, 0, 1e6},
+      {"warmup_time_s", "s", "and keep warming up for at least this long", &MeasureSettings::warmup_time_s, 0, 3600},
+      {"min_samples", "samples", "timed samples per variant and mode, at least", &MeasureSettings::min_samples, 1, 1e7},
+      {"max_samples", "samples", "timed samples per variant and mode, at most", &MeasureSettings::max_samples, 1, 1e7},
       {"min_time_s", "s", "measure at least this much GPU time per variant and mode (once min-samples is met)",
-       &MeasureSettings::min_time_s, 0},
+       &MeasureSettings::min_time_s, 0, 3600},
       {"max_noise", "fraction",
        "stop early once the relative IQR (q3 - q1) / median is at or below this (0: never stop early)",
-       &MeasureSettings::max_noise, 0},
+       &MeasureSettings::max_noise, 0, 1e3},
       {"timeout_s", "s", "wall-clock limit per variant and mode; fewer samples than min-samples is then flagged",
-       &MeasureSettings::timeout_s, 1e-3},
+       &MeasureSettings::timeout_s, 1e-3, 86400},
       {"flush_l2", "0|1", "cold mode: 1 evicts L2 before every sample (reads a buffer of 2x L2); 0 keeps it warm",
-       &MeasureSettings::flush_l2, 0},
+       &MeasureSettings::flush_l2, 0, 1},
       {"clock_floor", "fraction", "flag samples taken while the SM clock ran below this fraction of its peak",
-       &MeasureSettings::clock_floor, 0},
-      {"keep_samples", "0|1", "1: keep every per-sample time in the results file", &MeasureSettings::keep_samples, 0},
+       &MeasureSettings::clock_floor, 0, 1},
+      {"keep_samples", "0|1", "1: keep every per-sample time in the results file", &MeasureSettings::keep_samples, 0, 1},
   };
   return rows;
 }
@@ -90,6 +90,10 @@ std::string validate(const MeasureSettings& settings) {
     }
     if (value && !std::isfinite(*value)) {
       return fmt::format("{} is {:g}; expected a finite value ({})", option_name(row.key), *value, row.unit);
+    }
+    // (0|1 switches and fractions, whose largest is 1, are worded on their own below)
+    if (value && *value > row.max_value && row.max_value > 1) {
+      return fmt::format("{} is {:g}; expected a value <= {:g} ({})", option_name(row.key), *value, row.max_value, row.unit);
     }
   }
   if (settings.flush_l2 != 0 && settings.flush_l2 != 1) return "--flush-l2 must be 0 or 1";

@@ -37,6 +37,7 @@ struct MeasureSettingRow {
   std::string description;  ///< for --help
   MeasureSettingField field;
   double min_value;         ///< smallest accepted value (numbers only)
+  double max_value;         ///< largest accepted value (numbers only): beyond it a run would never end
 };
 
 const std::vector<MeasureSettingRow>& measure_settings_table();

@@ -57,6 +57,10 @@ std::vector<std::int64_t> parse_axis(const json& spec, const JsonPlace& place) {
   const std::string expected = "an array of positive integers, {\"range\": {...}} or {\"pow2\": {...}}";
   if (spec.is_array()) {
     if (spec.empty()) found_expected(place, spec, "at least one value");
+    if (spec.size() > kMaxSweepShapes) {
+      input_error(place, "the axis lists " + std::to_string(spec.size()) + " values; expected at most " +
+                             std::to_string(kMaxSweepShapes));
+    }
     std::vector<std::int64_t> values;
     for (std::size_t i = 0; i < spec.size(); ++i) values.push_back(positive_integer(spec[i], place.index(i)));
     return values;

@@ -3,6 +3,8 @@
 #include "harness/common/did_you_mean.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/config/size_classes.hpp"
 #include "harness/config/sweep_axes.hpp"
 
@@ -145,9 +147,17 @@ void parse_settings(const JsonObject& object, SweepConfig& config) {
   if (const std::string problem = validate(config.settings); !problem.empty()) input_error(object.place(), problem);
 }
 
-void parse_into(const json& document, const std::string& file, SweepConfig& config, std::vector<std::string>& chain);
+/// What one config has used so far of its limits, over all its files.
+struct Budget {
+  std::size_t files_read = 1;  ///< the config itself, then each include each time it is read
+  std::size_t problems = 0;    ///< shapes x dtypes of the sweeps parsed so far
+};
 
-void parse_include(const JsonObject& root, const std::string& file, SweepConfig& config, std::vector<std::string>& chain) {
+void parse_into(const json& document, const std::string& file, SweepConfig& config, std::vector<std::string>& chain,
+                Budget& budget);
+
+void parse_include(const JsonObject& root, const std::string& file, SweepConfig& config, std::vector<std::string>& chain,
+                   Budget& budget) {
   const JsonPlace place = root.place("include");
   const std::vector<std::string> includes = root.strings("include");
   // Each file then brings at least one sweep (its own or an included file's): a plan is never empty.
@@ -156,48 +166,65 @@ void parse_include(const JsonObject& root, const std::string& file, SweepConfig&
   for (std::size_t i = 0; i < includes.size(); ++i) {
     const std::string path = (folder / includes[i]).lexically_normal().string();
     if (std::find(chain.begin(), chain.end(), path) != chain.end()) {
-      input_error(place.index(i), "'" + includes[i] + "' includes itself (through " + join_names(chain) + ")");
+      input_error(place.index(i), "'" + printable(includes[i]) + "' includes itself (through " + printable(join_names(chain)) + ")");
     }
     if (chain.size() >= kMaxIncludeDepth) {
-      input_error(place.index(i), "'" + includes[i] + "' nests includes deeper than " + std::to_string(kMaxIncludeDepth) +
-                                      " files (through " + join_names(chain) + ")");
+      input_error(place.index(i), "'" + printable(includes[i]) + "' nests includes deeper than " + std::to_string(kMaxIncludeDepth) +
+                                      " files (through " + printable(join_names(chain)) + ")");
     }
-    // Only plain files: a device or a pipe (/dev/zero, /dev/stdin) would never end.
-    std::error_code error;
-    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
-      found_expected(place.index(i), includes[i], "a config file (" + path + " is not a regular file)");
+    // Counted before reading: a few small files that include each other many times over would
+    // otherwise multiply into millions of reads and sweeps.
+    if (++budget.files_read > kMaxConfigFiles) {
+      input_error(place.index(i), "reading '" + printable(includes[i]) + "' makes more than " + std::to_string(kMaxConfigFiles) +
+                                      " files read for one config (the config and every file it includes, counted each "
+                                      "time it is included)");
     }
-    json included;
+    json included;  // read_json_file refuses a device or a pipe (/dev/zero, /dev/stdin) before opening it
     try {
       included = read_json_file(path);
     } catch (const InputError& e) {
       input_error(place.index(i), e.what());
     }
     chain.push_back(path);
-    parse_into(included, path, config, chain);
+    parse_into(included, path, config, chain, budget);
     chain.pop_back();
   }
 }
 
-void parse_into(const json& document, const std::string& file, SweepConfig& config, std::vector<std::string>& chain) {
+void parse_into(const json& document, const std::string& file, SweepConfig& config, std::vector<std::string>& chain,
+                Budget& budget) {
   const JsonObject root(document, JsonPlace{file, "$"});
   root.allow_keys({"description", "include", "dtypes", "settings", "sweeps", "skip"});
   if (config.description.empty()) config.description = root.string_or("description", "");
   else if (root.has("description")) root.string("description");  // type-checked; the outermost one is kept
   if (!root.has("include") && !root.has("sweeps")) input_error(root.place(), "missing key 'sweeps' (or 'include')");
-  if (root.has("include")) parse_include(root, file, config, chain);
+  if (root.has("include")) parse_include(root, file, config, chain, budget);
   if (root.has("settings")) parse_settings(root.object("settings"), config);
   const std::vector<std::string> dtypes =
       root.has("dtypes") ? parse_dtype_list(root.at("dtypes"), root.place("dtypes")) : std::vector<std::string>{"fp32"};
   if (root.has("sweeps")) {
     const json& sweeps = root.at("sweeps");
     if (!sweeps.is_array() || sweeps.empty()) found_expected(root.place("sweeps"), sweeps, "a non-empty array of sweeps");
-    for (std::size_t i = 0; i < sweeps.size(); ++i)
+    if (config.sweeps.size() + sweeps.size() > kMaxConfigSweeps) {
+      input_error(root.place("sweeps"), "the config has more than " + std::to_string(kMaxConfigSweeps) +
+                                            " sweeps (its includes' counted)");
+    }
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
       config.sweeps.push_back(parse_sweep(JsonObject(sweeps[i], root.place("sweeps").index(i)), dtypes));
+      // Counted as each sweep is expanded (a sweep counts its shapes before expanding them).
+      budget.problems += config.sweeps.back().shapes.size() * config.sweeps.back().dtypes.size();
+      if (budget.problems > kMaxConfigProblems) {
+        input_error(root.place("sweeps").index(i), "the config expands to more than " + std::to_string(kMaxConfigProblems) +
+                                                       " problems (op x shape x dtype, before filters) by this sweep");
+      }
+    }
   }
   if (root.has("skip")) {
     const json& skips = root.at("skip");
     if (!skips.is_array()) found_expected(root.place("skip"), skips, "an array of skips");
+    if (config.skips.size() + skips.size() > kMaxConfigSkips) {
+      input_error(root.place("skip"), "the config has more than " + std::to_string(kMaxConfigSkips) + " skips");
+    }
     for (std::size_t i = 0; i < skips.size(); ++i)
       config.skips.push_back(parse_skip(JsonObject(skips[i], root.place("skip").index(i))));
   }
@@ -209,7 +236,8 @@ SweepConfig parse_sweep_config(const json& document, const std::string& file) {
   SweepConfig config;
   config.file = file;
   std::vector<std::string> chain{std::filesystem::path(file).lexically_normal().string()};
-  parse_into(document, file, config, chain);
+  Budget budget;
+  parse_into(document, file, config, chain, budget);
   return config;
 }
 

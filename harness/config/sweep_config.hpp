@@ -39,6 +39,14 @@ struct CaseSkip {
                     const std::string& dtype) const;
 };
 
+/// Limits that keep a small config from expanding into an enormous one (configs/README.md):
+/// files read for one config (itself and its includes, each time one is included), sweeps, problems
+/// (op x shape x dtype, before filters; --max-cases then applies after them) and skips.
+constexpr std::size_t kMaxConfigFiles = 64;
+constexpr std::size_t kMaxConfigSweeps = 1000;
+constexpr std::size_t kMaxConfigProblems = 100000;
+constexpr std::size_t kMaxConfigSkips = 10000;
+
 struct SweepConfig {
   std::string file;                        ///< the file given (not its includes)
   std::string description;

@@ -1,7 +1,12 @@
 #include "harness/config/thresholds.hpp"
 
+#include "harness/common/did_you_mean.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/common/printable_text.hpp"
+#include "harness/config/size_classes.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace kbench {
@@ -85,10 +90,61 @@ Thresholds parse_thresholds(const json& document, const std::string& file) {
 }
 
 Thresholds load_thresholds(const std::string& path) {
-  if (!std::filesystem::exists(path)) {
-    throw InputError("thresholds file '" + path + "' not found; pass --thresholds FILE (the source tree's is configs/thresholds.json)");
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    throw InputError("thresholds file '" + printable(path) +
+                     "' not found; pass --thresholds FILE (the source tree's is configs/thresholds.json)");
   }
-  return parse_thresholds(read_json_file(path), path);
+  return parse_thresholds(read_json_file(path, kMaxConfigFileBytes), path);
+}
+
+std::vector<std::string> threshold_size_classes() {
+  std::vector<std::string> names;
+  for (const SizeClass& size_class : size_classes()) names.push_back(size_class.name);
+  names.emplace_back("custom");
+  return names;
+}
+
+namespace {
+
+/// Throws naming `place` when `name` is not one of `known`.
+void check_name(const std::string& place, const char* what, const char* whats, const std::string& name,
+                const std::vector<std::string>& known) {
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  throw InputError(place + ": no " + what + " '" + printable(name) + "'" + did_you_mean(name, known) + "; " + whats +
+                   ": " + printable(join_names(known)));
+}
+
+}  // namespace
+
+void check_threshold_names(const Thresholds& thresholds, const std::vector<std::string>& ops,
+                           const std::vector<std::string>& size_classes) {
+  const std::string root = printable(thresholds.file) + ": $.";
+  for (const auto& [name, threshold] : thresholds.size_classes) {
+    check_name(root + "size_classes." + printable(name), "size class", "size classes", name, size_classes);
+  }
+  for (const auto& [op, categories] : thresholds.ops) {
+    check_name(root + "ops." + printable(op), "op", "ops", op, ops);
+    for (const auto& [name, threshold] : categories) {
+      check_name(root + "ops." + printable(op) + "." + printable(name), "size class", "size classes", name, size_classes);
+    }
+  }
+}
+
+void check_threshold_names(const Thresholds& thresholds, std::vector<std::string> ops,
+                           const std::vector<const RunResults*>& runs) {
+  std::vector<std::string> classes = threshold_size_classes();
+  const auto add = [](std::vector<std::string>& names, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const RunResults* run : runs) {
+    if (!run) continue;
+    for (const CaseResult& row : run->cases) {
+      add(ops, row.op);
+      add(classes, row.size_class);
+    }
+  }
+  check_threshold_names(thresholds, ops, classes);
 }
 
 }  // namespace kbench

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kbench {
 
@@ -50,5 +51,21 @@ Thresholds parse_thresholds(const nlohmann::json& document, const std::string& f
 /// Reads and parses a thresholds file; throws InputError (a missing file says so and how to
 /// point kbench at another one).
 Thresholds load_thresholds(const std::string& path);
+
+/// The size classes a thresholds file may name besides a run's own: kbench's classes and
+/// "custom" (--shape runs).
+std::vector<std::string> threshold_size_classes();
+
+/// Checks that every op and size class the thresholds name is one of `ops` (the registry's, and
+/// those of the rows judged) and `size_classes` (threshold_size_classes() and the run's own): a
+/// name that matches nothing would silently leave its rows to another threshold. Throws
+/// InputError "FILE: $.ops.addd: no op 'addd' (did you mean 'add'?); ops: add, ...".
+void check_threshold_names(const Thresholds& thresholds, const std::vector<std::string>& ops,
+                           const std::vector<std::string>& size_classes);
+
+/// check_threshold_names for judging `runs` (null entries are skipped): the ops are `ops` (the
+/// registry's) and those of the runs' rows; the size classes threshold_size_classes() and the rows'.
+void check_threshold_names(const Thresholds& thresholds, std::vector<std::string> ops,
+                           const std::vector<const RunResults*>& runs);
 
 }  // namespace kbench

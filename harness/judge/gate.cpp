@@ -1,5 +1,6 @@
 #include "harness/judge/gate.hpp"
 
+#include "harness/common/printable_text.hpp"
 #include "harness/report/report_format.hpp"
 #include "harness/results/result_queries.hpp"
 #include "harness/judge/run_comparison.hpp"
@@ -10,15 +11,21 @@ namespace kbench {
 
 namespace {
 
-std::string where(const CaseResult& row) { return row_label(row) + " (" + row.size_class + ")"; }
+std::string where(const CaseResult& row) { return printable(row_label(row) + " (" + row.size_class + ")"); }
 
 void check_thresholds(const RunResults& results, const Thresholds& thresholds, GateResult& out) {
   for (const CaseResult& row : results.cases) {
     if (row.role != VariantRole::own) continue;
     if (row.status == CaseStatus::incorrect || row.status == CaseStatus::error) {
-      out.violations.push_back(fmt::format("{}: {}: {}", where(row), status_name(row.status), row.message));
+      out.violations.push_back(fmt::format("{}: {}: {}", where(row), status_name(row.status), printable(row.message)));
     } else if (row.status == CaseStatus::skipped) {
-      out.notes.push_back(fmt::format("skipped, not checked: {}: {}", where(row), row.message));
+      out.notes.push_back(fmt::format("skipped, not checked: {}: {}", where(row), printable(row.message)));
+    } else if (row.status == CaseStatus::passed && headline_ms(row) <= 0) {
+      // A passed row is one the gate must judge; without a median it cannot, and that never passes.
+      const ModeTiming* timing = row.headline();
+      out.violations.push_back(fmt::format(
+          "{}: passed but cannot be judged: {}", where(row),
+          !timing ? "it has no timing" : timing->stats.count == 0 ? "its headline timing has no samples" : "its median time is 0"));
     }
   }
   for (const CaseResult* best : best_own_rows(results)) {
@@ -80,8 +87,9 @@ GateResult evaluate_gate(const RunResults& results, const Thresholds& thresholds
 }
 
 void print_gate_result(std::ostream& out, const GateResult& result) {
-  for (const std::string& line : result.violations) out << "FAIL " << line << '\n';
-  for (const std::string& line : result.notes) out << "note " << line << '\n';
+  // Lines quote the results (names, messages, device names): escaped once more here, where they are printed.
+  for (const std::string& line : result.violations) out << "FAIL " << printable(line) << '\n';
+  for (const std::string& line : result.notes) out << "note " << printable(line) << '\n';
   out << fmt::format("gate: {}: {} violation{}; {} cases checked against thresholds", result.passed() ? "PASS" : "FAIL",
                      result.violations.size(), result.violations.size() == 1 ? "" : "s", result.cases_checked);
   if (result.rows_compared) out << fmt::format(", {} rows compared with the baseline run", result.rows_compared);

@@ -1,3 +1,4 @@
+#include "harness/common/printable_text.hpp"
 #include "harness/report/markdown_report.hpp"
 
 #include "harness/report/breakdown_report.hpp"
@@ -287,7 +288,7 @@ void write_notes(std::ostream& out, const RunResults& r) {
   }
   if (notes.empty()) return;
   out << "\n## Notes\n\n";
-  for (const std::string& note : notes) out << "- " << note << '\n';
+  for (const std::string& note : notes) out << "- " << printable(note) << '\n';
 }
 
 }  // namespace

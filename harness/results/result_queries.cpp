@@ -1,5 +1,7 @@
 #include "harness/results/result_queries.hpp"
 
+#include "harness/common/printable_text.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -16,7 +18,8 @@ double headline_noise(const CaseResult& row) {
 }
 
 std::string row_label(const CaseResult& row) {
-  return row.op + " " + row.variant + " " + row.dtype + " " + format_shape(row.shape);
+  // Names read from a results file may hold control characters: a label is for display.
+  return printable(row.op + " " + row.variant + " " + row.dtype + " " + format_shape(row.shape));
 }
 
 bool same_case(const CaseResult& a, const CaseResult& b) {

@@ -15,7 +15,7 @@ double headline_ms(const CaseResult& row);
 /// The headline mode's relative IQR ((q3 - q1) / median): the row's noise; 0 when not timed.
 double headline_noise(const CaseResult& row);
 
-/// "add vectorized fp32 4096x4096": a row's identity for messages.
+/// "add vectorized fp32 4096x4096": a row's identity for messages, control characters escaped.
 std::string row_label(const CaseResult& row);
 
 /// True when both rows are the same case: op, shape and dtype.

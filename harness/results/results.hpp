@@ -25,6 +25,9 @@ namespace kbench {
 
 /// Bumped whenever a field changes meaning or disappears.
 constexpr int kResultsSchemaVersion = 1;
+/// The most rows a results file may hold: reports, compare and the gate match rows pairwise, so
+/// this bounds them to seconds. A run that would write more is refused before it starts.
+constexpr std::size_t kMaxResultsRows = 10000;
 
 /// The source of kbench's own variants (CaseResult::source, VariantInfo::source).
 constexpr const char* kKbenchSource = "kbench";

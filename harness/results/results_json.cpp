@@ -4,12 +4,16 @@
 
 #include "harness/common/json_fields.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/common/printable_text.hpp"
 #include "harness/results/kernel_breakdown_json.hpp"
 
 #include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 
 namespace kbench {
@@ -151,22 +155,22 @@ const JsonFields<CaseResult>& case_fields() {
 
 const JsonFields<DeviceInfo>& device_fields() {
   static const JsonFields<DeviceInfo> fields{
-      json_field("index", &DeviceInfo::index, &JsonObject::int_value),
+      json_field("index", &DeviceInfo::index, &JsonObject::small_count),
       json_field("name", &DeviceInfo::name, &JsonObject::string),
       json_field("pci_bus_id", &DeviceInfo::pci_bus_id, &JsonObject::string),
       {"compute_capability", [](const DeviceInfo& d) { return json(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)); },
        [](const JsonObject& object, const std::string& key, DeviceInfo& d) {
          if (!parse_compute_capability(object.string(key), d.cc_major, d.cc_minor)) object.fail(key, "MAJOR.MINOR, e.g. \"9.0\"");
        }},
-      json_field("sm_count", &DeviceInfo::sm_count, &JsonObject::int_value),
-      json_field("l2_bytes", &DeviceInfo::l2_bytes, &JsonObject::integer),
-      json_field("global_memory_bytes", &DeviceInfo::global_memory_bytes, &JsonObject::integer),
-      json_field("sm_clock_khz", &DeviceInfo::sm_clock_khz, &JsonObject::int_value),
-      json_field("memory_clock_khz", &DeviceInfo::memory_clock_khz, &JsonObject::int_value),
-      json_field("bus_width_bits", &DeviceInfo::bus_width_bits, &JsonObject::int_value),
+      json_field("sm_count", &DeviceInfo::sm_count, &JsonObject::small_count),
+      json_field("l2_bytes", &DeviceInfo::l2_bytes, &JsonObject::count),
+      json_field("global_memory_bytes", &DeviceInfo::global_memory_bytes, &JsonObject::count),
+      json_field("sm_clock_khz", &DeviceInfo::sm_clock_khz, &JsonObject::small_count),
+      json_field("memory_clock_khz", &DeviceInfo::memory_clock_khz, &JsonObject::small_count),
+      json_field("bus_width_bits", &DeviceInfo::bus_width_bits, &JsonObject::small_count),
       json_field("ecc_enabled", &DeviceInfo::ecc_enabled, &JsonObject::boolean),
-      json_field("driver_version", &DeviceInfo::driver_version, &JsonObject::int_value),
-      json_field("runtime_version", &DeviceInfo::runtime_version, &JsonObject::int_value),
+      json_field("driver_version", &DeviceInfo::driver_version, &JsonObject::small_count),
+      json_field("runtime_version", &DeviceInfo::runtime_version, &JsonObject::small_count),
       json_scaled("peak_bandwidth_gbps", &DeviceInfo::peak_bandwidth_bytes_per_s, 1e9),
       json_field("peak_bandwidth_source", &DeviceInfo::peak_bandwidth_source, &JsonObject::string),
       json_scaled("peak_fp32_tflops", &DeviceInfo::peak_fp32_flops, 1e12),
@@ -205,6 +209,8 @@ void read_settings(const JsonObject& parent, const std::string& key, RunResults&
     const std::string error = setting_from_json(results.settings, row, object.at(row.key));
     if (!error.empty()) input_error(object.place(row.key), "found " + describe_json(object.at(row.key)) + "; " + error);
   }
+  // Within the ranges a run accepts (measure_settings.hpp), as the options and configs are.
+  if (const std::string problem = validate(results.settings); !problem.empty()) input_error(object.place(), problem);
 }
 
 /// Only version 1 is read; a newer file says so.
@@ -243,9 +249,42 @@ const JsonFields<RunResults>& results_fields() {
 
 json to_json(const RunResults& results) { return write_fields(results, results_fields()); }
 
+namespace {
+
+/// One row per op x variant x dtype x shape, and one timing per mode in each row: a repeated one
+/// would be judged, compared or reported twice (or the wrong one of the two).
+void check_unique_rows(const RunResults& results) {
+  if (results.cases.size() > kMaxResultsRows) {
+    throw InputError("$.cases: holds " + std::to_string(results.cases.size()) + " rows; expected at most " +
+                     std::to_string(kMaxResultsRows));
+  }
+  std::map<std::tuple<std::string, std::string, std::string, Shape>, std::size_t> seen;
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    const CaseResult& row = results.cases[i];
+    const std::string place = "$.cases[" + std::to_string(i) + "]";
+    const auto [first, inserted] = seen.emplace(std::make_tuple(row.op, row.variant, row.dtype, row.shape), i);
+    if (!inserted) {
+      throw InputError(place + ": repeats the row of $.cases[" + std::to_string(first->second) + "] (" +
+                       printable(row.op) + " " + printable(row.variant) + " " + printable(row.dtype) + " " +
+                       format_shape(row.shape) + "); expected one row per op, variant, dtype and shape");
+    }
+    for (std::size_t t = 0; t < row.timings.size(); ++t) {
+      for (std::size_t u = 0; u < t; ++u) {
+        if (row.timings[u].mode == row.timings[t].mode) {
+          throw InputError(place + ".timings[" + std::to_string(t) + "]: repeats the " + std::string(enum_name(row.timings[t].mode)) +
+                           " timing of " + place + ".timings[" + std::to_string(u) + "]; expected one timing per mode");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 RunResults results_from_json(const json& document) {
   RunResults results;
   read_fields(JsonObject(document, JsonPlace{"", "$", JsonWording::results}), results, results_fields());
+  check_unique_rows(results);
   return results;
 }
 
@@ -254,11 +293,11 @@ void write_results_file(const RunResults& results, const std::string& path) {
 }
 
 RunResults read_results_file(const std::string& path) {
-  const json document = read_json_file(path);
+  const json document = read_json_file(path, kMaxResultsFileBytes);
   try {
     return results_from_json(document);
   } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
+    throw InputError(printable(path) + ": " + e.what());
   }
 }
 

@@ -99,3 +99,19 @@ TEST_CASE("the fuzz targets' stand-in ops match the registered ops", "[fuzz]") {
     }
   }
 }
+
+TEST_CASE("every kept regression input is refused by its loader", "[fuzz]") {
+  // The regressions are inputs once accepted that must not be (a key twice, a row twice, content
+  // after the document, a launch shape beyond CUDA's limits) or that once crashed: none loads.
+  const Registry registry = stand_ins();
+  for (const char* target : {"fuzz_sweep_config", "fuzz_results"}) {
+    const std::filesystem::path folder = test::source_path(std::string("tests/fuzz/regressions/") + target);
+    if (!std::filesystem::exists(folder)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      INFO(entry.path().string());
+      const std::string text = test::read_file(entry.path().string());
+      const bool config = std::string(target) == "fuzz_sweep_config";
+      CHECK(outcome([&] { config ? fuzz::load_config(text, registry) : fuzz::load_results(text); }) == "InputError");
+    }
+  }
+}

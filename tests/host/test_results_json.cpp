@@ -64,6 +64,7 @@ RunResults sample_results() {
   c.band = Band::poor;
   r.cases.push_back(c);
   CaseResult failed = c;
+  failed.variant = "naive";  // one row per op, variant, dtype and shape
   failed.status = CaseStatus::incorrect;
   failed.timings.clear();
   failed.speed_ratio.reset();
