@@ -59,31 +59,6 @@ std::string select_device(int index) {
   return {};
 }
 
-ComputeCapability current_compute_capability() {
-  int device = 0;
-  ComputeCapability cc;
-  KBENCH_CUDA_CALL(cudaGetDevice(&device));
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, device));
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, device));
-  return cc;
-}
-
-int current_sm_count() {
-  int device = 0, sm_count = 0;
-  KBENCH_CUDA_CALL(cudaGetDevice(&device));
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  return sm_count;
-}
-
-Device current_device() {
-  int device = 0;
-  KBENCH_CUDA_CALL(cudaGetDevice(&device));
-  const ComputeCapability cc = current_compute_capability();
-  int l2_bytes = 0;
-  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  return {cc.major, cc.minor, current_sm_count(), l2_bytes};
-}
-
 bool device_code_is_debug() {
 #ifdef __CUDACC_DEBUG__
   return true;
