@@ -6,6 +6,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/gelu.hpp"
@@ -32,11 +33,7 @@ const Registry& registry_with_idle_variant() {
     Registry all;
     register_all_ops(all);
     for (const char* op : {"gelu_tanh", "gelu_erf"}) {
-      Variant<GeluArgs> idle;
-      idle.name = "writes_nothing";
-      idle.description = "test-only: launches nothing";
-      idle.launch = [](const GeluArgs&, cudaStream_t) {};
-      all.add_variant<GeluArgs>(op, std::move(idle));
+      all.add_variant(op, test::writes_nothing<GeluArgs>());
     }
     return all;
   }();

@@ -6,6 +6,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/matmul.hpp"
@@ -36,11 +37,7 @@ const Op& matmul_with_test_variants() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
-    Variant<MatmulArgs> writes_nothing;
-    writes_nothing.name = "writes_nothing";
-    writes_nothing.description = "test-only: launches nothing, so C keeps its poison";
-    writes_nothing.launch = [](const MatmulArgs&, cudaStream_t) {};
-    r.add_variant<MatmulArgs>("matmul", std::move(writes_nothing));
+    r.add_variant("matmul", test::writes_nothing<MatmulArgs>());
     Variant<MatmulArgs> refused;
     refused.name = "refused_everywhere";
     refused.description = "test-only: no device runs it";

@@ -7,6 +7,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/softmax.hpp"
@@ -32,11 +33,7 @@ const Op& softmax_with_idle_variant() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
-    Variant<SoftmaxArgs> idle;
-    idle.name = "writes_nothing";
-    idle.description = "test-only: launches nothing";
-    idle.launch = [](const SoftmaxArgs&, cudaStream_t) {};
-    r.add_variant<SoftmaxArgs>("softmax", std::move(idle));
+    r.add_variant("softmax", test::writes_nothing<SoftmaxArgs>());
     return r;
   }();
   return *registry.find("softmax");

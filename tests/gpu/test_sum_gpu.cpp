@@ -6,6 +6,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/reduction.hpp"
@@ -76,10 +77,7 @@ TEST_CASE("a reduction variant that writes nothing fails verification", "[gpu][s
   // Declared on each op as a plugin would; its launch leaves the poisoned output as it is.
   Registry with_idle;
   register_all_ops(with_idle);
-  Variant<ReductionArgs> idle;
-  idle.name = "writes_nothing";
-  idle.description = "test-only";
-  idle.launch = [](const ReductionArgs&, cudaStream_t) {};
+  const Variant<ReductionArgs> idle = test::writes_nothing<ReductionArgs>();
   CudaStream stream;
   for (const char* name : {"sum_full", "sum_inner", "sum_outer", "max_inner"}) {
     with_idle.add_variant<ReductionArgs>(name, idle);

@@ -9,6 +9,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/plan/plan.hpp"
 #include "support/catch.hpp"
+#include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/add.hpp"
@@ -52,7 +53,9 @@ Registry& registry_with_bad_variants() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
-    r.add_variant("add", test_variant("writes_nothing", [](const AddArgs&, cudaStream_t) {}));
+    Variant<AddArgs> idle = test::writes_nothing<AddArgs>();
+    idle.dtypes = {DType::f32};
+    r.add_variant("add", std::move(idle));
     r.add_variant("add", test_variant("writes_past_end", [](const AddArgs& x, cudaStream_t s) {
       add_with_stray_write<<<blocks(x.n), 256, 0, s>>>(static_cast<const float*>(x.a), static_cast<const float*>(x.b),
                                                          static_cast<float*>(x.c), x.n, x.n + 3);
