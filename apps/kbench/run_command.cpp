@@ -20,6 +20,10 @@
 
 #include <fmt/format.h>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +65,10 @@ int dry_run(const Plan& plan) {
 /// rows to the file the parent named (harness/isolate/worker_main.hpp).
 int run_as_worker(const Plan& plan, const Options& options, const MeasureSettings& settings,
                   const std::string& command_line) {
+  // A worker never outlives its parent (a parent killed outright cannot kill it), lest it hold
+  // the GPU in a hung kernel with nobody watching.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) return exit_code::interrupted;
   std::string warning;
   WorkerRun run;
   run.plan = &plan;

@@ -19,6 +19,9 @@ RunOutcome run_plan_isolated(const Plan& plan, const RunWorkerFn& run_worker, do
       // A worker stopped by the same interrupt (or by a second signal, which ends it at once)
       // leaves its unfinished rows skipped, not ERROR.
       if (stopping() && report.end != WorkerEnd::finished) report.end = WorkerEnd::interrupted;
+      // Interrupted from outside (a signal to the worker alone): its row in flight is an error,
+      // so the next worker starts after it instead of again at it.
+      if (!stopping() && report.end == WorkerEnd::interrupted) report.end = WorkerEnd::died;
       for (const std::string& note : report.notes) {
         if (std::find(outcome.notes.begin(), outcome.notes.end(), note) == outcome.notes.end()) outcome.notes.push_back(note);
       }

@@ -160,6 +160,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   }
   try {
     const NvtxRange verify_range("verify");
+    workload.prepare_call(variant);  // host work (scratch, handles): before the call watchdog
     const CallsInFlight in_flight(context.heartbeat, 2);  // one call per input set
     const Verification check = workload.verify(variant, context.stream);
     row.mismatches = check.mismatches;

@@ -79,10 +79,7 @@ class DefinedWorkload final : public Workload {
       output.storage = DeviceBuffer(2 * kOutputGuardBytes + output.padded());
       outputs_.push_back(std::move(output));
     }
-    if (references_[0].size() != outputs_.size()) {
-      throw std::logic_error(def.name + ": the reference gives " + std::to_string(references_[0].size()) +
-                             " outputs, the op declares " + std::to_string(outputs_.size()));
-    }
+    check_references(def.name);
     upload_inputs(0);
 
     Buffers buffers;
@@ -102,6 +99,8 @@ class DefinedWorkload final : public Workload {
   }
 
   void launch(std::size_t variant, cudaStream_t stream) override { call(variant)(stream); }
+
+  void prepare_call(std::size_t variant) override { call(variant); }
 
   Verification verify(std::size_t variant, cudaStream_t stream) override {
     const CallFn& run = call(variant);
@@ -175,6 +174,25 @@ class DefinedWorkload final : public Workload {
       calls_[variant] = v.bind(args_);
     }
     return calls_[variant];
+  }
+
+  /// An op's reference must match its outputs: one per output, in range, one value per position.
+  void check_references(const std::string& op) const {
+    const auto wrong = [&](const std::string& what) { throw std::logic_error(op + ": the reference " + what); };
+    for (const auto& set : references_) {
+      if (set.size() != outputs_.size()) {
+        wrong("gives " + std::to_string(set.size()) + " outputs; the op declares " + std::to_string(outputs_.size()));
+      }
+      for (std::size_t o = 0; o < outputs_.size(); ++o) {
+        const OutputReference& r = set[o];
+        const std::size_t expected = r.positions.empty() ? static_cast<std::size_t>(outputs_[o].elements) : r.positions.size();
+        if (r.values.size() != expected) wrong("of '" + outputs_[o].name + "' has " + std::to_string(r.values.size()) + " values for " + std::to_string(expected) + " elements");
+        if (!r.scale.empty() && r.scale.size() != expected) wrong("of '" + outputs_[o].name + "' has a scale of another length");
+        for (std::int64_t p : r.positions) {
+          if (p < 0 || p >= outputs_[o].elements) wrong("of '" + outputs_[o].name + "' checks position " + std::to_string(p) + ", outside the output");
+        }
+      }
+    }
   }
 
   void upload_inputs(std::size_t set) {

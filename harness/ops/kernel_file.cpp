@@ -1,9 +1,11 @@
 #include "harness/ops/kernel_file.hpp"
 
 #include "harness/common/input_error.hpp"
+#include "harness/device/build_info.hpp"
 
 #include "kbench/version.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,11 +40,22 @@ std::string hex(std::uint64_t value) {
   return text;
 }
 
+/// This kbench's version and commit: what the public headers' inline code is.
+std::string kbench_build_identity() {
+  const BuildInfo build = build_info();
+  return build.version + " " + build.git_commit + " dirty=" + build.git_dirty;
+}
+
 /// Runs `argv`, its stdout and stderr into `output`; returns its exit status, or -1 when it
 /// could not be started.
 int run_capturing(const std::vector<std::string>& argv, std::string& output) {
+  // Everything the child needs is built before fork: between fork and exec it only calls
+  // async-signal-safe functions (the process may have threads, e.g. the CUDA runtime's).
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return -1;
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
   const pid_t child = fork();
   if (child < 0) {
     close(pipe_fds[0]);
@@ -52,11 +65,6 @@ int run_capturing(const std::vector<std::string>& argv, std::string& output) {
   if (child == 0) {
     dup2(pipe_fds[1], STDOUT_FILENO);
     dup2(pipe_fds[1], STDERR_FILENO);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
     execv(args[0], args.data());
     _exit(127);
   }
@@ -144,7 +152,12 @@ CompiledKernelFile compile_kernel_file(const std::string& path, const KernelFile
   content << in.rdbuf();
 
   const std::vector<std::string> flags = kernel_file_flags(toolchain);
-  const std::string key = kernel_cache_key(content.str(), KBENCH_API_VERSION, toolchain.architectures, flags);
+  // The compiler's path and the headers' version (this kbench's build) belong to the key too: a
+  // new nvcc or new inline code in kbench/*.hpp under the same API version must rebuild.
+  std::vector<std::string> key_inputs = flags;
+  key_inputs.push_back(toolchain.nvcc);
+  key_inputs.push_back(kbench_build_identity());
+  const std::string key = kernel_cache_key(content.str(), KBENCH_API_VERSION, toolchain.architectures, key_inputs);
   const std::string stem = fs::path(path).stem().string();
   CompiledKernelFile compiled;
   compiled.library = cache_dir + "/" + stem + "-" + key + ".so";

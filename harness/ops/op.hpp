@@ -43,6 +43,9 @@ class Workload {
   /// compares the outputs with the reference (harness/ops/defined_op.hpp says how thoroughly).
   /// Throws CudaError when the call fails; launches outside the timed window.
   virtual Verification verify(std::size_t variant, cudaStream_t stream) = 0;
+  /// Prepares `variant`'s call for this problem (its scratch, handles, plans), outside any timed
+  /// or watched window; launch and verify do it on first use when nobody did before.
+  virtual void prepare_call(std::size_t variant) { (void)variant; }
   /// Empty when this device can run `variant`, else why not (a kernel built for one compute
   /// capability only): the runner then skips the row with that reason instead of launching.
   virtual std::string cannot_run(std::size_t variant) const {

@@ -83,6 +83,8 @@ void load_plugin(const std::string& file_path, Registry& registry, const std::st
     throw;
   } catch (const std::exception& e) {
     throw InputError(path + ": " + e.what());
+  } catch (...) {
+    throw InputError(path + ": its registration threw something that is not a std::exception");
   }
 }
 
