@@ -6,6 +6,7 @@
 
 #include "harness/report/breakdown_report.hpp"
 #include "harness/device/build_info.hpp"
+#include "harness/device/device_setup.hpp"
 #include "harness/report/console_reporter.hpp"
 #include "harness/ops/copy_roof.hpp"
 #include "harness/common/exit_codes.hpp"
@@ -128,7 +129,9 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   const InterruptGuard interrupts;
   session.stop_requested = &interrupts.requested();
   if (isolation_wanted(options, plan)) {
-    // The device was queried above, before any worker; from here on the parent runs no kernel.
+    // The device was queried above, before any worker; from here on the parent runs no kernel
+    // and holds no context.
+    release_device();
     std::cout << fmt::format("Isolated: each case runs in a worker process; a call may take {:g} s (--kernel-timeout)\n",
                              options.kernel_timeout_s);
     ProcessWorkerOptions workers;

@@ -59,6 +59,8 @@ std::string select_device(int index) {
   return {};
 }
 
+void release_device() { KBENCH_CUDA_CALL(cudaDeviceReset()); }
+
 bool device_code_is_debug() {
 #ifdef __CUDACC_DEBUG__
   return true;

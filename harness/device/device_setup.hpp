@@ -27,6 +27,11 @@ int cuda_device_count();
 /// Throws NoDeviceError or UnsupportedArchitectureError.
 std::string select_device(int index);
 
+/// Destroys this process's context on the current device (cudaDeviceReset). An isolated run's
+/// parent, which runs no kernel, calls it once it has queried the device: its workers then have
+/// the GPU's memory, and a device in an exclusive compute mode, to themselves.
+void release_device();
+
 /// True when the device code was compiled with -G (device debug): timings would be meaningless.
 bool device_code_is_debug();
 

@@ -14,7 +14,18 @@ std::size_t merge_worker_report(std::vector<CaseResult>& rows, std::size_t first
   std::size_t next = first_row;
   for (const CaseResult& row : report.rows) {
     if (next >= rows.size()) break;
-    rows[next++] = row;
+    CaseResult& planned = rows[next];
+    if (row.op != planned.op || row.variant != planned.variant || row.dtype != planned.dtype ||
+        row.shape != planned.shape) {
+      // The worker re-planned from the same options and got another case: its rows cannot be
+      // trusted to stand for this one (a config or plugin changed during the run?).
+      planned.status = CaseStatus::error;
+      planned.message = "its worker process reported '" + row.variant + "' for this row: the worker's plan differs "
+                        "from this run's (did a config or plugin change during the run?)";
+      return next + 1;
+    }
+    planned = row;
+    ++next;
   }
   if (next >= rows.size() || report.end == WorkerEnd::interrupted) return next;
   const bool progressed = next > first_row;

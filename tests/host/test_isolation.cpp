@@ -111,6 +111,18 @@ TEST_CASE("a finished worker's rows fill the case", "[isolate]") {
   CHECK(rows[2].status == CaseStatus::incorrect);
 }
 
+TEST_CASE("a worker row that is not the planned row is refused: that row is ERROR", "[isolate]") {
+  std::vector<CaseResult> rows = unrun_rows(3);
+  WorkerReport report;
+  report.end = WorkerEnd::finished;
+  report.rows = {finished_row("v0", CaseStatus::passed, "ok"), finished_row("other", CaseStatus::passed, "ok")};
+  CHECK(merge_worker_report(rows, 0, report, 60) == 2);
+  CHECK(rows[0].status == CaseStatus::passed);
+  CHECK(rows[1].status == CaseStatus::error);
+  CHECK(contains(rows[1].message, "reported 'other' for this row"));
+  CHECK(rows[2].status == CaseStatus::skipped);
+}
+
 TEST_CASE("the row in flight when a worker died or timed out is ERROR; the next worker starts after it",
           "[isolate]") {
   std::vector<CaseResult> rows = unrun_rows(4);
