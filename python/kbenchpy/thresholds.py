@@ -1,4 +1,5 @@
-"""Status bands from a thresholds file (configs/thresholds.json; harness/config/thresholds.cpp).
+"""Status bands from thresholds in configs/thresholds.json's format (harness/config/thresholds.cpp):
+a plan carries the ones its run uses (`thresholds`).
 
 A row of op O in size category C is judged by `ops.O.C`, else `size_classes.C`, else `default`:
 efficiency below the minimum is "critical", below the target "poor", else "good".
@@ -19,10 +20,15 @@ def load_thresholds(path):
         raise ThresholdsError(f"thresholds file '{path}' not found") from None
     except ValueError as error:
         raise ThresholdsError(f"{path}: not valid JSON: {error}") from None
+    return check_thresholds(document, f"{path}: $")
+
+
+def check_thresholds(document, place):
+    """`document` when its `default` entry is usable; ThresholdsError naming `place` otherwise."""
     if not isinstance(document, dict) or not isinstance(document.get("default"), dict):
-        raise ThresholdsError(f"{path}: $.default: missing; expected an object with min_efficiency_pct and "
+        raise ThresholdsError(f"{place}.default: missing; expected an object with min_efficiency_pct and "
                               "target_efficiency_pct")
-    _check_entry(document["default"], f"{path}: $.default")
+    _check_entry(document["default"], f"{place}.default")
     return document
 
 

@@ -87,12 +87,17 @@ def empty_verification():
     return {"mismatches": 0, "max_abs_error": 0.0, "rel_l2_error": 0.0}
 
 
-def new_row(op, variant, role, kernels_per_call, dtype, size_class, shape, elements, traffic):
-    """A row as planned: status skipped ("not run") until it is verified and timed."""
-    return {"op": op, "variant": variant, "role": role, "kernels_per_call": kernels_per_call, "dtype": dtype,
-            "size_class": size_class, "shape": list(shape), "elements": elements, "traffic": dict(traffic),
-            "status": "skipped", "message": "not run",
-            "verification": empty_verification(), "timings": [], "derived": empty_derived()}
+def new_row(op, variant, role, kernels_per_call, dtype, size_class, shape, elements, traffic, source=None):
+    """A row as planned: status skipped ("not run") until it is verified and timed. `source` names
+    where a variant from outside kbench was declared ("my_kernels.py:softmax"); None leaves it out."""
+    row = {"op": op, "variant": variant}
+    if source is not None:
+        row["source"] = source
+    row.update({"role": role, "kernels_per_call": kernels_per_call, "dtype": dtype, "size_class": size_class,
+                "shape": list(shape), "elements": elements, "traffic": dict(traffic), "status": "skipped",
+                "message": "not run", "verification": empty_verification(), "timings": [],
+                "derived": empty_derived()})
+    return row
 
 
 def headline(row):
