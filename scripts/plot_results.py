@@ -25,7 +25,7 @@ Writes into DIR (default plots/, created if missing), each figure as NAME.png an
                     out (a copy does no arithmetic; older kbench files gave them the op's FLOPs).
 
 With several files, variants are labelled "FILE: variant" (FILE without .json), so that a
-kbench run and a PyTorch run (scripts/torch_baseline.py), or two kbench runs, share the plots.
+kbench run and a PyTorch run (python3 -m kbenchpy torch), or two kbench runs, share the plots.
 
 Only timed rows (status passed) are plotted; skipped, incorrect and error rows are counted and
 printed. Exit codes: 0 plots written; 2 unusable input (a file missing, not JSON, of another
@@ -39,7 +39,8 @@ import re
 import sys
 from collections import defaultdict
 
-from kbenchpy import results
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python"))
+from kbenchpy import results  # noqa: E402  (this checkout's python/kbenchpy, installed or not)
 
 EXIT_OK, EXIT_INPUT, EXIT_NO_MATPLOTLIB = 0, 2, 3
 

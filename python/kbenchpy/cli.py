@@ -101,6 +101,9 @@ def check_output_path(args):
 
 
 def load_plan(args, kbench_args):
+    for i, path in enumerate(args.module):
+        if any(_same_file(path, other) for other in args.module[:i]):
+            raise UsageError(f"--module {path}: given twice")
     if bool(args.plan) == bool(args.config):
         raise UsageError("give one of --plan PLAN or --config FILE")
     if args.plan:

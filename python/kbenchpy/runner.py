@@ -123,9 +123,10 @@ def format_ms(ms):
     return f"{ms * 1e3:.2f} µs" if ms < 1 else f"{ms:.3f} ms"
 
 
-def print_dry_run(plan, planned, out=sys.stdout):
+def print_dry_run(plan, planned, out=None):
     """The cases and their rows as `kbench --dry-run` prints them, each failure on its own line,
     then the counts."""
+    out = out or sys.stdout
     for case, rows in planned:
         runs = [p.row["variant"] for p in rows if p.to_run]
         if runs:

@@ -1,4 +1,4 @@
-"""scripts/kbenchpy: statistics, stopping rule, thresholds, peaks and derived figures, checked
+"""python/kbenchpy: statistics, stopping rule, thresholds, peaks and derived figures, checked
 against kbench's formulas and the fixtures under tests/fixtures (whose derived fields
 make_fixtures.py computes with harness/results/metrics.cpp's formulas)."""
 import copy
@@ -6,14 +6,16 @@ import os
 import sys
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-
-from kbenchpy import results, settings, stats, thresholds  # noqa: E402
+from kbenchpy_path import ROOT
+from kbenchpy import results, settings, stats, thresholds
 
 import kbench_reader  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+#: kbench's default settings, as a plan carries them (tests/fixtures/run-pass.json's).
+SETTINGS = {"modes": "all", "warmup_calls": 10, "warmup_time_s": 0.01, "min_samples": 20, "max_samples": 2000,
+            "min_time_s": 0.05, "max_noise": 0.02, "timeout_s": 10.0, "flush_l2": 1, "clock_floor": 0.75,
+            "keep_samples": 0}
 
 
 class Statistics(unittest.TestCase):
@@ -31,7 +33,7 @@ class Statistics(unittest.TestCase):
         self.assertEqual(stats.summarize([2.0])["stddev_ms"], 0.0)
 
     def test_stopping_rule(self):
-        base = settings.defaults()
+        base = dict(SETTINGS)
         rule = stats.StoppingRule(dict(base, min_samples=4, min_time_s=0.0))
         self.assertFalse(rule.should_stop([1.0] * 3, 1.0, 0.1))
         self.assertTrue(rule.should_stop([1.0] * 4, 1.0, 0.1))
@@ -49,8 +51,11 @@ class Statistics(unittest.TestCase):
         self.assertEqual(rule.reason, "noise_settled")
 
     def test_settings_validation(self):
-        self.assertEqual(settings.validate(settings.defaults()), "")
-        self.assertIn("--modes: unknown mode 'warm'", settings.validate(dict(settings.defaults(), modes="cold,warm")))
+        self.assertEqual(settings.validate(SETTINGS), "")
+        self.assertIn("modes: unknown mode 'warm'", settings.validate(dict(SETTINGS, modes="cold,warm")))
+        self.assertIn("expected a value >= 0", settings.validate(dict(SETTINGS, timeout_s=-1.0)))
+        self.assertEqual(settings.type_problem("min_samples", 2.0), "expected an integer")
+        self.assertEqual(settings.type_problem("max_noise", 1), "")
         self.assertEqual(settings.parse_modes("eager,cold"), ["cold", "eager"])
         self.assertEqual(settings.parse_modes("all"), ["cold", "hot", "eager"])
 
