@@ -117,9 +117,10 @@ stage_targets() {
   /usr/bin/time -f "targets.json wall time: %e s" $kbench --config configs/targets.json --json "$out/targets.json" \
     --force > "$out/targets.txt" 2> "$out/targets.progress"
   echo "targets: exit $?; $(tail -n 1 "$out/targets.progress")"
-  # The same cases in PyTorch (eager), for the report's "vs PyTorch" column.
-  PYTHONUNBUFFERED=1 /usr/bin/time -f "torch baseline wall time: %e s" python3 scripts/torch_baseline.py \
-    --config configs/targets.json --json "$out/targets-torch.json" --force > "$out/targets-torch.txt" 2>&1
+  # The same cases in PyTorch (eager), for the report's "vs PyTorch" column: kbenchpy on kbench's plan.
+  PYTHONUNBUFFERED=1 PYTHONPATH=python /usr/bin/time -f "torch baseline wall time: %e s" python3 -m kbenchpy torch \
+    --config configs/targets.json --kbench "$kbench" --json "$out/targets-torch.json" --force \
+    > "$out/targets-torch.txt" 2>&1
   echo "torch baseline: exit $?; $(tail -n 1 "$out/targets-torch.txt")"
 }
 
