@@ -99,11 +99,10 @@ def plan_rows(plan, modules, torch_variants):
                 raise UsageError(f"variant '{p.row['variant']}' of {where} repeats {seen[p.row['variant']]} "
                                  f"for op {case.op}: rename one of the functions")
             seen[p.row["variant"]] = where
-        if id(case) in skipped:
+        if id(case) in skipped:  # nothing runs, and nothing is held against the module here
             for p in rows:
-                if p.to_run or p.row["status"] == "skipped":
-                    p.row["message"] = "skipped: " + skipped[id(case)]
-                    p.function = p.torch_variant = None
+                p.row["status"], p.row["message"] = "skipped", "skipped: " + skipped[id(case)]
+                p.function = p.torch_variant = None
         planned.append((case, rows))
     return planned
 

@@ -199,9 +199,8 @@ class Rows(InFolder):
         self.assertEqual((add[0].row["variant"], add[0].row["status"]), ("good", "error"))
         self.assertIn("no function for op 'add'", add[0].row["message"])
         large = table[("add", "fp32", (4096, 4096))]  # the plan's skipped case: nothing runs
-        self.assertEqual([p.row["message"] for p in large][-1], "skipped: too slow for this test")
-        self.assertFalse(any(p.to_run for p in large))
-        self.assertEqual(large[1].row["status"], "error")  # the import failure stays an error
+        self.assertEqual({(p.row["status"], p.row["message"]) for p in large}, {("skipped", "skipped: too slow for this test")})
+        self.assertEqual(len(large), 3)  # good's missing add, broken's import failure, torch_eager: all skipped
 
     def test_duplicate_variants_are_a_usage_error(self):
         one = self.load("one.py", "def softmax(x, out): pass\n")
