@@ -4,6 +4,7 @@
 // as their only parameter.
 #include "kernels/gelu/gelu_op.hpp"
 
+#include "harness/common/parallel_for.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
@@ -168,7 +169,10 @@ OpDefinition<GeluArgs> gelu_definition(Form form) {
     OutputReference y;
     y.values = gelu::reference_gelu(form, in[0]);
     y.scale.resize(in[0].size());
-    for (std::size_t i = 0; i < y.scale.size(); ++i) y.scale[i] = std::fabs(static_cast<double>(in[0][i]));
+    parallel_for(static_cast<std::int64_t>(y.scale.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
+      for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
+        y.scale[i] = std::fabs(static_cast<double>(in[0][i]));
+    });
     return std::vector<OutputReference>{std::move(y)};
   };
   op.tolerance = fp32_math_tolerance;
