@@ -130,7 +130,9 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.add_option("--dtype", options.dtypes, "element types: fp32, fp16, bf16, or all (default: fp32)")->group("Selection");
   app.add_option("--variant", options.variants,
                  "kbench variants to run, comma-separated (default: all); the baseline and the d2d copy roof "
-                 "run too unless --no-references")
+                 "run too unless --no-references. An op's variant named auto picks its kernel and launch shape per "
+                 "problem from a documented heuristic; where a case has one, reports and the gate judge it instead "
+                 "of the best own variant")
       ->group("Selection");
   app.add_flag("--no-references", options.no_references, "skip the baseline and the d2d copy roof rows")->group("Selection");
   app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");

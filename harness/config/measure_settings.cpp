@@ -19,9 +19,15 @@ const std::vector<MeasureSettingRow>& measure_settings_table() {
        "measurement modes, comma-separated: cold (L2 flushed, one call per event pair, behind a blocking kernel), "
        "hot (CUDA-graph replay of back-to-back calls), eager (one event pair per call, as a framework runs it)",
        &MeasureSettings::modes, 0, 0},
-      {"warmup_calls", "calls", "untimed calls of each variant before sampling, at least", &MeasureSettings::warmup_calls, 0, 1e6},
+      {"warmup_calls", "calls",
+       "untimed calls of each variant before sampling, at least; a call of 5 ms or more (timed on the first "
+       "warm-up call) warms up by --warmup-time-s alone, one call at least",
+       &MeasureSettings::warmup_calls, 0, 1e6},
       {"warmup_time_s", "s", "and keep warming up for at least this long", &MeasureSettings::warmup_time_s, 0, 3600},
-      {"min_samples", "samples", "timed samples per variant and mode, at least", &MeasureSettings::min_samples, 1, 1e7},
+      {"min_samples", "samples",
+       "timed samples per variant and mode, at least; a call of 5 ms or more needs at most 5 (and batches of "
+       "samples last about 0.25 s, so long calls never stall a sweep)",
+       &MeasureSettings::min_samples, 1, 1e7},
       {"max_samples", "samples", "timed samples per variant and mode, at most", &MeasureSettings::max_samples, 1, 1e7},
       {"min_time_s", "s", "measure at least this much GPU time per variant and mode (once min-samples is met)",
        &MeasureSettings::min_time_s, 0, 3600},

@@ -28,7 +28,7 @@ void check_thresholds(const RunResults& results, const Thresholds& thresholds, G
           !timing ? "it has no timing" : timing->stats.count == 0 ? "its headline timing has no samples" : "its median time is 0"));
     }
   }
-  for (const CaseResult* best : best_own_rows(results)) {
+  for (const CaseResult* best : headline_rows(results)) {
     ++out.cases_checked;
     const Threshold& t = thresholds.lookup(*best);
     if (best->efficiency < t.min_efficiency) {

@@ -2,8 +2,8 @@
 /// The CI gate (`kbench gate`): does a run meet its thresholds, and did it regress against a
 /// stored baseline run? Reads results only. Host-only.
 ///
-/// Thresholds: the best own variant of each case (op x shape x dtype) must reach the minimum
-/// efficiency of its op x size category, and the minimum speed ratio when one is set; every own
+/// Thresholds: the headline row of each case (op x shape x dtype: its `auto` row where the op has
+/// one, otherwise its best own row; result_queries.hpp) must reach the minimum efficiency of its op x size category, and the minimum speed ratio when one is set; every own
 /// row must be correct (INCORRECT or ERROR fails). Baseline and roof rows are not gated.
 /// Regression: an own row regresses when it is slower than in the baseline run by more than the
 /// tolerance and by more than the two runs' summed noise (relative IQR). Improvements never fail;
@@ -35,7 +35,7 @@ struct GateOptions {
 struct GateResult {
   std::vector<std::string> violations;  ///< one line each, with the numbers; any fails the gate
   std::vector<std::string> notes;       ///< listed but not failing: skipped rows, missing rows, improvements
-  std::size_t cases_checked = 0;        ///< cases whose best own row met or missed its thresholds
+  std::size_t cases_checked = 0;        ///< cases whose headline row met or missed its thresholds
   std::size_t rows_compared = 0;        ///< own rows compared with the baseline run
   bool passed() const { return violations.empty(); }
 };

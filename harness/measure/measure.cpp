@@ -3,6 +3,7 @@
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/nvtx_range.hpp"
+#include "harness/measure/long_calls.hpp"
 #include "harness/measure/stopping_rule.hpp"
 
 #include <fmt/format.h>
@@ -22,22 +23,33 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-/// Calls `launch` until both the warm-up count and the warm-up time are reached.
-int warm_up(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings, const Heartbeat& heartbeat) {
-  const auto start = Clock::now();
+struct WarmUp {
   int calls = 0;
-  while (calls < settings.warmup_calls || seconds_since(start) < settings.warmup_time_s) {
+  double call_ms = 0;  ///< wall time per warm-up call, host-timed: an estimate of one call's length
+};
+
+/// Calls `launch` until both the warm-up count and the warm-up time are reached, or for a long
+/// call (long_calls.hpp) the time alone. The first call is synchronised and timed on its own.
+WarmUp warm_up(const LaunchFn& launch, cudaStream_t stream, const MeasureSettings& settings, const Heartbeat& heartbeat) {
+  const auto start = Clock::now();
+  WarmUp warm;
+  if (settings.warmup_calls == 0 && settings.warmup_time_s == 0) return warm;  // no warm-up, no estimate
+  double first_call_ms = 0;
+  do {
     heartbeat.calls_enqueued(1);
     launch(stream);
-    if (++calls % 8 == 0 || calls >= settings.warmup_calls) {
+    ++warm.calls;
+    if (warm.calls == 1 || warm.calls % 8 == 0 || warm.calls >= settings.warmup_calls) {
       KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
       heartbeat.calls_completed();
+      if (warm.calls == 1) first_call_ms = seconds_since(start) * 1e3;
     }
-    if (calls >= 1000000) break;  // a call so short that the time goal would take forever
-  }
+    if (warm.calls >= 1000000) break;  // a call so short that the time goal would take forever
+  } while (!warmup_done(warm.calls, seconds_since(start), first_call_ms, settings));
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
   heartbeat.calls_completed();
-  return calls;
+  warm.call_ms = seconds_since(start) * 1e3 / warm.calls;
+  return warm;
 }
 
 /// Median time of a few single calls, each synchronised: a first estimate for sizing graphs.
@@ -62,17 +74,19 @@ double estimate_call_ms(const LaunchFn& launch, cudaStream_t stream, const Heart
 using EnqueueSample = std::function<void(int i, cudaEvent_t start, cudaEvent_t stop)>;
 
 /// Runs batches of samples until the stopping rule ends sampling, probing the SM clock around each.
-void run_batches(Measurement& result, const MeasureContext& context, const MeasureSettings& settings, bool use_blocker,
-                 const EnqueueSample& enqueue) {
+/// `sample_ms` (an estimate of one sample's length) sizes the batches and, for long calls, the
+/// minimum sample count (long_calls.hpp).
+void run_batches(Measurement& result, const MeasureContext& context, const MeasureSettings& settings, double sample_ms,
+                 bool use_blocker, const EnqueueSample& enqueue) {
   cudaStream_t stream = context.stream;
   std::vector<CudaEvent> starts(kBatch), stops(kBatch);
-  StoppingRule rule(settings);
+  StoppingRule rule(sampling_settings(settings, sample_ms / result.calls_per_sample));
   std::vector<double> clocks;
   double measured_s = 0;
   bool blocker_timed_out = false;
   const auto start = Clock::now();
   do {
-    const int batch = std::min(kBatch, settings.max_samples - static_cast<int>(result.samples_ms.size()));
+    const int batch = batch_samples(sample_ms, kBatch, settings.max_samples - static_cast<int>(result.samples_ms.size()));
     context.heartbeat.calls_enqueued(static_cast<std::int64_t>(batch) * result.calls_per_sample);  // before any window
     if (use_blocker) context.blocker->block(stream);
     context.clock_probe->record(0, stream);
@@ -138,7 +152,9 @@ MeasureResources::MeasureResources(cudaStream_t stream, std::int64_t l2_bytes, i
 
 int hot_calls_per_graph(double call_ms, double target_ms) {
   if (!(call_ms > 0)) return 1000;
-  return static_cast<int>(std::clamp(std::ceil(target_ms / call_ms), 2.0, 1000.0));
+  // Two at least, so a replay overlaps one call's drain with the next; a long call needs no such help.
+  const double fewest = is_long_call(call_ms) ? 1.0 : 2.0;
+  return static_cast<int>(std::clamp(std::ceil(target_ms / call_ms), fewest, 1000.0));
 }
 
 Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureContext& context,
@@ -147,23 +163,27 @@ Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureConte
   Measurement result;
   result.mode = mode;
   const auto start = Clock::now();
+  WarmUp warm;
   {
     const NvtxRange range("warmup " + std::string(mode_name(mode)));
-    result.warmup_calls = warm_up(launch, stream, settings, context.heartbeat);
+    warm = warm_up(launch, stream, settings, context.heartbeat);
+    result.warmup_calls = warm.calls;
   }
   const NvtxRange range("measure " + std::string(mode_name(mode)));
 
   if (mode == MeasureMode::cold) {
     const bool flush = settings.flush_l2 != 0;
     if (flush && context.flusher == nullptr) throw std::logic_error("measure: flush_l2 set but no L2Flusher given");
-    run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+    run_batches(result, context, settings, warm.call_ms, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
       if (flush) context.flusher->flush(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
       launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
   } else if (mode == MeasureMode::hot) {
-    result.calls_per_sample = hot_calls_per_graph(estimate_call_ms(launch, stream, context.heartbeat));
+    // A long call's warm-up already says how long it is; a short one's host-timed figure is mostly overhead.
+    const double call_ms = is_long_call(warm.call_ms) ? warm.call_ms : estimate_call_ms(launch, stream, context.heartbeat);
+    result.calls_per_sample = hot_calls_per_graph(call_ms);
     result.l2_resident = working_set_bytes <= context.l2_bytes;
     const CapturedGraph graph(stream, [&](cudaStream_t s) {
       for (int i = 0; i < result.calls_per_sample; ++i) launch(s);
@@ -172,13 +192,13 @@ Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureConte
     graph.launch(stream);  // the first replay uploads the graph
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     context.heartbeat.calls_completed();
-    run_batches(result, context, settings, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+    run_batches(result, context, settings, call_ms * result.calls_per_sample, true, [&](int, cudaEvent_t begin, cudaEvent_t end) {
       KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
       graph.launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));
     });
   } else if (mode == MeasureMode::eager) {
-    run_batches(result, context, settings, false, [&](int, cudaEvent_t begin, cudaEvent_t end) {
+    run_batches(result, context, settings, warm.call_ms, false, [&](int, cudaEvent_t begin, cudaEvent_t end) {
       KBENCH_CUDA_CALL(cudaEventRecord(begin, stream));
       launch(stream);
       KBENCH_CUDA_CALL(cudaEventRecord(end, stream));

@@ -3,13 +3,19 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "harness/common/parallel_for.hpp"
+
 #include <cstring>
 
 namespace kbench {
 
 namespace {
 
-/// SplitMix64: a small, fast generator whose streams differ for every seed.
+/// Elements per chunk of the host loops below (parallel_for).
+constexpr std::int64_t kGrain = 1 << 16;
+
+/// SplitMix64: a small, fast generator whose streams differ for every seed. Its state after k
+/// draws is seed + k * the increment, so any stretch of the stream can be drawn on its own.
 struct SplitMix64 {
   std::uint64_t state;
   std::uint64_t next() {
@@ -24,11 +30,13 @@ struct SplitMix64 {
 template <typename T>
 void encode(std::vector<float>& values, std::vector<std::uint8_t>& bytes, T (*convert)(float), float (*widen)(T)) {
   bytes.resize(values.size() * sizeof(T));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const T encoded = convert(values[i]);
-    values[i] = widen(encoded);
-    std::memcpy(bytes.data() + i * sizeof(T), &encoded, sizeof(T));
-  }
+  parallel_for(static_cast<std::int64_t>(values.size()), kGrain, [&](std::int64_t begin, std::int64_t end) {
+    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
+      const T encoded = convert(values[i]);
+      values[i] = widen(encoded);
+      std::memcpy(bytes.data() + i * sizeof(T), &encoded, sizeof(T));
+    }
+  });
 }
 
 __half to_half(float v) { return __float2half_rn(v); }
@@ -42,8 +50,11 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
   HostTensor tensor;
   tensor.dtype = dtype;
   tensor.values.resize(count);
-  SplitMix64 rng{seed};
-  for (float& v : tensor.values) v = low + (high - low) * rng.uniform01();
+  // Chunk by chunk, each from its own point of the one stream: the same values on any thread count.
+  parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
+    SplitMix64 rng{seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(begin)};
+    for (std::int64_t i = begin; i < end; ++i) tensor.values[static_cast<std::size_t>(i)] = low + (high - low) * rng.uniform01();
+  });
   switch (storage_dtype(dtype)) {
     case DType::f32:
     case DType::tf32:
@@ -59,24 +70,26 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
 std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t count) {
   std::vector<float> values(count);
   const auto* raw = static_cast<const std::uint8_t*>(bytes);
-  for (std::size_t i = 0; i < count; ++i) {
-    switch (storage_dtype(dtype)) {
-      case DType::f32:
-      case DType::tf32: std::memcpy(&values[i], raw + 4 * i, 4); break;
-      case DType::f16: {
-        __half h;
-        std::memcpy(&h, raw + 2 * i, 2);
-        values[i] = __half2float(h);
-        break;
-      }
-      case DType::bf16: {
-        __nv_bfloat16 h;
-        std::memcpy(&h, raw + 2 * i, 2);
-        values[i] = __bfloat162float(h);
-        break;
+  parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
+    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
+      switch (storage_dtype(dtype)) {
+        case DType::f32:
+        case DType::tf32: std::memcpy(&values[i], raw + 4 * i, 4); break;
+        case DType::f16: {
+          __half h;
+          std::memcpy(&h, raw + 2 * i, 2);
+          values[i] = __half2float(h);
+          break;
+        }
+        case DType::bf16: {
+          __nv_bfloat16 h;
+          std::memcpy(&h, raw + 2 * i, 2);
+          values[i] = __bfloat162float(h);
+          break;
+        }
       }
     }
-  }
+  });
   return values;
 }
 

@@ -1,5 +1,8 @@
 #include "harness/ops/verification.hpp"
 
+#include "harness/common/parallel_for.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -39,23 +42,41 @@ Verification compare_with_reference(const std::vector<float>& output, const std:
                      std::to_string(reference.size());
     return result;
   }
+  // Per-chunk partials, combined in chunk order: the same figures on any thread count.
+  struct Partial {
+    std::int64_t first_mismatch = -1, mismatches = 0;
+    double max_abs_error = 0, error_sq = 0, reference_sq = 0;
+  };
+  constexpr std::int64_t kGrain = 1 << 16;
+  const auto count = static_cast<std::int64_t>(output.size());
+  std::vector<Partial> partials(static_cast<std::size_t>(chunk_count(count, kGrain)));
+  parallel_for(count, kGrain, [&](std::int64_t begin, std::int64_t end) {
+    Partial& p = partials[static_cast<std::size_t>(begin / kGrain)];
+    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
+      const double out = output[i];
+      const double ref = reference[i];
+      const double error = std::fabs(out - ref);
+      const double bound =
+          tolerance.abs + tolerance.rel * std::fabs(ref) + (scale.empty() ? 0.0 : tolerance.scaled * scale[i]);
+      const bool ok = std::isfinite(out) && error <= bound;
+      if (!ok) {
+        if (p.first_mismatch < 0) p.first_mismatch = static_cast<std::int64_t>(i);
+        ++p.mismatches;
+      }
+      if (std::isfinite(out)) {
+        if (error > p.max_abs_error) p.max_abs_error = error;
+        p.error_sq += error * error;
+      }
+      p.reference_sq += ref * ref;
+    }
+  });
   double error_sq = 0, reference_sq = 0;
-  for (std::size_t i = 0; i < output.size(); ++i) {
-    const double out = output[i];
-    const double ref = reference[i];
-    const double error = std::fabs(out - ref);
-    const double bound =
-        tolerance.abs + tolerance.rel * std::fabs(ref) + (scale.empty() ? 0.0 : tolerance.scaled * scale[i]);
-    const bool ok = std::isfinite(out) && error <= bound;
-    if (!ok) {
-      if (result.first_mismatch < 0) result.first_mismatch = static_cast<std::int64_t>(i);
-      ++result.mismatches;
-    }
-    if (std::isfinite(out)) {
-      if (error > result.max_abs_error) result.max_abs_error = error;
-      error_sq += error * error;
-    }
-    reference_sq += ref * ref;
+  for (const Partial& p : partials) {
+    if (result.first_mismatch < 0) result.first_mismatch = p.first_mismatch;
+    result.mismatches += p.mismatches;
+    result.max_abs_error = std::max(result.max_abs_error, p.max_abs_error);
+    error_sq += p.error_sq;
+    reference_sq += p.reference_sq;
   }
   result.checked = static_cast<std::int64_t>(output.size());
   result.rel_l2_error = reference_sq > 0 ? std::sqrt(error_sq / reference_sq) : std::sqrt(error_sq);

@@ -9,8 +9,9 @@
 
 namespace kbench {
 
-/// Writes the report. Summary and category figures use the best own variant of each case
-/// (op x shape x dtype); the detailed tables list every own row; nothing is dropped.
+/// Writes the report. Summary and category figures use the headline row of each case (op x shape
+/// x dtype): its `auto` row where the op has one, otherwise its best own row; the detailed tables
+/// list every own row, the best marked ★ and `auto` marked ◆; nothing is dropped.
 void write_markdown_report(std::ostream& out, const ReportInput& input);
 
 }  // namespace kbench

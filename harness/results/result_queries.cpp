@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kbench {
@@ -42,6 +43,22 @@ std::vector<const CaseResult*> best_own_rows(const RunResults& results) {
     if (!placed) best.push_back(&row);
   }
   return best;
+}
+
+bool is_auto(const CaseResult& row) { return row.role == VariantRole::own && row.variant == kAutoVariant; }
+
+std::vector<const CaseResult*> headline_rows(const RunResults& results) {
+  std::vector<const CaseResult*> rows = best_own_rows(results);
+  for (const CaseResult*& chosen : rows) {
+    for (const CaseResult& row : results.cases) {
+      if (is_auto(row) && same_case(row, *chosen) && headline_ms(row) > 0) chosen = &row;
+    }
+  }
+  return rows;
+}
+
+bool has_auto_rows(const RunResults& results) {
+  return std::any_of(results.cases.begin(), results.cases.end(), [](const CaseResult& row) { return is_auto(row); });
 }
 
 const CaseResult* against_row(const RunResults& other, const CaseResult& row) {

@@ -28,6 +28,22 @@ bool same_row(const CaseResult& a, const CaseResult& b);
 /// cases without a timed own row are left out.
 std::vector<const CaseResult*> best_own_rows(const RunResults& results);
 
+/// The name that marks an op's `auto` variant: the kernel and launch shape a framework would ship,
+/// picked per problem by a documented heuristic (no timing at run time). Where a case has one,
+/// the status (summary, categories) and the gate judge it instead of the best own row.
+inline constexpr const char* kAutoVariant = "auto";
+
+/// True for an own row of the `auto` variant.
+bool is_auto(const CaseResult& row);
+
+/// The row each case (op x shape x dtype) is judged by, in first-appearance order: its timed
+/// `auto` row where it has one, otherwise its best own row (best_own_rows); cases without a timed
+/// own row are left out.
+std::vector<const CaseResult*> headline_rows(const RunResults& results);
+
+/// True when some own row of the results is an `auto` row.
+bool has_auto_rows(const RunResults& results);
+
 /// The row of `other` that `row` is compared against with --against: the fastest passed row that
 /// is not a roof row, for the same op, shape and dtype; nullptr when there is none.
 const CaseResult* against_row(const RunResults& other, const CaseResult& row);

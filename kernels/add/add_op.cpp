@@ -2,12 +2,16 @@
 // are declared here, once each, beside the launchers they call (add_kernels.hpp).
 #include "kernels/add/add_op.hpp"
 
+#include "harness/common/parallel_for.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
 #include "harness/ops/verification.hpp"
 #include "kernels/add/add_kernels.hpp"
+#include "kernels/common/elementwise_auto.hpp"
 
 #include "kbench/ops/add.hpp"
+
+#include <cstdint>
 
 namespace kbench {
 
@@ -58,6 +62,30 @@ Variant<AddArgs> blocked() {
   return v;
 }
 
+/// What a framework would ship: `blocked` where its grid has a block per two SMs and the pointers are
+/// 16-byte aligned, else `naive` (kernels/common/elementwise_auto.hpp, NOTES.md). Chosen once per
+/// problem, from the problem and the device only.
+Variant<AddArgs> auto_variant() {
+  Variant<AddArgs> v;
+  v.name = "auto";
+  v.description = "blocked where its grid has a block per two SMs and the pointers are 16-byte aligned, else naive";
+  v.prepare = [](const AddArgs& args) -> CallFn {
+    const bool aligned = (reinterpret_cast<std::uintptr_t>(args.a) | reinterpret_cast<std::uintptr_t>(args.b) |
+                          reinterpret_cast<std::uintptr_t>(args.c)) % 16 == 0;
+    const bool blocked = elementwise::auto_takes_blocked(args.n, dtype_size(args.dtype), args.device.sm_count, aligned);
+    return [args, blocked](cudaStream_t stream) {
+      with_typed(args, [&](auto a, auto b, auto c) {
+        if (blocked) {
+          add::launch_blocked(a, b, c, args.n, stream);
+        } else {
+          add::launch_naive(a, b, c, args.n, stream);
+        }
+      });
+    };
+  };
+  return v;
+}
+
 Variant<AddArgs> cub_transform() {
   Variant<AddArgs> v;
   v.name = "cub_transform";
@@ -87,7 +115,10 @@ OpDefinition<AddArgs> add_definition() {
   op.reference = [](const Problem&, const std::vector<std::vector<float>>& in) {
     OutputReference c;
     c.values.resize(in[0].size());
-    for (std::size_t i = 0; i < c.values.size(); ++i) c.values[i] = double{in[0][i]} + double{in[1][i]};
+    parallel_for(static_cast<std::int64_t>(c.values.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
+      for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
+        c.values[i] = double{in[0][i]} + double{in[1][i]};
+    });
     return std::vector<OutputReference>{std::move(c)};
   };
   op.tolerance = elementwise_tolerance;
@@ -95,7 +126,7 @@ OpDefinition<AddArgs> add_definition() {
     return AddArgs{problem.dtype, element_count(problem.shape), buffers.inputs[0], buffers.inputs[1],
                    buffers.outputs[0], buffers.device};
   };
-  op.variants = {naive(), vectorized(), blocked(), cub_transform()};
+  op.variants = {naive(), vectorized(), blocked(), auto_variant(), cub_transform()};
   return op;
 }
 

@@ -4,16 +4,19 @@
 // as their only parameter.
 #include "kernels/gelu/gelu_op.hpp"
 
+#include "harness/common/parallel_for.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
 #include "harness/ops/verification.hpp"
 #include "kernels/gelu/gelu_kernels.hpp"
 #include "kernels/gelu/gelu_reference.hpp"
+#include "kernels/common/elementwise_auto.hpp"
 
 #include "kbench/ops/gelu.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 namespace kbench {
@@ -103,6 +106,29 @@ Variant<GeluArgs> blocked(Form form) {
   return v;
 }
 
+/// What a framework would ship: `blocked` where its grid has a block per two SMs and the pointers are
+/// 16-byte aligned, else `fused` (kernels/common/elementwise_auto.hpp, NOTES.md). Chosen once per
+/// problem, from the problem and the device only.
+Variant<GeluArgs> auto_variant(Form form) {
+  Variant<GeluArgs> v;
+  v.name = "auto";
+  v.description = "blocked where its grid has a block per two SMs and the pointers are 16-byte aligned, else fused";
+  v.prepare = [form](const GeluArgs& args) -> CallFn {
+    const bool aligned = (reinterpret_cast<std::uintptr_t>(args.x) | reinterpret_cast<std::uintptr_t>(args.y)) % 16 == 0;
+    const bool blocked = elementwise::auto_takes_blocked(args.n, dtype_size(args.dtype), args.device.sm_count, aligned);
+    return [form, args, blocked](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) {
+        if (blocked) {
+          gelu::launch_blocked(form, x, y, args.n, stream);
+        } else {
+          gelu::launch_fused(form, x, y, args.n, stream);
+        }
+      });
+    };
+  };
+  return v;
+}
+
 Variant<GeluArgs> cub_transform(Form form) {
   Variant<GeluArgs> v;
   v.name = "cub_transform";
@@ -143,14 +169,17 @@ OpDefinition<GeluArgs> gelu_definition(Form form) {
     OutputReference y;
     y.values = gelu::reference_gelu(form, in[0]);
     y.scale.resize(in[0].size());
-    for (std::size_t i = 0; i < y.scale.size(); ++i) y.scale[i] = std::fabs(static_cast<double>(in[0][i]));
+    parallel_for(static_cast<std::int64_t>(y.scale.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
+      for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
+        y.scale[i] = std::fabs(static_cast<double>(in[0][i]));
+    });
     return std::vector<OutputReference>{std::move(y)};
   };
   op.tolerance = fp32_math_tolerance;
   op.make_args = [](const Problem& problem, const Buffers& buffers) {
     return GeluArgs{problem.dtype, element_count(problem.shape), buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
-  op.variants = {manual(form), fused(form), vectorized(form), blocked(form), cub_transform(form)};
+  op.variants = {manual(form), fused(form), vectorized(form), blocked(form), auto_variant(form), cub_transform(form)};
   return op;
 }
 

@@ -1,5 +1,7 @@
 #include "kernels/gelu/gelu_reference.hpp"
 
+#include "harness/common/parallel_for.hpp"
+
 #include <cmath>
 
 namespace kbench::gelu {
@@ -7,15 +9,17 @@ namespace kbench::gelu {
 std::vector<double> reference_gelu(Form form, const std::vector<float>& x) {
   std::vector<double> y(x.size());
   const double inv_sqrt2 = 1.0 / std::sqrt(2.0);
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double v = x[i];
-    if (form == Form::tanh) {
-      y[i] = 0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
-    } else {
-      // 1 + erf(z) = erfc(-z): the same value, without double's own cancellation for negative x.
-      y[i] = 0.5 * v * std::erfc(-v * inv_sqrt2);
+  parallel_for(static_cast<std::int64_t>(x.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
+    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
+      const double v = x[i];
+      if (form == Form::tanh) {
+        y[i] = 0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+      } else {
+        // 1 + erf(z) = erfc(-z): the same value, without double's own cancellation for negative x.
+        y[i] = 0.5 * v * std::erfc(-v * inv_sqrt2);
+      }
     }
-  }
+  });
   return y;
 }
 

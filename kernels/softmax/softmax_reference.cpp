@@ -1,5 +1,7 @@
 #include "kernels/softmax/softmax_reference.hpp"
 
+#include "harness/common/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -8,17 +10,20 @@ namespace kbench::softmax {
 std::vector<double> reference_softmax(const std::vector<float>& x, std::int64_t rows, std::int64_t cols) {
   std::vector<double> y(x.size());
   const auto n = static_cast<std::size_t>(cols);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::size_t begin = static_cast<std::size_t>(r) * n;
-    const double row_max = *std::max_element(x.begin() + static_cast<std::ptrdiff_t>(begin),
-                                             x.begin() + static_cast<std::ptrdiff_t>(begin + n));
-    double sum = 0;
-    for (std::size_t i = begin; i < begin + n; ++i) {
-      y[i] = std::exp(static_cast<double>(x[i]) - row_max);
-      sum += y[i];
+  // Rows on several threads, each row as before: the same values on any thread count.
+  parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(cols, 1)), [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t r = first; r < last; ++r) {
+      const std::size_t begin = static_cast<std::size_t>(r) * n;
+      const double row_max = *std::max_element(x.begin() + static_cast<std::ptrdiff_t>(begin),
+                                               x.begin() + static_cast<std::ptrdiff_t>(begin + n));
+      double sum = 0;
+      for (std::size_t i = begin; i < begin + n; ++i) {
+        y[i] = std::exp(static_cast<double>(x[i]) - row_max);
+        sum += y[i];
+      }
+      for (std::size_t i = begin; i < begin + n; ++i) y[i] /= sum;
     }
-    for (std::size_t i = begin; i < begin + n; ++i) y[i] /= sum;
-  }
+  });
   return y;
 }
 

@@ -1,16 +1,36 @@
 #include "kernels/sum/reduction_reference.hpp"
 
+#include "harness/common/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace kbench::sum {
 
+namespace {
+/// Elements per chunk of the host loops (parallel_for).
+constexpr std::int64_t kGrain = 1 << 16;
+}  // namespace
+
 ReductionReference reference_full(const std::vector<float>& x) {
+  // Partial sums of fixed chunks, added in chunk order: the same value on any thread count (in
+  // float64, within a few ulps of the one-by-one sum).
+  const auto count = static_cast<std::int64_t>(x.size());
+  std::vector<double> sums(static_cast<std::size_t>(chunk_count(count, kGrain))), magnitudes(sums.size());
+  parallel_for(count, kGrain, [&](std::int64_t begin, std::int64_t end) {
+    double sum = 0, magnitude = 0;
+    for (std::int64_t i = begin; i < end; ++i) {
+      sum += x[static_cast<std::size_t>(i)];
+      magnitude += std::fabs(x[static_cast<std::size_t>(i)]);
+    }
+    sums[static_cast<std::size_t>(begin / kGrain)] = sum;
+    magnitudes[static_cast<std::size_t>(begin / kGrain)] = magnitude;
+  });
   double sum = 0, magnitude = 0;
-  for (float v : x) {
-    sum += v;
-    magnitude += std::fabs(v);
+  for (std::size_t c = 0; c < sums.size(); ++c) {
+    sum += sums[c];
+    magnitude += magnitudes[c];
   }
   return {{sum}, {magnitude}};
 }
@@ -19,17 +39,20 @@ ReductionReference reference_rows(const std::vector<float>& x, std::int64_t rows
   ReductionReference ref;
   ref.values.resize(static_cast<std::size_t>(rows));
   ref.scale.resize(static_cast<std::size_t>(rows));
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* row = x.data() + r * cols;
-    double value = reduction == Reduction::sum ? 0.0 : -std::numeric_limits<double>::infinity();
-    double magnitude = 0;
-    for (std::int64_t c = 0; c < cols; ++c) {
-      value = reduction == Reduction::sum ? value + row[c] : std::max<double>(value, row[c]);
-      magnitude += std::fabs(row[c]);
+  // Rows on several threads, each row as before: the same values on any thread count.
+  parallel_for(rows, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(cols, 1)), [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t r = first; r < last; ++r) {
+      const float* row = x.data() + r * cols;
+      double value = reduction == Reduction::sum ? 0.0 : -std::numeric_limits<double>::infinity();
+      double magnitude = 0;
+      for (std::int64_t c = 0; c < cols; ++c) {
+        value = reduction == Reduction::sum ? value + row[c] : std::max<double>(value, row[c]);
+        magnitude += std::fabs(row[c]);
+      }
+      ref.values[r] = value;
+      ref.scale[r] = magnitude;
     }
-    ref.values[r] = value;
-    ref.scale[r] = magnitude;
-  }
+  });
   return ref;
 }
 
@@ -37,13 +60,16 @@ ReductionReference reference_columns(const std::vector<float>& x, std::int64_t r
   ReductionReference ref;
   ref.values.assign(static_cast<std::size_t>(cols), 0.0);
   ref.scale.assign(static_cast<std::size_t>(cols), 0.0);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* row = x.data() + r * cols;
-    for (std::int64_t c = 0; c < cols; ++c) {
-      ref.values[c] += row[c];
-      ref.scale[c] += std::fabs(row[c]);
+  // Strips of columns on several threads, each column summed down its rows as before.
+  parallel_for(cols, 256, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* row = x.data() + r * cols;
+      for (std::int64_t c = first; c < last; ++c) {
+        ref.values[c] += row[c];
+        ref.scale[c] += std::fabs(row[c]);
+      }
     }
-  }
+  });
   return ref;
 }
 

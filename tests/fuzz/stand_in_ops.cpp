@@ -59,7 +59,7 @@ void register_stand_in_ops(Registry& registry) {
     registry.add(std::make_unique<StandInOp>(std::move(name), std::move(family), std::move(dtypes), std::move(list),
                                              std::move(rule)));
   };
-  add("add", "add", storage, variants({"naive", "vectorized", "blocked"}, "cub_transform"), any_rank);
+  add("add", "add", storage, variants({"naive", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
   add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass"}, "cub_reduce"), any_rank);
   add("sum_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass"}, "cublas_gemv"), sum_outer_shape);
@@ -70,8 +70,8 @@ void register_stand_in_ops(Registry& registry) {
   matmul[4].only_dtypes = {DType::f16, DType::bf16};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage, variants({"manual", "fused", "online", "register_row"}, "cudnn"), any_rank);
-  add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked"}, "cub_transform"), any_rank);
-  add("gelu_erf", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked"}, "cub_transform"), any_rank);
+  add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
+  add("gelu_erf", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
 }
 
 }  // namespace kbench::fuzz

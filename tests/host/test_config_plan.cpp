@@ -53,10 +53,10 @@ TEST_CASE("a config plans its sweeps in order, shapes outermost, dtypes inside",
   CHECK(plan.entries[1].problem.dtype == DType::f16);
   CHECK(plan.entries[2].problem.shape == Shape{512, 512});
   CHECK(plan.entries[4].problem.size_class == "large");
-  CHECK(variant_names(plan.entries[0]) == std::vector<std::string>{"naive", "vectorized", "blocked", "cub_transform"});
+  CHECK(variant_names(plan.entries[0]) == std::vector<std::string>{"naive", "vectorized", "blocked", "auto", "cub_transform"});
   CHECK(variant_names(plan.entries[4]) == std::vector<std::string>{"vectorized", "cub_transform"});  // + baseline
   CHECK(plan.entries[4].copy_roof);
-  CHECK(plan.row_count() == 4 * 5 + 2 * 3);
+  CHECK(plan.row_count() == 4 * 6 + 2 * 3);
   CHECK(plan.skipped.empty());
 }
 
@@ -108,7 +108,7 @@ TEST_CASE("unknown ops and variants are named with their JSON path", "[config_pl
   CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "ad", "size_class": "s", "shape": [4]}]})")),
                  "found \"ad\" (did you mean 'add'?)"));
   CHECK(contains(plan_error(parse(R"({"sweeps": [{"op": "add", "size_class": "s", "shape": [4], "variants": ["naive", "fast"]}]})")),
-                 "test.json: $.sweeps[0].variants[1]: found \"fast\"; expected a variant of add: naive, vectorized, blocked, cub_transform, d2d_copy"));
+                 "test.json: $.sweeps[0].variants[1]: found \"fast\"; expected a variant of add: naive, vectorized, blocked, auto, cub_transform, d2d_copy"));
 }
 
 TEST_CASE("a shape of the wrong rank for its op is named at the sweep's shape", "[config_plan]") {
@@ -131,7 +131,7 @@ TEST_CASE("skips that name nothing the sweeps hold are errors", "[config_plan]")
                  "$.skip[0].dtype: found \"bf16\" (did you mean 'fp16'?); expected a dtype of the config's sweeps: fp32, fp16"));
   CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"variant": "naiv", "reason": "r"}]})")),
                  "$.skip[0].variant: found \"naiv\" (did you mean 'naive'?); expected a variant of the config's ops: naive, "
-                 "vectorized, blocked, cub_transform, d2d_copy"));
+                 "vectorized, blocked, auto, cub_transform, d2d_copy"));
   CHECK(contains(plan_error(parse(sweeps + R"("skip": [{"shape": [65], "reason": "r"}]})")),
                  "$.skip[0].shape: found 65; expected a shape one of the config's sweeps expands to"));
   CHECK(plan_error(parse(sweeps + R"("skip": [{"variant": "d2d_copy", "shape": [64], "reason": "r"}]})")) == "no error");
@@ -170,7 +170,7 @@ TEST_CASE("skips move whole cases or single rows to plan.skipped", "[config_plan
   const Plan plan = make_config_plan(registry, config, {});
   REQUIRE(plan.entries.size() == 3);
   CHECK_FALSE(plan.entries[0].copy_roof);                                   // 64 fp32: roof skipped
-  CHECK(variant_names(plan.entries[1]) == std::vector<std::string>{"vectorized", "blocked", "cub_transform"});  // 64 fp16
+  CHECK(variant_names(plan.entries[1]) == std::vector<std::string>{"vectorized", "blocked", "auto", "cub_transform"});  // 64 fp16
   REQUIRE(plan.skipped.size() == 3);
   CHECK(plan.skipped[0].reason == "no roof");
   CHECK(plan.skipped[0].entry.copy_roof);
@@ -179,15 +179,15 @@ TEST_CASE("skips move whole cases or single rows to plan.skipped", "[config_plan
   CHECK(variant_names(plan.skipped[1].entry) == std::vector<std::string>{"naive"});
   CHECK(plan.skipped[2].reason == "whole case");
   CHECK(plan.skipped[2].entry.problem.shape == Shape{128});
-  CHECK(plan.skipped_row_count() == 1 + 1 + 5);
-  CHECK(plan.row_count() == 4 + 4 + 5);
+  CHECK(plan.skipped_row_count() == 1 + 1 + 6);
+  CHECK(plan.row_count() == 5 + 5 + 6);
 }
 
 TEST_CASE("the shipped configs plan without errors; all.json covers every registered op", "[config_plan]") {
   const Registry registry = all_ops();
   const Plan add = make_config_plan(registry, load_sweep_config(test::source_path("configs/add.json")), {});
   CHECK(add.entries.size() == 21);
-  CHECK(add.row_count() == 105);
+  CHECK(add.row_count() == 126);  // 21 problems x (naive, vectorized, blocked, auto, CUB, roof)
   const Plan all = make_config_plan(registry, load_sweep_config(test::source_path("configs/all.json")), {});
   for (const auto& op : registry.ops()) {
     const bool covered = std::any_of(all.entries.begin(), all.entries.end(),

@@ -35,7 +35,7 @@ TEST_CASE("--size all expands to the seed report's seven shapes", "[plan]") {
   CHECK(plan.entries[6].problem.shape == Shape{16, 1024, 1024});
   CHECK(plan.entries[6].problem.size_class == "batch");
   CHECK(plan.entries[0].problem.dtype == DType::f32);  // default dtype
-  CHECK(plan.row_count() == 7 * 5);  // naive, vectorized, blocked, cub, d2d copy
+  CHECK(plan.row_count() == 7 * 6);  // naive, vectorized, blocked, auto, cub, d2d copy
 }
 
 TEST_CASE("dtypes, explicit shapes and variant filters", "[plan]") {
@@ -72,7 +72,7 @@ TEST_CASE("unknown names are rejected with the valid ones listed", "[plan]") {
   CHECK(contains(plan_error(registry, selection), "unknown dtype 'fp64'; valid: fp32, fp16, bf16, tf32, all"));
   selection.dtypes = {};
   selection.variants = {"fast"};
-  CHECK(contains(plan_error(registry, selection), "unknown variant 'fast'; valid: add: naive, vectorized, blocked, cub_transform"));
+  CHECK(contains(plan_error(registry, selection), "unknown variant 'fast'; valid: add: naive, vectorized, blocked, auto, cub_transform"));
 }
 
 TEST_CASE("comma lists split and trim", "[plan]") {

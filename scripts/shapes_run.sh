@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The shape zoo (configs/shapes.json) on a lent GPU: every kbench variant, then PyTorch eager and
+# torch.compile on the same cases, then the report (with PyTorch beside kbench), its plots and the
+# gate, printing the wall time of each stage. A device call lasts at most 10 minutes, so the chain
+# runs in its own process session and this script only starts it, waits for it, or stops it:
+#
+#   scripts/shapes_run.sh start OUT     # start the chain; returns at once
+#   scripts/shapes_run.sh wait OUT [S]  # wait up to S seconds (default 540): exit 0 when the chain
+#                                       # is done (its summary printed), 3 while it still runs
+#   scripts/shapes_run.sh stop OUT      # end the chain (its process group) early
+#   scripts/shapes_run.sh chain OUT     # the chain itself, in the foreground
+#
+# OUT gets run.json (kbench), torch.json (eager and compile rows), plots/, report.md, run.csv,
+# gate.txt, and walltime.txt with each stage's seconds. kbench must be built in ./build.
+set -uo pipefail
+step=${1:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
+out=${2:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
+config=configs/shapes.json
+
+# PyTorch on the zoo: `python3 -m kbenchpy torch` once it exists, else scripts/torch_baseline.py.
+torch_baseline() {
+  if [ -f scripts/kbenchpy/__main__.py ]; then
+    PYTHONPATH=scripts python3 -m kbenchpy torch "$@"
+  else
+    python3 scripts/torch_baseline.py "$@"
+  fi
+}
+
+# Runs "$@" as stage $1's command, appending "stage: N s (exit code C)" to walltime.txt.
+timed() {
+  local name=$1
+  shift
+  local begin=$SECONDS
+  "$@"
+  local code=$?
+  echo "$name: $((SECONDS - begin)) s (exit code $code)" | tee -a "$out/walltime.txt"
+  return $code
+}
+
+chain() {
+  mkdir -p "$out"
+  : > "$out/walltime.txt"
+  timed "kbench sweep (every variant)" \
+    build/kbench --config "$config" --json "$out/run.json" --force > "$out/run.txt" 2> "$out/run.progress"
+  timed "PyTorch eager and torch.compile" \
+    torch_baseline --config "$config" --compile --json "$out/torch.json" --force > "$out/torch.txt" 2>&1
+  timed "plots" python3 scripts/plot_results.py "$out/run.json" "$out/torch.json" --out "$out/plots" > "$out/plots.txt" 2>&1
+  timed "report" build/kbench report "$out/run.json" --against "$out/torch.json" --against-label torch \
+    --md "$out/report.md" --csv "$out/run.csv"
+  build/kbench gate "$out/run.json" > "$out/gate.txt" 2>&1
+  echo "gate exit code: $?" >> "$out/gate.txt"
+  echo "done" > "$out/chain.done"
+}
+
+case $step in
+  chain) chain ;;
+  start)
+    mkdir -p "$out"
+    rm -f "$out/chain.done"
+    setsid nohup "$0" chain "$out" > "$out/chain.log" 2>&1 < /dev/null &
+    echo $! > "$out/chain.pid"
+    echo "shape zoo chain started (process group $!): $config -> $out"
+    ;;
+  wait)
+    limit=${3:-540}
+    pid=$(cat "$out/chain.pid" 2> /dev/null) || { echo "shapes_run.sh: no chain started in $out" >&2; exit 2; }
+    for _ in $(seq 1 "$limit"); do
+      kill -0 "$pid" 2> /dev/null || break
+      sleep 1
+    done
+    if kill -0 "$pid" 2> /dev/null; then
+      echo "still running; so far:"
+      cat "$out/walltime.txt" 2> /dev/null
+      tail -n 1 "$out/run.progress" 2> /dev/null
+      exit 3
+    fi
+    cat "$out/walltime.txt"
+    tail -n 2 "$out/gate.txt" 2> /dev/null
+    [ -f "$out/chain.done" ] || { echo "the chain ended without finishing: see $out/chain.log"; exit 1; }
+    ;;
+  stop)
+    pid=$(cat "$out/chain.pid" 2> /dev/null) || { echo "shapes_run.sh: no chain started in $out" >&2; exit 2; }
+    kill -TERM -- "-$pid" 2> /dev/null && echo "stopped process group $pid" || echo "process group $pid is not running"
+    ;;
+  *) echo "shapes_run.sh: unknown step '$step' (start, wait, stop or chain)" >&2; exit 2 ;;
+esac
