@@ -17,13 +17,9 @@ step=${1:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
 out=${2:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
 config=configs/shapes.json
 
-# PyTorch on the zoo: `python3 -m kbenchpy torch` once it exists, else scripts/torch_baseline.py.
+# PyTorch on the zoo: kbenchpy (python/) on kbench's own plan of the config.
 torch_baseline() {
-  if [ -f scripts/kbenchpy/__main__.py ]; then
-    PYTHONPATH=scripts python3 -m kbenchpy torch "$@"
-  else
-    python3 scripts/torch_baseline.py "$@"
-  fi
+  PYTHONPATH=python python3 -m kbenchpy torch --kbench build/kbench "$@"
 }
 
 # Runs "$@" as stage $1's command, appending "stage: N s (exit code C)" to walltime.txt.
