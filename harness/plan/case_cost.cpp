@@ -1,6 +1,7 @@
 #include "harness/plan/case_cost.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace kbench {
 
@@ -21,6 +22,15 @@ double estimated_case_seconds(const PlanEntry& entry, const MeasureSettings& set
   const double per_mode_s = std::max(settings.min_time_s, settings.min_samples * floor_s);
   const double rows = static_cast<double>(entry.variants.size() + (entry.copy_roof ? 1 : 0));
   return rows * (modes * per_mode_s + kRowOverheadS) + traffic.bytes_total() / kHostBytesPerS;
+}
+
+std::vector<std::size_t> largest_first(const Plan& plan, const MeasureSettings& settings) {
+  std::vector<double> cost(plan.entries.size());
+  for (std::size_t i = 0; i < cost.size(); ++i) cost[i] = estimated_case_seconds(plan.entries[i], settings);
+  std::vector<std::size_t> order(cost.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  return order;
 }
 
 }  // namespace kbench

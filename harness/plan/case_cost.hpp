@@ -6,6 +6,9 @@
 #include "harness/config/measure_settings.hpp"
 #include "harness/plan/plan.hpp"
 
+#include <cstddef>
+#include <vector>
+
 namespace kbench {
 
 /// Nominal peaks of the estimate (about an H100 SXM's): bytes/s, and FLOP/s per traffic.math.
@@ -23,5 +26,8 @@ inline constexpr double kHostBytesPerS = 1e9;
 /// plus kRowOverheadS; plus the case's bytes at kHostBytesPerS for its reference.
 /// Throws std::invalid_argument when settings.modes names no mode.
 double estimated_case_seconds(const PlanEntry& entry, const MeasureSettings& settings);
+
+/// The indices of plan.entries, largest estimated cost first (ties: plan order).
+std::vector<std::size_t> largest_first(const Plan& plan, const MeasureSettings& settings);
 
 }  // namespace kbench

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <numeric>
 #include <stdexcept>
 
 namespace kbench {
@@ -101,12 +100,9 @@ std::vector<std::size_t> assign_shards(const Plan& plan, const MeasureSettings& 
   if (count == 0) throw std::invalid_argument("assign_shards: no shards");
   std::vector<double> cost(plan.entries.size());
   for (std::size_t i = 0; i < cost.size(); ++i) cost[i] = estimated_case_seconds(plan.entries[i], settings);
-  std::vector<std::size_t> order(cost.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
   std::vector<double> load(count, 0.0);
   std::vector<std::size_t> shard_of(cost.size(), 0);
-  for (std::size_t i : order) {
+  for (std::size_t i : largest_first(plan, settings)) {
     const std::size_t lightest = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     shard_of[i] = lightest;
     load[lightest] += cost[i];
