@@ -25,8 +25,7 @@ std::uint64_t fnv1a(const std::string& text) {
   return hash;
 }
 
-/// One line per entry; fields separated by a tab, which no name holds in practice and which a
-/// name holding it cannot make ambiguous with the line's other fields in a way two real plans hit.
+/// One line per entry, its fields separated by tabs.
 std::string entry_text(const PlanEntry& entry) {
   std::string text = case_name(entry.op->name(), std::string(dtype_name(entry.problem.dtype)), entry.problem.shape) + "\t" +
                      entry.problem.size_class;
