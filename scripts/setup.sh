@@ -3,7 +3,7 @@
 # missing, and checks that the CUDA Toolkit is there. Nothing is downloaded from anywhere else.
 # matplotlib is for scripts/plot_results.py, for the `python3` first on PATH (the one the README's
 # commands run): Debian's python3-matplotlib when that is the system's /usr/bin/python3, else pip
-# installs it into that interpreter (pyenv, conda, a venv).
+# installs it into that interpreter (pyenv, conda, a venv); PyYAML the same way.
 set -euo pipefail
 
 # package  test-for-presence
@@ -36,18 +36,24 @@ else
   echo "setup: all build dependencies are present"
 fi
 
-# matplotlib for the python3 on PATH, which need not be Debian's.
+# Python modules for the python3 on PATH, which need not be Debian's: matplotlib for the plots,
+# PyYAML for the test that parses the example workflows (tests/docs/check_docs.py).
 python=$(command -v python3 || true)
-if [ -n "$python" ] && ! "$python" -c 'import matplotlib' >/dev/null 2>&1; then
+python_module() {  # MODULE DEBIAN_PACKAGE PIP_PACKAGE
+  "$python" -c "import $1" >/dev/null 2>&1 && return 0
   if [ "$(readlink -f "$python")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ]; then
-    echo "setup: installing python3-matplotlib for $python"
+    echo "setup: installing $2 for $python"
     export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get install -y -qq --no-install-recommends python3-matplotlib
+    $sudo apt-get install -y -qq --no-install-recommends "$2"
   else
-    echo "setup: installing matplotlib with pip for $python (not the system's python3)"
-    "$python" -m pip install --quiet matplotlib
+    echo "setup: installing $3 with pip for $python (not the system's python3)"
+    "$python" -m pip install --quiet "$3"
   fi
-  "$python" -c 'import matplotlib' || { echo "setup: error: matplotlib still does not import in $python" >&2; exit 1; }
+  "$python" -c "import $1" || { echo "setup: error: $1 still does not import in $python" >&2; exit 1; }
+}
+if [ -n "$python" ]; then
+  python_module matplotlib python3-matplotlib matplotlib
+  python_module yaml python3-yaml PyYAML
 fi
 
 nvcc=$(command -v nvcc || true)

@@ -3,7 +3,9 @@
 #include "source_paths.hpp"
 
 #include "harness/config/size_classes.hpp"
+#include "harness/device/device_list.hpp"
 #include "harness/isolate/worker_command_line.hpp"
+#include "harness/plan/plan_shard.hpp"
 
 #include <fmt/format.h>
 
@@ -82,6 +84,13 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   }
   if (!running) return;
   if (options.isolate && options.no_isolate) refuse("--isolate and --no-isolate exclude each other");
+  if (!options.shard.empty()) parse_shard(options.shard);
+  if (!options.devices.empty()) {
+    parse_device_list(options.devices);
+    if (app.count("--device") > 0) refuse("--devices and --device exclude each other: list the GPUs in --devices");
+    if (options.no_isolate) refuse("--devices runs each case in a worker process on its GPU; it excludes --no-isolate");
+    if (options.profile) refuse("--devices cannot be combined with --profile: profile one GPU with --device");
+  }
   if (options.worker_case && (options.worker_rows.empty() || options.worker_heartbeat.empty())) {
     refuse(std::string(kWorkerCaseOption) + " needs " + kWorkerRowsOption + " and " + kWorkerHeartbeatOption +
            " (worker options are set by an isolated run, not by hand)");
@@ -213,6 +222,18 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "a call that takes longer is ERROR \"timed out\" and its worker is killed (SIGKILL) [s, default " +
                      fmt::format("{:g}", kDefaultKernelTimeoutS) + "]")
       ->group("Isolation");
+  app.add_option("--shard", options.shard,
+                 "run shard I of N of the plan (1-based, e.g. 2/4): a deterministic split by case (op x shape x dtype), "
+                 "balanced by the cases' byte and FLOP models; join the shards' --json files with `kbench merge`. "
+                 "Default: from a Slurm array job (SLURM_ARRAY_TASK_ID, _MIN, _COUNT or _MAX) or a Kubernetes indexed "
+                 "Job (JOB_COMPLETION_INDEX with KBENCH_SHARD_COUNT), else the whole plan; --shard 1/1 runs the whole "
+                 "plan whatever the environment says")
+      ->group("Many GPUs and machines");
+  app.add_option("--devices", options.devices,
+                 "spread the cases over these GPUs: 'all' or CUDA indices such as 0,2,3; one worker process per GPU at "
+                 "a time (each with its own context), largest estimated case first; one results file whose rows say "
+                 "their GPU, each judged against its own GPU's peaks (implies --isolate; excludes --device)")
+      ->group("Many GPUs and machines");
   // Hidden (empty group): what an isolated run's parent gives each worker process.
   app.add_option(kWorkerCaseOption, options.worker_case)->group("");
   app.add_option(kWorkerFirstRowOption, options.worker_first_row)->group("");

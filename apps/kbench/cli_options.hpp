@@ -47,6 +47,9 @@ struct Options {
   bool isolate = false;     ///< --isolate: each case in a worker process
   bool no_isolate = false;  ///< --no-isolate: never, even for plugin or kernel-file variants
   double kernel_timeout_s = kDefaultKernelTimeoutS;  ///< --kernel-timeout: seconds one call may take, isolated
+  // Many GPUs and machines (harness/plan/plan_shard.hpp, harness/isolate/device_pool.hpp).
+  std::string shard;    ///< --shard I/N (1-based); empty: from a scheduler's environment, else none
+  std::string devices;  ///< --devices: "all" or GPU indices; empty: --device alone
   // Hidden: set by an isolated run's parent on its worker processes (worker_command_line.hpp).
   std::optional<std::size_t> worker_case;  ///< the case this process runs as a worker
   std::size_t worker_first_row = 0;

@@ -7,6 +7,7 @@
 #include "gate_command.hpp"
 #include "kernel_files.hpp"
 #include "list_command.hpp"
+#include "merge_command.hpp"
 #include "report_command.hpp"
 #include "run_command.hpp"
 
@@ -29,9 +30,11 @@ int main(int argc, char** argv) {
   cli::ReportCommand report;
   cli::GateCommand gate;
   cli::CompareCommand compare;
+  cli::MergeCommand merge;
   cli::add_report_command(app, report);
   cli::add_gate_command(app, gate);
   cli::add_compare_command(app, compare);
+  cli::add_merge_command(app, merge);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -65,6 +68,7 @@ int main(int argc, char** argv) {
   if (report.app->parsed()) return cli::run_report_command(report);
   if (gate.app->parsed()) return cli::run_gate_command(gate);
   if (compare.app->parsed()) return cli::run_compare_command(compare);
+  if (merge.app->parsed()) return cli::run_merge_command(merge);
 
   try {
     // The main command checks its options in prepare_run (run_command.hpp), with the rest of a run.

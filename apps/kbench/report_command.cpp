@@ -5,6 +5,7 @@
 #include "source_paths.hpp"
 
 #include "harness/report/csv_report.hpp"
+#include "harness/report/device_comparison_report.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/file_output.hpp"
 #include "harness/common/printable_text.hpp"
@@ -23,6 +24,10 @@ void add_report_command(CLI::App& parent, ReportCommand& command) {
   command.app = parent.add_subcommand(
       "report", "write the Markdown status report (seed-report structure) and/or a CSV of a results file (no GPU needed)");
   command.app->add_option("results", command.results, "results file written by kbench --json")->required();
+  command.app->add_option("other-devices", command.other_devices,
+                          "more results files, e.g. the same sweep on other GPUs: a cross-device report of the same "
+                          "cases side by side, each against its own device's roof, with the speed ratio to the first "
+                          "(Markdown; not with --against or --csv)");
   CLI::Option* against =
       command.app->add_option("--against", command.against,
                               "another results file in the same schema (e.g. a PyTorch run) added as a comparison column");
@@ -56,8 +61,37 @@ std::vector<std::string> plots_beside(const std::string& markdown_path) {
 
 }  // namespace
 
+/// `kbench report A.json B.json ...`: harness/report/device_comparison_report.hpp.
+int run_device_comparison(const ReportCommand& command) {
+  if (!command.against.empty() || !command.csv_path.empty()) {
+    throw std::invalid_argument("a report of several results files (" + std::to_string(1 + command.other_devices.size()) +
+                                " given) compares devices, in Markdown: it takes neither --against nor --csv");
+  }
+  std::vector<std::string> files{command.results};
+  files.insert(files.end(), command.other_devices.begin(), command.other_devices.end());
+  if (!command.markdown_path.empty()) refuse_overwrite(command.markdown_path, files);
+  std::vector<RunResults> loaded;
+  for (const std::string& file : files) loaded.push_back(read_results_file(file));
+  std::vector<const RunResults*> pointers;
+  for (const RunResults& r : loaded) pointers.push_back(&r);
+  const std::vector<std::string> labels = device_labels(pointers, files);
+  std::vector<DeviceRun> runs;
+  for (std::size_t i = 0; i < loaded.size(); ++i) runs.push_back({labels[i], &loaded[i]});
+  std::ostringstream markdown;
+  write_device_comparison(markdown, runs);
+  if (command.markdown_path.empty()) {
+    std::cout << markdown.str();
+  } else {
+    write_file_atomically(command.markdown_path, markdown.str());
+    std::cerr << "Markdown report written to " << printable(command.markdown_path) << '\n';
+  }
+  flush_standard_output();
+  return exit_code::ok;
+}
+
 int run_report_command(const ReportCommand& command) {
   try {
+    if (!command.other_devices.empty()) return run_device_comparison(command);
     const std::vector<std::string> inputs{command.results, command.against, command.thresholds};
     if (!command.markdown_path.empty()) refuse_overwrite(command.markdown_path, inputs);
     if (!command.csv_path.empty()) refuse_overwrite(command.csv_path, inputs);

@@ -12,6 +12,7 @@ namespace kbench::cli {
 struct ReportCommand {
   CLI::App* app = nullptr;     ///< the subcommand, once added
   std::string results;         ///< the results file reported on
+  std::vector<std::string> other_devices;  ///< more results files: a cross-device report of them all
   std::string against;         ///< another results file compared column by column
   std::string against_label;   ///< its column heading (default: its file name without .json)
   std::string markdown_path;   ///< write the Markdown report here (default: stdout when no --csv)

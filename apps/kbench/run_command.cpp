@@ -18,8 +18,12 @@
 #include "harness/isolate/isolated_runner.hpp"
 #include "harness/isolate/process_workers.hpp"
 #include "harness/isolate/worker_main.hpp"
+#include "harness/device/device_list.hpp"
+#include "harness/plan/case_cost.hpp"
+#include "harness/plan/plan_fingerprint.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -96,11 +100,19 @@ int run_as_worker(const Plan& plan, const Options& options, const MeasureSetting
 
 int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSettings& settings,
                        const Thresholds& thresholds, const std::string& command_line,
-                       const std::vector<std::string>& args) {
-  std::string warning;
-  const DeviceInfo device = open_device(options.device, options.peaks, warning);
-  print_device(std::cout, device);
-  if (!warning.empty()) std::cout << "WARNING: " << warning << '\n';
+                       const std::vector<std::string>& args, const PlanIdentity& identity) {
+  // --devices: every GPU of the list is checked and described before any work.
+  std::vector<int> gpus;
+  if (!options.devices.empty()) gpus = resolve_device_list(parse_device_list(options.devices), cuda_device_count());
+  std::vector<DeviceInfo> described;
+  for (const int gpu : gpus.empty() ? std::vector<int>{options.device} : gpus) {
+    std::string warning;
+    described.push_back(open_device(gpu, options.peaks, warning));
+    print_device(std::cout, described.back());
+    if (!warning.empty()) std::cout << "WARNING: " << warning << '\n';
+    if (!gpus.empty()) release_device();  // its workers have it to themselves
+  }
+  const DeviceInfo device = described.front();
   print_build_warnings(std::cout);
 
   SessionOptions session;
@@ -113,6 +125,7 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   session.extras.kernel_breakdown = !options.no_kernel_breakdown && !options.profile;
   session.extras.profile = options.profile;
   session.extras.profile_calls = options.profile_calls;
+  session.plan_identity = identity;
 
   std::size_t done = 0;
   const auto progress = [&](const std::vector<CaseResult>& rows) {
@@ -128,7 +141,22 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   }
   const InterruptGuard interrupts;
   session.stop_requested = &interrupts.requested();
-  if (isolation_wanted(options, plan)) {
+  if (!gpus.empty()) {
+    std::cout << fmt::format("Devices: each case runs in a worker process on one of {} GPU{} ({}), largest estimated "
+                             "first; a call may take {:g} s (--kernel-timeout)\n",
+                             gpus.size(), gpus.size() == 1 ? "" : "s", fmt::join(gpus, ", "), options.kernel_timeout_s);
+    if (gpus.size() > 1) session.devices = described;
+    ProcessWorkerOptions workers;
+    workers.parent_args = args;
+    workers.seed = session.seed;
+    workers.timeout_s = options.kernel_timeout_s;
+    workers.stop_requested = session.stop_requested;
+    session.run_plan_with = [workers, gpus, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
+      return run_plan_on_devices(all, largest_first(all, session.settings), gpus.size(),
+                                 device_process_workers(workers, gpus), options.kernel_timeout_s, each_problem,
+                                 session.stop_requested);
+    };
+  } else if (isolation_wanted(options, plan)) {
     // The device was queried above, before any worker; from here on the parent runs no kernel
     // and holds no context.
     release_device();
@@ -203,6 +231,17 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
     run.plan = make_plan(registry, selection);
   }
   if (const std::string problem = validate(run.settings); !problem.empty()) throw std::invalid_argument(problem);
+  // The identity of the whole plan, then this run's shard of it (harness/plan/plan_shard.hpp).
+  run.identity.fingerprint = plan_fingerprint(run.plan, run.settings);
+  run.identity.cases = plan_case_names(run.plan);
+  run.shard = options.shard.empty() ? shard_from_environment([](const char* name) { return std::getenv(name); })
+                                    : std::optional<ShardChoice>(parse_shard(options.shard));
+  if (run.shard) {
+    run.identity.shard_index = run.shard->index;
+    run.identity.shard_count = run.shard->count;
+    run.identity.shard_source = run.shard->source;
+  }
+  if (run.shard) run.plan = select_shard(run.plan, run.settings, *run.shard);
   if (run.plan.row_count() > kMaxResultsRows) {  // kbench could not read its own results file
     throw std::invalid_argument("the plan has " + std::to_string(run.plan.row_count()) + " rows, more than the " +
                                 std::to_string(kMaxResultsRows) + " a results file may hold: narrow it with --op, --size, "
@@ -225,6 +264,7 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
 }
 
 bool isolation_wanted(const Options& options, const Plan& plan) {
+  if (!options.devices.empty()) return true;
   if (options.isolate || options.no_isolate) return options.isolate;
   for (const PlanEntry& entry : plan.entries) {
     const std::vector<VariantInfo> variants = entry.op->variants();
@@ -237,9 +277,13 @@ bool isolation_wanted(const Options& options, const Plan& plan) {
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
                      const std::string& command_line, const std::vector<std::string>& args) {
   const PreparedRun run = prepare_run(app, options, registry);
-  if (options.dry_run) return dry_run(run.plan);
   if (options.worker_case) return run_as_worker(run.plan, options, run.settings, command_line);
-  return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args);
+  if (run.shard) {
+    std::cout << fmt::format("Shard {} (from {}): {} of the plan's {} cases\n", shard_text(*run.shard),
+                             printable(run.shard->source), run.plan.entries.size(), run.identity.cases.size());
+  }
+  if (options.dry_run) return dry_run(run.plan);
+  return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args, run.identity);
 }
 
 }  // namespace kbench::cli

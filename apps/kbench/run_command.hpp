@@ -6,7 +6,10 @@
 
 #include "harness/config/thresholds.hpp"
 #include "harness/ops/registry.hpp"
+#include "harness/plan/plan_shard.hpp"
+#include "harness/results/results.hpp"
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,7 +18,9 @@ namespace kbench::cli {
 
 /// A run that passed every check: what to run, how, and the thresholds that judge it.
 struct PreparedRun {
-  Plan plan;
+  Plan plan;                 ///< this run's part of the plan: the whole plan, or one shard of it
+  PlanIdentity identity;     ///< the whole plan's fingerprint and cases, and the shard run
+  std::optional<ShardChoice> shard;  ///< --shard, or a scheduler's; none: the whole plan
   MeasureSettings settings;  ///< defaults, then a config's settings, then the command line's
   Thresholds thresholds;
 };

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace kbench {
@@ -56,12 +57,14 @@ WorkerEnd end_from_state(RunState state) {
 }
 
 WorkerReport run_one(const ProcessWorkerOptions& options, const std::string& program, const ScratchFolder& scratch,
-                     std::size_t case_index, std::size_t first_row) {
+                     std::size_t case_index, std::size_t first_row, std::optional<int> device) {
   WorkerTask task;
   task.case_index = case_index;
   task.first_row = first_row;
   task.seed = options.seed;
-  const std::string stem = scratch.path + "/case-" + std::to_string(case_index) + "-from-" + std::to_string(first_row);
+  task.device = device;
+  const std::string stem = scratch.path + "/case-" + std::to_string(case_index) + "-from-" + std::to_string(first_row) +
+                           (device ? "-gpu-" + std::to_string(*device) : std::string());
   task.rows_path = stem + ".json";
   task.heartbeat_path = stem + ".heartbeat";
   const SharedHeartbeat heartbeat = SharedHeartbeat::create(task.heartbeat_path);
@@ -97,7 +100,15 @@ WorkerReport run_one(const ProcessWorkerOptions& options, const std::string& pro
 RunWorkerFn process_workers(const ProcessWorkerOptions& options) {
   auto scratch = std::make_shared<ScratchFolder>();
   return [options, scratch, program = options.program.empty() ? this_binary() : options.program](std::size_t case_index, std::size_t first_row) {
-    return run_one(options, program, *scratch, case_index, first_row);
+    return run_one(options, program, *scratch, case_index, first_row, std::nullopt);
+  };
+}
+
+DeviceWorkerFn device_process_workers(const ProcessWorkerOptions& options, const std::vector<int>& gpus) {
+  auto scratch = std::make_shared<ScratchFolder>();
+  return [options, scratch, gpus, program = options.program.empty() ? this_binary() : options.program](
+             std::size_t case_index, std::size_t first_row, std::size_t slot) {
+    return run_one(options, program, *scratch, case_index, first_row, gpus.at(slot));
   };
 }
 

@@ -3,6 +3,7 @@
 /// (/proc/self/exe) with the parent's options and the hidden worker options
 /// (harness/isolate/worker_command_line.hpp), watched through its heartbeat and its standard error.
 
+#include "harness/isolate/device_pool.hpp"
 #include "harness/isolate/isolated_runner.hpp"
 
 #include <atomic>
@@ -24,5 +25,8 @@ struct ProcessWorkerOptions {
 /// live in a fresh temporary folder, removed with the last copy of the function. Throws
 /// std::runtime_error when the folder cannot be made or this binary cannot be found.
 RunWorkerFn process_workers(const ProcessWorkerOptions& options);
+
+/// The same for --devices: slot i's workers run on GPU gpus[i] (given --device gpus[i]).
+DeviceWorkerFn device_process_workers(const ProcessWorkerOptions& options, const std::vector<int>& gpus);
 
 }  // namespace kbench

@@ -11,6 +11,8 @@ namespace {
 /// Options the parent alone acts on: its results file, its seed, and isolation itself.
 constexpr std::array<std::string_view, 2> kDroppedWithValue{"--json", "--seed"};
 constexpr std::array<std::string_view, 3> kDroppedFlags{"--force", "--isolate", "--no-isolate"};
+/// With a device of its own (--devices), the worker is told which one.
+constexpr std::array<std::string_view, 2> kDeviceOptions{"--device", "--devices"};
 
 template <std::size_t N>
 bool is_one_of(std::string_view arg, const std::array<std::string_view, N>& names) {
@@ -28,15 +30,19 @@ std::string_view option_part(std::string_view arg) {
 std::vector<std::string> worker_arguments(const std::string& program, const std::vector<std::string>& parent_args,
                                           const WorkerTask& task) {
   std::vector<std::string> args{program};
+  const auto dropped_with_value = [&](std::string_view name) {
+    return is_one_of(name, kDroppedWithValue) || (task.device && is_one_of(name, kDeviceOptions));
+  };
   for (std::size_t i = 0; i < parent_args.size(); ++i) {
     const std::string& arg = parent_args[i];
-    if (is_one_of(arg, kDroppedWithValue)) {
+    if (dropped_with_value(arg)) {
       ++i;  // and its value
       continue;
     }
-    if (is_one_of(option_part(arg), kDroppedWithValue) || is_one_of(arg, kDroppedFlags)) continue;
+    if (dropped_with_value(option_part(arg)) || is_one_of(arg, kDroppedFlags)) continue;
     args.push_back(arg);
   }
+  if (task.device) args.insert(args.end(), {"--device", std::to_string(*task.device)});
   args.insert(args.end(), {"--seed", std::to_string(task.seed), kWorkerCaseOption, std::to_string(task.case_index),
                            kWorkerFirstRowOption, std::to_string(task.first_row), kWorkerRowsOption, task.rows_path,
                            kWorkerHeartbeatOption, task.heartbeat_path});

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,13 @@ struct WorkerTask {
   std::string rows_path;       ///< the results file the worker writes after every row
   std::string heartbeat_path;  ///< harness/isolate/shared_heartbeat.hpp
   std::uint64_t seed = 0;      ///< the parent's seed, so the case gets the inputs it would get there
+  std::optional<int> device;   ///< the GPU it runs on (--devices); none: the parent's --device
 };
 
 /// `program` followed by `parent_args` (the parent's arguments, without its argv[0]) less --json,
 /// --force, --seed, --isolate and --no-isolate (with their values, as "--opt value" or
-/// "--opt=value"), then --seed and the worker options of `task`.
+/// "--opt=value"), then --seed and the worker options of `task`; with task.device, --device and
+/// --devices are dropped too and --device task.device given.
 std::vector<std::string> worker_arguments(const std::string& program, const std::vector<std::string>& parent_args,
                                           const WorkerTask& task);
 

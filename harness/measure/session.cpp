@@ -27,6 +27,8 @@ RunResults run_session(const Plan& plan, const DeviceInfo& device, const Session
   results.utc_time = utc_now_iso8601();
   results.host = host_name();
   results.seed = options.seed;
+  results.plan = options.plan_identity;
+  results.devices = options.devices;
 
   RunResults so_far = results;
   so_far.run_state = RunState::in_progress;

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <vector>
 #include <string>
 
 namespace kbench {
@@ -28,6 +30,8 @@ struct SessionOptions {
   /// Runs the plan in place of run_plan in this process, e.g. each case in a worker process
   /// (harness/isolate/isolated_runner.hpp); empty: run_plan.
   std::function<RunOutcome(const Plan&, const ProblemDoneFn&)> run_plan_with;
+  std::optional<PlanIdentity> plan_identity;  ///< recorded as the results' plan (kbench merge checks it)
+  std::vector<DeviceInfo> devices;             ///< --devices over several GPUs: the rows' devices, [0] the run's device
 };
 
 /// Receives the results so far (run_state "in_progress", figures derived) after each problem.

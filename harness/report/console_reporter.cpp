@@ -139,7 +139,7 @@ void print_results_table(std::ostream& out, const RunResults& results) {
                       timed ? fmt::format("{:.1f}%{}", 100 * c.efficiency, c.bound == Bound::compute ? " of FLOP/s" : "") : "-",
                       c.roof_fraction ? fmt::format("{:.1f}%", 100 * *c.roof_fraction) : "-",
                       timed ? fmt::format("{:.1f}%{}", 100 * noise, noise > kNoisy ? " ⚠" : "") : "-",
-                      mode_cell(c, MeasureMode::hot), eager_cell(c), status_cell(c), primary_issue(c, results.device.sm_count)});
+                      mode_cell(c, MeasureMode::hot), eager_cell(c), status_cell(c), primary_issue(c, device_of(results, c).sm_count)});
       const std::string label = fmt::format("{} {} {} {}", c.op, c.variant, c.dtype, format_shape(c.shape));
       if (!timed) notes.push_back(fmt::format("{}: {}: {}", label, status_name(c.status), c.message));
       for (const ModeTiming& t : c.timings) {

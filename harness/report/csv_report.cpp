@@ -52,7 +52,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     const ModeTiming* h = headline_ms(row) > 0 ? row.headline() : nullptr;
     const Threshold& t = input.thresholds->lookup(row);
     const auto band = input.thresholds->band_of(row);
-    const double ridge = ridge_point(r.device, row.traffic.math);
+    const double ridge = ridge_point(device_of(r, row), row.traffic.math);
     std::vector<std::string> f{
         row.op, row.variant, std::string(role_name(row.role)), std::to_string(row.kernels_per_call), row.dtype, row.size_class,
         format_shape(row.shape), std::to_string(row.elements), fmt::format("{:.0f}", row.traffic.bytes_read),
@@ -92,7 +92,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     f.push_back(number(t.min_speed_ratio));
     f.push_back(band ? std::string(band_name(*band)) : "");
     f.push_back(std::find(best.begin(), best.end(), &row) != best.end() ? "true" : "false");
-    f.push_back(primary_issue(row, r.device.sm_count));
+    f.push_back(primary_issue(row, device_of(r, row).sm_count));
     if (input.against) {
       const CaseResult* other = h ? against_row(*input.against, row) : nullptr;
       f.push_back(other ? other->variant : "");

@@ -129,6 +129,14 @@ void write_environment(std::ostream& out, const ReportInput& input) {
     rows.push_back({"Compared with", fmt::format("{}: {}, {}, `{}`", input.against_label, input.against->device.name,
                                                  input.against->utc_time, input.against->command_line)});
   }
+  // Rows from several devices (--devices, merged shards) are each judged against their own peaks.
+  for (std::size_t i = 0; i < r.devices.size(); ++i) {
+    const DeviceInfo& each = r.devices[i];
+    rows.insert(rows.begin() + 1 + static_cast<std::ptrdiff_t>(i),
+                {fmt::format("Device {} of {}", i, r.devices.size()),
+                 fmt::format("{} (GPU {}, {}, {:.0f} GB/s theoretical): rows marked [{}] are judged against its peaks", each.name,
+                             each.index, each.pci_bus_id, each.peak_bandwidth_bytes_per_s / 1e9, i)});
+  }
   for (TableRow& row : rows) row[1] = table_cell(row[1]);
   out << "## Test environment\n\n";
   print_pipe_table(out, {"", ""}, rows);
@@ -231,14 +239,15 @@ void write_op(std::ostream& out, const ReportInput& input, const std::string& op
     TableRow cells{format_shape(row.shape),
                    format_count(static_cast<double>(row.elements)),
                    row.dtype,
-                   row.variant + (is_best ? " ★" : "") + (is_auto(row) ? " ◆" : ""),
+                   row.variant + (is_best ? " ★" : "") + (is_auto(row) ? " ◆" : "") +
+                       (r.devices.empty() ? "" : fmt::format(" [{}]", row.device)),
                    row.baseline_ms ? format_ms(*row.baseline_ms) : "-",
                    format_ms(headline_ms(row)),
                    row.speed_ratio ? format_ratio(*row.speed_ratio) : "-",
                    timed ? format_percent(row.efficiency) : "-",
                    row.roof_fraction ? format_percent(*row.roof_fraction) : "-",
                    status_label(row, *input.thresholds),
-                   primary_issue(row, r.device.sm_count)};
+                   primary_issue(row, device_of(r, row).sm_count)};
     if (input.against) {
       const CaseResult* other = against_row(*input.against, row);
       const auto ratio = against_ratio(input, row);

@@ -65,7 +65,7 @@ void derive_relative_metrics(std::vector<CaseResult*>& rows) {
 void derive_metrics(RunResults& results, const BandPolicy& policy) {
   std::map<std::tuple<std::string, Shape, std::string>, std::vector<CaseResult*>> groups;
   for (CaseResult& row : results.cases) {
-    derive_row_metrics(row, results.device, policy(row));
+    derive_row_metrics(row, device_of(results, row), policy(row));
     groups[{row.op, row.shape, row.dtype}].push_back(&row);
   }
   for (auto& [key, rows] : groups) derive_relative_metrics(rows);

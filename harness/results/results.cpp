@@ -14,3 +14,11 @@ const ModeTiming* CaseResult::headline() const {
 }
 
 }  // namespace kbench
+
+namespace kbench {
+
+const DeviceInfo& device_of(const RunResults& results, const CaseResult& row) {
+  return row.device < results.devices.size() ? results.devices[row.device] : results.device;
+}
+
+}  // namespace kbench

@@ -140,6 +140,18 @@ struct CaseResult {
 
   /// What one call ran on the GPU, from CUPTI (harness/measure/kernel_tracer.hpp); empty when not traced.
   std::optional<KernelBreakdown> breakdown;
+
+  /// The device the row ran on: an index into RunResults::devices; 0 when that is empty.
+  std::size_t device = 0;
+};
+
+/// Which plan a run's rows come from, so that shards of one sweep can be merged (kbench merge).
+struct PlanIdentity {
+  std::string fingerprint;           ///< harness/plan/plan_fingerprint.hpp: the whole plan and its settings
+  std::vector<std::string> cases;    ///< "op dtype shape" of every case of the whole plan, in plan order
+  std::size_t shard_index = 0;       ///< 0-based; written 1-based
+  std::size_t shard_count = 1;       ///< 1: the run was not sharded
+  std::string shard_source;          ///< "--shard", or the scheduler's variables that chose the shard
 };
 
 struct RunResults {
@@ -155,6 +167,14 @@ struct RunResults {
   std::vector<CaseResult> cases;
   /// Run-level notes a reader must see, e.g. why no kernel breakdown could be traced.
   std::vector<std::string> notes;
+  /// Every device rows ran on (--devices, or shards merged from several hosts), devices[0] ==
+  /// device; empty when all ran on `device`.
+  std::vector<DeviceInfo> devices;
+  /// The plan the rows come from; none in files from before plans were recorded.
+  std::optional<PlanIdentity> plan;
 };
+
+/// The device `row` ran on: results.devices[row.device], or results.device when devices is empty.
+const DeviceInfo& device_of(const RunResults& results, const CaseResult& row);
 
 }  // namespace kbench

@@ -8,6 +8,7 @@
 #include "harness/common/printable_text.hpp"
 #include "harness/results/kernel_breakdown_json.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -149,6 +150,11 @@ const JsonFields<CaseResult>& case_fields() {
        [](const JsonObject& object, const std::string& key, CaseResult& c) {
          if (object.has(key)) c.breakdown = breakdown_from_json(object.at(key), object.place(key).path);
        }},
+      // An index into the top-level devices; absent: 0 (checked against them in check_devices).
+      {"device", [](const CaseResult& c) { return c.device == 0 ? json(json::value_t::discarded) : json(c.device); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         if (object.has(key)) c.device = static_cast<std::size_t>(object.count(key));
+       }},
   };
   return fields;
 }
@@ -196,6 +202,34 @@ const JsonFields<BuildInfo>& build_fields() {
   return fields;
 }
 
+/// plan: {fingerprint, cases, shard: {index (1-based), count, source} or null}.
+json plan_to_json(const std::optional<PlanIdentity>& plan) {
+  if (!plan) return json(json::value_t::discarded);
+  json shard = nullptr;
+  if (plan->shard_count > 1) {
+    shard = {{"index", plan->shard_index + 1}, {"count", plan->shard_count}, {"source", plan->shard_source}};
+  }
+  return {{"fingerprint", plan->fingerprint}, {"cases", plan->cases}, {"shard", shard}};
+}
+
+void read_plan(const JsonObject& parent, const std::string& key, RunResults& results) {
+  if (!parent.has(key)) return;  // files from before plans were recorded
+  const JsonObject object = parent.object(key);
+  PlanIdentity plan;
+  plan.fingerprint = object.string("fingerprint");
+  plan.cases = object.strings("cases");
+  if (!object.at("shard").is_null()) {
+    const JsonObject shard = object.object("shard");
+    const std::int64_t count = shard.count("count"), index = shard.count("index");
+    if (count < 1 || count > 10000) shard.fail("count", "an integer from 1 to 10000");
+    if (index < 1 || index > count) shard.fail("index", "an integer from 1 to the shard count");
+    plan.shard_index = static_cast<std::size_t>(index - 1);
+    plan.shard_count = static_cast<std::size_t>(count);
+    plan.shard_source = shard.string("source");
+  }
+  results.plan = std::move(plan);
+}
+
 /// The settings block follows measure_settings_table(), which also drives the CLI and configs.
 json settings_to_json(const MeasureSettings& settings) {
   json out = json::object();
@@ -241,6 +275,24 @@ const JsonFields<RunResults>& results_fields() {
          if (object.has(key)) r.notes = object.string_items(key);
        }},
       json_list("cases", &RunResults::cases, &case_fields),
+      // Both optional: only runs over several devices write devices; files from before plans lack plan.
+      {"devices",
+       [](const RunResults& r) {
+         if (r.devices.empty()) return json(json::value_t::discarded);
+         json out = json::array();
+         for (const DeviceInfo& d : r.devices) out.push_back(write_fields(d, device_fields()));
+         return out;
+       },
+       [](const JsonObject& object, const std::string& key, RunResults& r) {
+         if (!object.has(key)) return;
+         const json& items = object.array(key);
+         for (std::size_t i = 0; i < items.size(); ++i) {
+           DeviceInfo device;
+           read_fields(JsonObject(items[i], object.place(key).index(i)), device, device_fields());
+           r.devices.push_back(std::move(device));
+         }
+       }},
+      {"plan", [](const RunResults& r) { return plan_to_json(r.plan); }, &read_plan},
   };
   return fields;
 }
@@ -248,6 +300,8 @@ const JsonFields<RunResults>& results_fields() {
 }  // namespace
 
 json to_json(const RunResults& results) { return write_fields(results, results_fields()); }
+
+json to_json(const DeviceInfo& device) { return write_fields(device, device_fields()); }
 
 namespace {
 
@@ -279,12 +333,24 @@ void check_unique_rows(const RunResults& results) {
   }
 }
 
+/// Each row's device is one of the file's devices.
+void check_devices(const RunResults& results) {
+  const std::size_t known = std::max<std::size_t>(1, results.devices.size());
+  for (std::size_t i = 0; i < results.cases.size(); ++i) {
+    if (results.cases[i].device >= known) {
+      throw InputError("$.cases[" + std::to_string(i) + "].device: found " + std::to_string(results.cases[i].device) +
+                       "; expected an index into $.devices (" + std::to_string(results.devices.size()) + " devices)");
+    }
+  }
+}
+
 }  // namespace
 
 RunResults results_from_json(const json& document) {
   RunResults results;
   read_fields(JsonObject(document, JsonPlace{"", "$", JsonWording::results}), results, results_fields());
   check_unique_rows(results);
+  check_devices(results);
   return results;
 }
 

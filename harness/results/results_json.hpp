@@ -12,6 +12,9 @@ namespace kbench {
 
 nlohmann::json to_json(const RunResults& results);
 
+/// A device block as results files write it (the same keys as $.device).
+nlohmann::json to_json(const DeviceInfo& device);
+
 /// Parses a results document; throws InputError naming the JSON path of a missing, mistyped or
 /// out-of-range field (a negative or null time, a shape whose byte counts overflow), or an
 /// unsupported schema_version.
