@@ -55,4 +55,24 @@ void launch_wgmma(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16*
 /// Empty when a device of this compute capability runs launch_wgmma's kernel, else why not.
 std::string wgmma_unavailable(int cc_major, int cc_minor);
 
+/// The wgmma kernel's block tile of C and its K per pipeline step.
+constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;
+/// The most K splits a split-K launcher takes.
+constexpr int kMaxSplitK = 64;
+
+/// Split K, first kernel: the wgmma kernel on a tiles × `splits` grid, split s computing the
+/// products over its ceil(steps / splits) steps of kWgmmaStepK and writing them, unrounded, to
+/// slice s of `partials`: `splits` fp32 M×N slices, row-major, one after another (cudaMalloc'd).
+/// 1 <= splits <= kMaxSplitK. Compute capability 9.0 only, as launch_wgmma.
+void launch_wgmma_partials(const __half* a, const __half* b, float* partials, Dims dims, int splits,
+                           cudaStream_t stream);
+void launch_wgmma_partials(const __nv_bfloat16* a, const __nv_bfloat16* b, float* partials, Dims dims, int splits,
+                           cudaStream_t stream);
+
+/// Split K, second kernel: C = the sum of the `splits` slices of `partials`, added in slice order
+/// in fp32 and rounded once to C's type (matmul_split_k_reduce.cu).
+void launch_split_k_reduce(const float* partials, int splits, float* c, Dims dims, cudaStream_t stream);
+void launch_split_k_reduce(const float* partials, int splits, __half* c, Dims dims, cudaStream_t stream);
+void launch_split_k_reduce(const float* partials, int splits, __nv_bfloat16* c, Dims dims, cudaStream_t stream);
+
 }  // namespace kbench::matmul

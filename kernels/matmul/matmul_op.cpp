@@ -3,9 +3,11 @@
 // matmul_cublas.hpp).
 #include "kernels/matmul/matmul_op.hpp"
 
+#include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
+#include "kernels/matmul/matmul_auto.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
@@ -149,6 +151,27 @@ Variant<MatmulArgs> wgmma() {
   return v;
 }
 
+/// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
+/// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
+/// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
+/// cuBLAS's own split-K does; kernels_per_call stays 1, the count of every other plan.
+Variant<MatmulArgs> auto_variant() {
+  Variant<MatmulArgs> v;
+  v.name = "auto";
+  v.description =
+      "per problem, from a fixed rule on M, N, K, dtype and device: wgmma (Hopper, 16-bit), with K split over "
+      "the SMs and a reduction kernel when its tiles fill under half of them; tensor_core below 512^3, off "
+      "Hopper and for tf32; register_blocked for fp32";
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    const matmul::AutoPlan plan = matmul::plan_for(args);
+    auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
+    return [plan, args, workspace](cudaStream_t stream) {
+      matmul::launch_auto(plan, args, workspace->as<float>(), stream);
+    };
+  };
+  return v;
+}
+
 Variant<MatmulArgs> cublas() {
   Variant<MatmulArgs> v;
   v.name = "cublas";
@@ -219,8 +242,11 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.reject_shape = matmul::reject_matmul_shape;
   op.shapes_for = shapes_for;
   op.traffic = traffic;
-  // The cuBLAS baseline's workspace.
-  op.scratch_bytes = [](const Problem&) { return static_cast<double>(matmul::kCublasWorkspaceBytes); };
+  // The cuBLAS baseline's workspace and the most that auto's split-K slices can take.
+  op.scratch_bytes = [](const Problem& problem) {
+    return static_cast<double>(matmul::kCublasWorkspaceBytes) +
+           static_cast<double>(matmul::auto_workspace_bound(checked_dims(problem.shape)));
+  };
   op.inputs = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
     return std::vector<InputSpec>{{"A", std::int64_t{dims.m} * dims.k}, {"B", std::int64_t{dims.k} * dims.n}};
@@ -240,7 +266,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
     return MatmulArgs{problem.dtype, dims.m, dims.n, dims.k, buffers.inputs[0], buffers.inputs[1],
                       buffers.outputs[0], buffers.device};
   };
-  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), cublas()};
+  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), auto_variant(), cublas()};
   return op;
 }
 

@@ -23,6 +23,12 @@
 // the issue of step t + 1. Loads go 2 steps ahead rather than 3 because a stage must not be
 // refilled while the still-running group of the step before reads it.
 //
+// Split K. The partial instantiation (kPartial) computes only the K steps of its split,
+// blockIdx.y, and writes its tile of fp32 sums to slice blockIdx.y of an M×N fp32 workspace;
+// launch_split_k_reduce then adds the slices in order and rounds C once. A split whose range is
+// empty writes zeros, so any split count is correct; the auto plan picks ranges that are never
+// empty (matmul_auto_plan.cpp).
+//
 // Shapes. With K and N multiples of 8 every 16-byte chunk is wholly inside or outside the
 // matrices: cp.async zero-fills chunks outside (source size 0). Other shapes copy element by
 // element through registers with a guard per element (slower; for odd shapes only). C is stored
@@ -37,12 +43,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kbench::matmul {
 
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 64;
+constexpr int kBM = kWgmmaTileM, kBN = kWgmmaTileN, kBK = kWgmmaStepK;
+static_assert(kBM == 128 && kBN == 256 && kBK == 64, "the copies, descriptors and epilogue are written for 128x256x64");
 constexpr int kThreads = 256;  // two warpgroups
 constexpr int kStages = 4;
 constexpr int kAhead = 2;  // steps whose copies are in flight ahead of the one computing
@@ -111,9 +119,14 @@ __device__ __forceinline__ void load_stage(unsigned stage, const T* __restrict__
   }
 }
 
-template <typename T, bool kAligned>
+/// C, or with kPartial the fp32 workspace of split-K slices.
+template <typename T, bool kPartial>
+using Output = std::conditional_t<kPartial, float, T>;
+
+template <typename T, bool kAligned, bool kPartial>
 __global__ void __launch_bounds__(kThreads, 1)
-    matmul_wgmma_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int m, int n, int k) {
+    matmul_wgmma_kernel(const T* __restrict__ a, const T* __restrict__ b, Output<T, kPartial>* __restrict__ c, int m,
+                        int n, int k, int steps_per_split) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
@@ -127,10 +140,16 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
 
-  const int steps = ceil_div(k, kBK);
+  // This block's K steps: first .. first + steps - 1 (all of them unless kPartial).
+  int first = 0, steps = ceil_div(k, kBK);
+  if constexpr (kPartial) {
+    first = static_cast<int>(blockIdx.y) * steps_per_split;
+    steps = max(0, min(steps - first, steps_per_split));
+    c += static_cast<std::int64_t>(blockIdx.y) * m * n;
+  }
 #pragma unroll
   for (int s = 0; s < kAhead; ++s) {
-    if (s < steps) load_stage<T, kAligned>(stage_of(s), a, b, m, n, k, block_row, block_col, s * kBK);
+    if (s < steps) load_stage<T, kAligned>(stage_of(s), a, b, m, n, k, block_row, block_col, (first + s) * kBK);
     cp_async_commit();
   }
   for (int step = 0; step < steps; ++step) {
@@ -138,7 +157,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma::fence_shared_for_async_proxy();   // and are visible to wgmma's reads
     __syncthreads();                         // everyone's are; the group of step - 2 is done everywhere
     if (step + kAhead < steps) {
-      load_stage<T, kAligned>(stage_of(step + kAhead), a, b, m, n, k, block_row, block_col, (step + kAhead) * kBK);
+      load_stage<T, kAligned>(stage_of(step + kAhead), a, b, m, n, k, block_row, block_col,
+                              (first + step + kAhead) * kBK);
     }
     cp_async_commit();
     const unsigned a_rows = stage_of(step) + static_cast<unsigned>(warpgroup * 64 * kRowBytes);
@@ -167,14 +187,24 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int h = 0; h < 2; ++h) {
       const int row = block_row + warpgroup * 64 + quarter * 16 + g + h * 8;
       if (row >= m || col >= n) continue;
-      T* out = c + static_cast<std::int64_t>(row) * n + col;
-      const T lo = from_float<T>(acc[4 * j + 2 * h]), hi = from_float<T>(acc[4 * j + 2 * h + 1]);
-      if (pairs) {  // col even, n even: a 4-byte aligned pair (col + 1 < n too)
-        const unsigned word = bits_of(lo) | (bits_of(hi) << 16);
-        *reinterpret_cast<unsigned*>(out) = word;
+      Output<T, kPartial>* out = c + static_cast<std::int64_t>(row) * n + col;
+      if constexpr (kPartial) {
+        const float lo = acc[4 * j + 2 * h], hi = acc[4 * j + 2 * h + 1];
+        if (pairs) {  // col even, n even (and so m·n): an 8-byte aligned pair within the slice
+          *reinterpret_cast<float2*>(out) = make_float2(lo, hi);
+        } else {
+          out[0] = lo;
+          if (col + 1 < n) out[1] = hi;
+        }
       } else {
-        out[0] = lo;
-        if (col + 1 < n) out[1] = hi;
+        const T lo = from_float<T>(acc[4 * j + 2 * h]), hi = from_float<T>(acc[4 * j + 2 * h + 1]);
+        if (pairs) {  // col even, n even: a 4-byte aligned pair (col + 1 < n too)
+          const unsigned word = bits_of(lo) | (bits_of(hi) << 16);
+          *reinterpret_cast<unsigned*>(out) = word;
+        } else {
+          out[0] = lo;
+          if (col + 1 < n) out[1] = hi;
+        }
       }
     }
   }
@@ -183,21 +213,34 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <typename T>
-void launch(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
+/// Launches the instantiation for `dims` on a tiles × splits grid; `c` is C, or with kPartial the
+/// workspace of `splits` fp32 slices.
+template <typename T, bool kPartial>
+void launch(const T* a, const T* b, Output<T, kPartial>* c, Dims dims, int splits, cudaStream_t stream) {
   const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, kBN);
   const bool aligned = dims.k % kChunk == 0 && dims.n % kChunk == 0;
-  auto kernel = aligned ? matmul_wgmma_kernel<T, true> : matmul_wgmma_kernel<T, false>;
-  static const bool configured = [&] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_kernel<T, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          kSmemBytes));
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_kernel<T, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          kSmemBytes));
+  auto kernel = aligned ? matmul_wgmma_kernel<T, true, kPartial> : matmul_wgmma_kernel<T, false, kPartial>;
+  static const bool configured = [] {
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_kernel<T, true, kPartial>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_kernel<T, false, kPartial>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
     return true;
   }();
   (void)configured;
-  kernel<<<tiles, kThreads, kSmemBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  const int steps_per_split = ceil_div(ceil_div(dims.k, kBK), splits);
+  kernel<<<dim3(static_cast<unsigned>(tiles), static_cast<unsigned>(splits)), kThreads, kSmemBytes, stream>>>(
+      a, b, c, dims.m, dims.n, dims.k, steps_per_split);
   KBENCH_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_partials(const T* a, const T* b, float* partials, Dims dims, int splits, cudaStream_t stream) {
+  if (splits < 1 || splits > kMaxSplitK) {
+    throw std::invalid_argument("wgmma split-K: splits must be in [1, " + std::to_string(kMaxSplitK) + "], got " +
+                                std::to_string(splits));
+  }
+  launch<T, true>(a, b, partials, dims, splits, stream);
 }
 
 }  // namespace
@@ -209,11 +252,21 @@ std::string wgmma_unavailable(int cc_major, int cc_minor) {
 }
 
 void launch_wgmma(const __half* a, const __half* b, __half* c, Dims dims, cudaStream_t stream) {
-  launch(a, b, c, dims, stream);
+  launch<__half, false>(a, b, c, dims, 1, stream);
 }
 
 void launch_wgmma(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, cudaStream_t stream) {
-  launch(a, b, c, dims, stream);
+  launch<__nv_bfloat16, false>(a, b, c, dims, 1, stream);
+}
+
+void launch_wgmma_partials(const __half* a, const __half* b, float* partials, Dims dims, int splits,
+                           cudaStream_t stream) {
+  launch_partials(a, b, partials, dims, splits, stream);
+}
+
+void launch_wgmma_partials(const __nv_bfloat16* a, const __nv_bfloat16* b, float* partials, Dims dims, int splits,
+                           cudaStream_t stream) {
+  launch_partials(a, b, partials, dims, splits, stream);
 }
 
 }  // namespace kbench::matmul

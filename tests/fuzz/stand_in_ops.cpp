@@ -64,7 +64,7 @@ void register_stand_in_ops(Registry& registry) {
   add("sum_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass"}, "cublas_gemv"), sum_outer_shape);
   add("max_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
-  std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma"}, "cublas");
+  std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "auto"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
   matmul[3].only_dtypes = {DType::f16, DType::bf16, DType::tf32};
   matmul[4].only_dtypes = {DType::f16, DType::bf16};

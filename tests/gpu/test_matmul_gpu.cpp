@@ -3,6 +3,7 @@
 // 4099, odd K) and on one shape per size class up to 2048³ (bigger ones only run through the
 // benchmark). Runs only where a CUDA device is present (see support/catch_main.cpp).
 #include "harness/device/cuda_resources.hpp"
+#include "kernels/matmul/matmul_kernels.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
@@ -49,6 +50,49 @@ const Op& matmul_with_test_variants() {
   return *registry.find("matmul");
 }
 
+/// wgmma's split-K kernels with a fixed split count, whatever the shape: launch_wgmma_partials
+/// into a workspace of `splits` slices, then launch_split_k_reduce.
+Variant<MatmulArgs> wgmma_split_k(int splits) {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_split_k_" + std::to_string(splits);
+  v.description = "test-only: wgmma partials over a fixed number of K splits, then their reduction";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+  };
+  v.prepare = [splits](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    return [splits, args, dims, workspace](cudaStream_t stream) {
+      float* slices = workspace->as<float>();
+      if (args.dtype == DType::f16) {
+        matmul::launch_wgmma_partials(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), slices,
+                                      dims, splits, stream);
+        matmul::launch_split_k_reduce(slices, splits, static_cast<__half*>(args.c), dims, stream);
+      } else {
+        matmul::launch_wgmma_partials(static_cast<const __nv_bfloat16*>(args.a),
+                                      static_cast<const __nv_bfloat16*>(args.b), slices, dims, splits, stream);
+        matmul::launch_split_k_reduce(slices, splits, static_cast<__nv_bfloat16*>(args.c), dims, stream);
+      }
+    };
+  };
+  return v;
+}
+
+/// The split counts the split-K test runs: one split, an odd count, and the most.
+const std::vector<int> kForcedSplits{1, 3, matmul::kMaxSplitK};
+
+/// matmul with the fixed-split variants above.
+const Op& matmul_with_split_variants() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    for (int splits : kForcedSplits) r.add_variant("matmul", wgmma_split_k(splits));
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
 std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
 
 double volume(const Shape& s) { return static_cast<double>(s[0]) * static_cast<double>(s[1]) * static_cast<double>(s[2]); }
@@ -63,7 +107,12 @@ std::vector<Shape> shapes_to_check() {
                             {200, 72, 264},
                             // register_blocked's small kernel on whole tiles with 4 chunks of 16 k
                             // for 8 warps: half the warps own none and add zeros.
-                            {64, 64, 64}};
+                            {64, 64, 64},
+                            // auto's split-K plans: few output tiles, long K, odd extents (the
+                            // element-wise copies), and whole ones (the 16-byte copies; the
+                            // reduction's float4 path), a partial last tile row among them.
+                            {17, 4099, 8191}, {1, 1000, 3001}, {257, 129, 65537}, {16, 4096, 4096},
+                            {264, 256, 32768}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
@@ -198,4 +247,48 @@ TEST_CASE("a matmul variant index that does not exist is an error, not a silent 
   CHECK_THROWS_AS(workload->launch(matmul_op().variants().size(), stream.get()), std::out_of_range);
   // A variant that exists but not for this dtype refuses too.
   CHECK_THROWS_AS(workload->launch(variant_index(matmul_op(), "tensor_core"), stream.get()), std::invalid_argument);
+}
+
+TEST_CASE("wgmma split-K matches the reference for any split count, empty splits included", "[gpu][matmul]") {
+  // 64 splits of 7x13x5 (one K step) leave 63 splits empty: they must add zeros. 7x13 and 257x129
+  // take the reduction's scalar path, the others its float4 path.
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{200, 72, 264}, Shape{130, 250, 64}, Shape{257, 129, 4097},
+                             Shape{128, 512, 2048}, Shape{17, 4099, 1031}}) {
+    for (DType dtype : {DType::f16, DType::bf16}) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      for (int splits : kForcedSplits) {
+        const std::size_t v = variant_index(op, "wgmma_split_k_" + std::to_string(splits));
+        if (const std::string why = workload->cannot_run(v); !why.empty()) {
+          WARN("matmul wgmma split-K not checked on this device: " << why);
+          return;
+        }
+        INFO(splits << " splits, " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+        const Verification check = workload->verify(v, stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+      }
+    }
+  }
+}
+
+TEST_CASE("wgmma split-K refuses a split count out of range", "[gpu][matmul]") {
+  CudaStream stream;
+  int device = 0, major = 0, minor = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess);
+  if (!matmul::wgmma_unavailable(major, minor).empty()) {
+    WARN("matmul wgmma split-K not checked on this device");
+    return;
+  }
+  DeviceBuffer operands(3 * 64 * 64 * sizeof(__half)), slices(std::size_t(matmul::kMaxSplitK + 1) * 64 * 64 * 4);
+  const __half* a = operands.as<__half>();
+  for (int splits : {0, matmul::kMaxSplitK + 1}) {
+    INFO(splits);
+    CHECK_THROWS_AS(matmul::launch_wgmma_partials(a, a, slices.as<float>(), {64, 64, 64}, splits, stream.get()),
+                    std::invalid_argument);
+  }
 }

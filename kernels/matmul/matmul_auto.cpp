@@ -1,0 +1,59 @@
+#include "kernels/matmul/matmul_auto.hpp"
+
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kbench::matmul {
+
+namespace {
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+template <typename T>
+void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace, cudaStream_t stream) {
+  const T* a = static_cast<const T*>(args.a);
+  const T* b = static_cast<const T*>(args.b);
+  T* c = static_cast<T*>(args.c);
+  switch (plan.kernel) {
+    case AutoKernel::tensor_core: return launch_tensor_core(a, b, c, dims, stream);
+    case AutoKernel::wgmma: return launch_wgmma(a, b, c, dims, stream);
+    case AutoKernel::wgmma_split_k:
+      launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
+      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    case AutoKernel::register_blocked: break;
+  }
+  throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for a 16-bit dtype");
+}
+
+}  // namespace
+
+AutoPlan plan_for(const MatmulArgs& args) {
+  const AutoDevice device{args.device.sm_count,
+                          wgmma_unavailable(args.device.cc_major, args.device.cc_minor).empty()};
+  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  return plan_auto(dims, args.dtype, device, aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
+}
+
+void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, cudaStream_t stream) {
+  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  if (plan.workspace_bytes > 0 && workspace == nullptr) {
+    throw std::invalid_argument("matmul auto: the plan needs " + std::to_string(plan.workspace_bytes) +
+                                " bytes of workspace, got none");
+  }
+  switch (args.dtype) {
+    case DType::f32:
+      return launch_register_blocked(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                                     static_cast<float*>(args.c), dims, stream);
+    case DType::tf32:
+      return launch_tensor_core_tf32(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                                     static_cast<float*>(args.c), dims, stream);
+    case DType::f16: return launch_16bit<__half>(plan, args, dims, workspace, stream);
+    case DType::bf16: return launch_16bit<__nv_bfloat16>(plan, args, dims, workspace, stream);
+  }
+  throw std::logic_error("matmul auto: unknown dtype");
+}
+
+}  // namespace kbench::matmul

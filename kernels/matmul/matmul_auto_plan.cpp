@@ -1,0 +1,70 @@
+#include "kernels/matmul/matmul_auto_plan.hpp"
+
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kbench::matmul {
+
+namespace {
+
+std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+
+std::size_t slice_bytes(Dims dims) { return static_cast<std::size_t>(dims.m) * dims.n * sizeof(float); }
+
+/// K splits for the wgmma kernel: 1 while its 128×256 tiles fill half the SMs or more; otherwise
+/// as many as fill one wave (one block per SM: 197 KB of shared memory each), within
+/// kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, then evened out so that no split
+/// is empty and none is longer than it needs to be.
+int wgmma_splits(Dims dims, int sm_count) {
+  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN);
+  const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
+  if (2 * tiles > sm_count) return 1;
+  std::int64_t splits = sm_count / tiles;
+  splits = std::min<std::int64_t>(splits, steps / kAutoMinStepsPerSplit);
+  splits = std::min<std::int64_t>(splits, kMaxSplitK);
+  splits = std::min<std::int64_t>(splits, static_cast<std::int64_t>(kAutoWorkspaceCapBytes / slice_bytes(dims)));
+  if (splits < 2) return 1;
+  const std::int64_t per_split = ceil_div64(steps, splits);
+  return static_cast<int>(ceil_div64(steps, per_split));
+}
+
+AutoPlan split_or_whole(Dims dims, int sm_count) {
+  const int splits = wgmma_splits(dims, sm_count);
+  if (splits == 1) return {AutoKernel::wgmma, 1, 0};
+  return {AutoKernel::wgmma_split_k, splits, splits * slice_bytes(dims)};
+}
+
+}  // namespace
+
+std::string_view auto_kernel_name(AutoKernel kernel) {
+  switch (kernel) {
+    case AutoKernel::register_blocked: return "register_blocked";
+    case AutoKernel::tensor_core: return "tensor_core";
+    case AutoKernel::wgmma: return "wgmma";
+    case AutoKernel::wgmma_split_k: return "wgmma_split_k";
+  }
+  return "?";
+}
+
+AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16) {
+  if (dtype == DType::f32) return {AutoKernel::register_blocked, 1, 0};
+  if (dtype == DType::tf32 || !device.wgmma) return {AutoKernel::tensor_core, 1, 0};
+  const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
+  if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
+  // The wgmma kernel copies 16-byte chunks when K and N are multiples of 8; otherwise it copies
+  // element by element, as tensor_core's 128×128 fallback does. On one such shape (127×4099×65)
+  // the fallback was faster (NOTES.md), so unaligned shapes take wgmma only where its K splits
+  // put 2 or more blocks on every tile (far more SMs at work than the fallback's tiles give).
+  const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
+  const AutoPlan plan = split_or_whole(dims, device.sm_count);
+  if (!aligned && plan.kernel != AutoKernel::wgmma_split_k) return {AutoKernel::tensor_core, 1, 0};
+  return plan;
+}
+
+std::size_t auto_workspace_bound(Dims dims) {
+  return std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims));
+}
+
+}  // namespace kbench::matmul

@@ -1,0 +1,55 @@
+#pragma once
+/// The matmul `auto` variant's choice of kernel and launch shape for one problem: a fixed rule on
+/// the extents, the dtype and two facts of the device, with no timing at run time (what a
+/// framework would ship). kernels/matmul/NOTES.md ("auto") gives the rule's reasons and its
+/// predictions. Host-only.
+
+#include "kbench/types.hpp"
+#include "kernels/matmul/matmul_problem.hpp"
+
+#include <cstddef>
+#include <string_view>
+
+namespace kbench::matmul {
+
+/// The kernels `auto` chooses from.
+enum class AutoKernel {
+  register_blocked,  ///< fp32: launch_register_blocked (128×128 tiles, or its small-tile split-K kernel)
+  tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
+  wgmma,             ///< fp16/bf16 on compute capability 9.0: launch_wgmma, one block per 128×256 tile
+  wgmma_split_k,     ///< the same kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
+};
+
+std::string_view auto_kernel_name(AutoKernel kernel);
+
+/// What the rule needs to know of the device.
+struct AutoDevice {
+  int sm_count = 0;
+  bool wgmma = false;  ///< the device runs launch_wgmma (wgmma_unavailable is empty for it)
+};
+
+struct AutoPlan {
+  AutoKernel kernel = AutoKernel::register_blocked;
+  int splits = 1;                   ///< K splits for wgmma_split_k (2 .. kMaxSplitK, none empty); else 1
+  std::size_t workspace_bytes = 0;  ///< wgmma_split_k: its fp32 slices, splits × M × N × 4 bytes; else 0
+};
+
+/// No plan asks for more workspace than this.
+inline constexpr std::size_t kAutoWorkspaceCapBytes = std::size_t{32} << 20;
+
+/// Problems of at most this many multiply-adds (M·N·K; 512³) run tensor_core, whose launcher
+/// spreads them over 32×32 split-K tiles.
+inline constexpr double kAutoSmallVolume = 512.0 * 512.0 * 512.0;
+
+/// A split is at least this many of the wgmma kernel's 64-deep K steps (256 of K), so its
+/// pipeline fills and its slice write stays below what it reads.
+inline constexpr int kAutoMinStepsPerSplit = 4;
+
+/// The plan for C = A·B of `dims` in `dtype` on `device`. `pointers_aligned16`: A, B and C are
+/// 16-byte aligned (cudaMalloc'd buffers are).
+AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16);
+
+/// The largest workspace plan_auto can ask for on `dims`, on any device (the op's memory estimate).
+std::size_t auto_workspace_bound(Dims dims);
+
+}  // namespace kbench::matmul

@@ -1,0 +1,128 @@
+// The second kernel of a split-K product: C = Σ_s partials[s], rounded once to C's type.
+//
+// A split-K kernel leaves `splits` fp32 slices of M×N each, slice s holding the products over
+// its range of K. Here a block of 8 warps owns 32 positions of C (32 float4s, or 32 floats when
+// M·N is not a multiple of 4): warp w adds slices w, w + 8, w + 16, ... in order, each warp's
+// loads of one slice being 32 consecutive vectors (coalesced), and warp 0 then adds the 8 warp
+// sums in warp order. The order of the additions is fixed, so a call's result never varies.
+// Splitting the slices over the warps keeps 8 times more loads in flight than a thread per
+// position would: 64 slices of 256×256 are 16 MB read from L2, most of which must be in flight
+// at once to take a couple of microseconds rather than ten.
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "kernels/common/vector16.cuh"
+#include "kernels/matmul/matmul_device.cuh"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kbench::matmul {
+
+namespace {
+
+constexpr int kWarps = 8;
+constexpr int kThreads = 32 * kWarps;
+
+/// Width positions of C per lane: 4 (float4 loads) or 1.
+template <int Width>
+struct Lane;
+template <>
+struct Lane<4> {
+  using Vector = float4;
+  __device__ static float4 zero() { return make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ static void add(float4& x, float4 y) {
+    x.x += y.x;
+    x.y += y.y;
+    x.z += y.z;
+    x.w += y.w;
+  }
+};
+template <>
+struct Lane<1> {
+  using Vector = float;
+  __device__ static float zero() { return 0.0f; }
+  __device__ static void add(float& x, float y) { x += y; }
+};
+
+/// Two fp32 values rounded to T and packed in one 32-bit word (x in the low half).
+__device__ __forceinline__ unsigned pack2(__half, float x, float y) {
+  const __half2 h = __floats2half2_rn(x, y);
+  return *reinterpret_cast<const unsigned*>(&h);
+}
+__device__ __forceinline__ unsigned pack2(__nv_bfloat16, float x, float y) {
+  const __nv_bfloat162 h = __floats2bfloat162_rn(x, y);
+  return *reinterpret_cast<const unsigned*>(&h);
+}
+
+template <typename T>
+__device__ __forceinline__ void store(T* c, float4 v) {
+  if constexpr (sizeof(T) == 4) {
+    *reinterpret_cast<float4*>(c) = v;
+  } else {
+    *reinterpret_cast<uint2*>(c) = make_uint2(pack2(T{}, v.x, v.y), pack2(T{}, v.z, v.w));
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void store(T* c, float v) {
+  *c = from_float<T>(v);
+}
+
+template <typename T, int Width>
+__global__ void __launch_bounds__(kThreads)
+    split_k_reduce_kernel(const float* __restrict__ partials, int splits, std::int64_t elements, T* __restrict__ c) {
+  using Vector = typename Lane<Width>::Vector;
+  __shared__ Vector warp_sums[kWarps][32];
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const std::int64_t position = (static_cast<std::int64_t>(blockIdx.x) * 32 + lane) * Width;
+  const bool inside = position < elements;
+
+  Vector sum = Lane<Width>::zero();
+  if (inside) {
+#pragma unroll 4
+    for (int s = warp; s < splits; s += kWarps) {
+      Lane<Width>::add(sum, *reinterpret_cast<const Vector*>(partials + s * elements + position));
+    }
+  }
+  warp_sums[warp][lane] = sum;
+  __syncthreads();
+  if (warp != 0 || !inside) return;
+#pragma unroll
+  for (int w = 1; w < kWarps; ++w) Lane<Width>::add(sum, warp_sums[w][lane]);
+  store(c + position, sum);
+}
+
+template <typename T>
+void launch_reduce(const float* partials, int splits, T* c, Dims dims, cudaStream_t stream) {
+  if (splits < 1) throw std::invalid_argument("split-K reduce: splits must be >= 1, got " + std::to_string(splits));
+  const std::int64_t elements = std::int64_t{dims.m} * dims.n;
+  // Four positions per lane when every slice starts 16-byte aligned and C takes 4-element stores.
+  const bool vectors = elements % 4 == 0 && aligned16(partials) &&
+                       reinterpret_cast<std::uintptr_t>(c) % (4 * sizeof(T)) == 0;
+  const int width = vectors ? 4 : 1;
+  const std::int64_t blocks = (elements + 32 * width - 1) / (32 * width);
+  if (vectors) {
+    split_k_reduce_kernel<T, 4><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+  } else {
+    split_k_reduce_kernel<T, 1><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_split_k_reduce(const float* partials, int splits, float* c, Dims dims, cudaStream_t stream) {
+  launch_reduce(partials, splits, c, dims, stream);
+}
+
+void launch_split_k_reduce(const float* partials, int splits, __half* c, Dims dims, cudaStream_t stream) {
+  launch_reduce(partials, splits, c, dims, stream);
+}
+
+void launch_split_k_reduce(const float* partials, int splits, __nv_bfloat16* c, Dims dims, cudaStream_t stream) {
+  launch_reduce(partials, splits, c, dims, stream);
+}
+
+}  // namespace kbench::matmul
