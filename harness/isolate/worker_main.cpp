@@ -41,7 +41,6 @@ void run_worker_task(const WorkerRun& run, const WorkerTask& task) {
   done.run_state = RunState::in_progress;
 
   RunExtras extras = run.extras;
-  extras.first_problem_index = task.case_index;
   extras.heartbeat = heartbeat.slot();
   extras.on_row_done = [&](std::size_t, std::size_t, const CaseResult& row) {
     done.cases.push_back(row);

@@ -69,6 +69,16 @@ std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
   return z ^ (z >> 31);
 }
 
+/// The seed of one problem's inputs: the run's seed mixed with the case's identity (op, dtype,
+/// shape), not its position, so a shard, a worker process or a filtered run draws the inputs the
+/// whole run draws for the same case.
+std::uint64_t case_seed(std::uint64_t seed, const std::string& op, const Problem& problem) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  const std::string identity = op + '/' + std::string(dtype_name(problem.dtype)) + '/' + format_shape(problem.shape);
+  for (const unsigned char c : identity) hash = (hash ^ c) * 0x100000001b3ull;
+  return mix_seed(seed, hash);
+}
+
 /// A sticky CUDA error: the context is gone and nothing more can run in this process.
 struct ContextLost : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -265,7 +275,7 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
       outcome.rows.insert(outcome.rows.end(), rows.begin(), rows.end());
       continue;
     }
-    const std::uint64_t problem_seed = mix_seed(seed, extras.first_problem_index + p);
+    const std::uint64_t problem_seed = case_seed(seed, entry.op->name(), entry.problem);
     try {
       std::size_t r = 0;
       {

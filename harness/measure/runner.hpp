@@ -33,9 +33,6 @@ struct RunExtras {
   int profile_calls = 1;
   /// Calls traced for a kernel breakdown.
   int breakdown_calls = 3;
-  /// The index of the plan's first entry in the whole run, which seeds its inputs: a worker
-  /// process runs one entry of a larger plan (harness/isolate/) with the inputs it would get there.
-  std::size_t first_problem_index = 0;
   /// Called after each row that ran to its status (entry index, row index, row); rows left
   /// unrun because the run stopped are not reported.
   std::function<void(std::size_t entry, std::size_t row, const CaseResult& done)> on_row_done;
