@@ -8,6 +8,15 @@
 
 namespace kbench {
 
+VariantInfo copy_roof_variant() {
+  VariantInfo roof;
+  roof.name = kCopyRoofVariant;
+  roof.role = VariantRole::roof;
+  roof.description = "device-to-device cudaMemcpyAsync moving the case's bytes: the memory roof";
+  roof.kernels_per_call = 0;
+  return roof;
+}
+
 std::size_t copy_roof_bytes(const Traffic& traffic) {
   const auto half = static_cast<std::size_t>(traffic.bytes_total() / 2);
   return std::max<std::size_t>(16, half / 16 * 16);

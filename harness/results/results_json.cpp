@@ -77,6 +77,8 @@ const JsonFields<ModeTiming>& timing_fields() {
   return fields;
 }
 
+}  // namespace
+
 const JsonFields<Traffic>& traffic_fields() {
   static const JsonFields<Traffic> fields{
       json_field("bytes_read", &Traffic::bytes_read, &JsonObject::non_negative),
@@ -86,6 +88,8 @@ const JsonFields<Traffic>& traffic_fields() {
   };
   return fields;
 }
+
+namespace {
 
 /// Extents: positive integers whose product (and byte counts) an int64 holds.
 void read_shape(const JsonObject& object, const std::string& key, CaseResult& c) {
@@ -181,6 +185,8 @@ const JsonFields<DeviceInfo>& device_fields() {
   return fields;
 }
 
+}  // namespace
+
 const JsonFields<BuildInfo>& build_fields() {
   static const JsonFields<BuildInfo> fields{
       json_field("version", &BuildInfo::version, &JsonObject::string),
@@ -196,12 +202,13 @@ const JsonFields<BuildInfo>& build_fields() {
   return fields;
 }
 
-/// The settings block follows measure_settings_table(), which also drives the CLI and configs.
 json settings_to_json(const MeasureSettings& settings) {
   json out = json::object();
   for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
   return out;
 }
+
+namespace {
 
 void read_settings(const JsonObject& parent, const std::string& key, RunResults& results) {
   const JsonObject object = parent.object(key);
