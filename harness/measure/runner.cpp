@@ -168,6 +168,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     row.max_abs_error = check.max_abs_error;
     row.rel_l2_error = check.rel_l2_error;
     row.message = check.message;
+    row.first_call_ms = check.first_call_ms;
     if (!check.passed) {
       row.status = CaseStatus::incorrect;
       return;

@@ -132,6 +132,12 @@ const JsonFields<CaseResult>& case_fields() {
                              {json_field("mismatches", &CaseResult::mismatches, &JsonObject::count),
                               json_field("max_abs_error", &CaseResult::max_abs_error, &JsonObject::non_negative),
                               json_field("rel_l2_error", &CaseResult::rel_l2_error, &JsonObject::non_negative)}),
+      // Left out when the variant was not called; files from before first calls were timed leave it out too.
+      {"first_call_ms",
+       [](const CaseResult& c) { return c.first_call_ms ? json(*c.first_call_ms) : json(json::value_t::discarded); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         if (object.has(key)) c.first_call_ms = object.optional_non_negative(key);
+       }},
       json_list("timings", &CaseResult::timings, &timing_fields),
       json_group<CaseResult>(
           "derived",
