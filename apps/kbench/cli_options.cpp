@@ -170,7 +170,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
       ->check(whole_number<std::uint64_t>(0))
       ->group("Measurement");
-  app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
+  app.add_flag("--force", options.force, "let --json replace an existing results (or, with --dry-run, plan) file")->group("Output");
   app.add_option("--json", options.json_path,
                                      "write the results document (schema: results/SCHEMA.md) to this file, rewritten "
                                      "after every problem so that an interrupted run keeps what it finished; refuses "
