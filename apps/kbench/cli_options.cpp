@@ -96,7 +96,6 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
            " (worker options are set by an isolated run, not by hand)");
   }
   if (options.force && options.json_path.empty()) refuse("--force requires --json");
-  if (options.dry_run && !options.json_path.empty()) refuse("--dry-run excludes --json");
   if (!options.config_path.empty() && !options.shapes.empty()) {
     refuse("--shape cannot be combined with --config: put the shapes in the config, or filter it with --size");
   }
@@ -117,7 +116,7 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
       "kbench: GPU kernel benchmarks that check correctness first, time with CUDA events on cold L2,\n"
       "and report bandwidth against the device's theoretical peak.\n"
       "Run:  kbench --op add --size large [--dtype all] [--json results.json]\n"
-      "      kbench --config configs/add.json [--size small] [--dry-run]\n"
+      "      kbench --config configs/add.json [--size small] [--dry-run [--json plan.json]]\n"
       "Then: kbench report results.json --md report.md;  kbench gate results.json;  kbench compare old.json new.json");
   app.footer(
       "Units: times in the table are medians of per-call CUDA-event times (µs or ms); GB/s is 1e9 bytes/s of\n"
@@ -144,7 +143,10 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "of the best own variant")
       ->group("Selection");
   app.add_flag("--no-references", options.no_references, "skip the baseline and the d2d copy roof rows")->group("Selection");
-  app.add_flag("--dry-run", options.dry_run, "print the cases and their count, touch no GPU")->group("Selection");
+  app.add_flag("--dry-run", options.dry_run,
+               "print the cases and their count, touch no GPU; with --json, write the plan there instead of "
+               "results (schema: results/PLAN_SCHEMA.md)")
+      ->group("Selection");
   app.add_option("--max-cases", options.max_cases,
                  "refuse to plan more than this many cases (op x shape x dtype), a guard against a selection or "
                  "config far larger than meant (default: " + std::to_string(kDefaultMaxCases) + ")")
@@ -179,11 +181,12 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
   app.add_option("--seed", options.seed, "seed of the random inputs (default: a fresh one per run, recorded in the JSON)")
       ->check(whole_number<std::uint64_t>(0))
       ->group("Measurement");
-  app.add_flag("--force", options.force, "let --json replace an existing results file")->group("Output");
+  app.add_flag("--force", options.force, "let --json replace an existing results (or, with --dry-run, plan) file")->group("Output");
   app.add_option("--json", options.json_path,
                                      "write the results document (schema: results/SCHEMA.md) to this file, rewritten "
                                      "after every problem so that an interrupted run keeps what it finished; refuses "
-                                     "an existing file without --force")
+                                     "an existing file without --force; with --dry-run, the plan document instead "
+                                     "(results/PLAN_SCHEMA.md)")
                           ->group("Output");
   app.add_option("--thresholds", options.thresholds_path,
                  "efficiency thresholds that set each row's status (default: " + default_thresholds_path() + ")")

@@ -8,7 +8,6 @@
 #include "harness/device/build_info.hpp"
 #include "harness/device/device_setup.hpp"
 #include "harness/report/console_reporter.hpp"
-#include "harness/ops/copy_roof.hpp"
 #include "harness/common/exit_codes.hpp"
 #include "harness/common/json_input.hpp"
 #include "harness/common/printable_text.hpp"
@@ -21,6 +20,8 @@
 #include "harness/device/device_list.hpp"
 #include "harness/plan/case_cost.hpp"
 #include "harness/plan/plan_fingerprint.hpp"
+#include "harness/plan/plan_json.hpp"
+#include "harness/plan/plan_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -40,29 +41,19 @@ namespace kbench::cli {
 
 namespace {
 
-std::string row_names(const PlanEntry& entry) {
-  const auto variants = entry.op->variants();
-  std::string names;
-  for (std::size_t i : entry.variants) names += (names.empty() ? "" : ", ") + variants[i].name;
-  if (entry.copy_roof) names += (names.empty() ? "" : ", ") + std::string(kCopyRoofVariant);
-  return names;
-}
-
-std::string problem_text(const PlanEntry& entry) {
-  return fmt::format("{} {} {} ({})", entry.op->name(), dtype_name(entry.problem.dtype), format_shape(entry.problem.shape),
-                     printable(entry.problem.size_class));
-}
-
-int dry_run(const Plan& plan) {
-  for (const PlanEntry& entry : plan.entries) std::cout << problem_text(entry) << ": " << row_names(entry) << '\n';
-  for (const SkippedEntry& skipped : plan.skipped) {
-    std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << printable(skipped.reason) << '\n';
-  }
-  std::cout << fmt::format("{} problems, {} rows", plan.entries.size(), plan.row_count());
-  if (!plan.skipped.empty()) {
-    std::cout << fmt::format("; {} row{} skipped by the config", plan.skipped_row_count(), plan.skipped_row_count() == 1 ? "" : "s");
-  }
-  std::cout << '\n';
+/// Prints the plan; with --json, also writes it as a plan document (results/PLAN_SCHEMA.md).
+int dry_run(const PreparedRun& run, const Options& options, const std::string& command_line) {
+  std::cout << plan_listing(run.plan);
+  if (options.json_path.empty()) return exit_code::ok;
+  PlanHeader header;
+  header.build = build_info();
+  header.command_line = command_line;
+  if (!options.config_path.empty()) header.config = options.config_path;
+  header.seed = options.seed;
+  header.settings = run.settings;
+  header.thresholds = run.thresholds.document;
+  write_plan_file(run.plan, header, options.json_path);
+  std::cout << "Plan written to " << printable(options.json_path) << '\n';
   return exit_code::ok;
 }
 
@@ -282,7 +273,7 @@ int run_main_command(const CLI::App& app, const Options& options, const Registry
     std::cout << fmt::format("Shard {} (from {}): {} of the plan's {} cases\n", shard_text(*run.shard),
                              printable(run.shard->source), run.plan.entries.size(), run.identity.cases.size());
   }
-  if (options.dry_run) return dry_run(run.plan);
+  if (options.dry_run) return dry_run(run, options, command_line);
   return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args, run.identity);
 }
 

@@ -77,6 +77,7 @@ Thresholds parse_thresholds(const json& document, const std::string& file) {
   root.allow_keys({"description", "default", "size_classes", "ops"});
   Thresholds t;
   t.file = file;
+  t.document = document;
   t.description = root.string_or("description", "");
   t.general = parse_threshold(root.object("default"));
   if (root.has("size_classes")) t.size_classes = parse_categories(root.object("size_classes"));

@@ -33,6 +33,7 @@ struct Thresholds {
   Threshold general;                                               ///< "default": any op, any category
   std::map<std::string, Threshold> size_classes;                   ///< "size_classes": any op
   std::map<std::string, std::map<std::string, Threshold>> ops;     ///< "ops": op -> category -> threshold
+  nlohmann::json document;                                         ///< the file as parsed (a plan repeats it as is)
 
   /// The threshold for a row of `op` in `size_class`.
   const Threshold& lookup(const std::string& op, const std::string& size_class) const;

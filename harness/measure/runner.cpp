@@ -37,11 +37,12 @@ std::vector<CaseResult> planned_rows(const PlanEntry& entry) {
     rows.push_back(row);
   }
   if (entry.copy_roof) {
+    const VariantInfo roof = copy_roof_variant();
     CaseResult row = common;
-    row.variant = kCopyRoofVariant;
-    row.role = VariantRole::roof;
-    row.kernels_per_call = 0;  // a cudaMemcpyAsync, which CUPTI records as a memcpy, not a kernel
-    row.traffic.flops = 0;     // the same bytes, no arithmetic: a roof row is always memory bound
+    row.variant = roof.name;
+    row.role = roof.role;
+    row.kernels_per_call = roof.kernels_per_call;
+    row.traffic.flops = 0;  // the same bytes, no arithmetic: a roof row is always memory bound
     rows.push_back(row);
   }
   return rows;
@@ -177,6 +178,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     row.max_abs_error = check.max_abs_error;
     row.rel_l2_error = check.rel_l2_error;
     row.message = check.message;
+    row.first_call_ms = check.first_call_ms;
     if (!check.passed) {
       row.status = CaseStatus::incorrect;
       return;

@@ -1,12 +1,22 @@
 #include "harness/ops/copy_roof.hpp"
 
 #include "harness/ops/device_output.hpp"
+#include "harness/ops/first_call.hpp"
 #include "harness/ops/host_tensor.hpp"
 
 #include <cstring>
 #include <vector>
 
 namespace kbench {
+
+VariantInfo copy_roof_variant() {
+  VariantInfo roof;
+  roof.name = kCopyRoofVariant;
+  roof.role = VariantRole::roof;
+  roof.description = "device-to-device cudaMemcpyAsync moving the case's bytes: the memory roof";
+  roof.kernels_per_call = 0;
+  return roof;
+}
 
 std::size_t copy_roof_bytes(const Traffic& traffic) {
   const auto half = static_cast<std::size_t>(traffic.bytes_total() / 2);
@@ -25,13 +35,18 @@ class CopyRoofWorkload final : public Workload {
 
   void launch(std::size_t, cudaStream_t stream) override {
     KBENCH_CUDA_CALL(cudaMemcpyAsync(destination_.get(), source_.get(), source_.bytes(), cudaMemcpyDeviceToDevice, stream));
+    called_ = true;
   }
 
   Verification verify(std::size_t variant, cudaStream_t stream) override {
     poison_output(destination_, stream);
-    launch(variant, stream);
-    const std::vector<std::uint8_t> copied = read_output_bytes(destination_, stream);
     Verification result;
+    if (!called_) {
+      result.first_call_ms = call_wall_ms([&](cudaStream_t s) { launch(variant, s); }, stream);
+    } else {
+      launch(variant, stream);
+    }
+    const std::vector<std::uint8_t> copied = read_output_bytes(destination_, stream);
     result.checked = static_cast<std::int64_t>(copied.size());
     for (std::size_t i = 0; i < copied.size(); ++i) {
       if (copied[i] != expected_[i]) {
@@ -50,6 +65,7 @@ class CopyRoofWorkload final : public Workload {
   DeviceBuffer source_;
   DeviceBuffer destination_;
   std::vector<std::uint8_t> expected_;
+  bool called_ = false;  ///< the copy has run on these buffers (its next call is not its first)
 };
 
 }  // namespace

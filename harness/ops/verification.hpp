@@ -4,6 +4,7 @@
 #include "harness/ops/dtype.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct Verification {
   double rel_l2_error = 0;          ///< ||out - ref|| / ||ref||
   Tolerance tolerance;
   std::string message;              ///< one line for tables and logs
+  /// Wall time of the variant's first call on this workload (ms), when the verification made it:
+  /// launch to stream drained (harness/ops/first_call.hpp).
+  std::optional<double> first_call_ms;
 };
 
 /// Compares `output` with `reference` element by element; `scale` is empty or one per element.

@@ -39,7 +39,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
   for (const char* name : {"bandwidth_gbps", "tflops", "bandwidth_efficiency", "compute_efficiency", "bound", "efficiency",
                            "roof_fraction", "baseline_ms", "speed_ratio",
                            "launch_overhead_ms", "min_efficiency", "target_efficiency", "min_speed_ratio", "band",
-                           "best_own", "primary_issue"})
+                           "best_own", "primary_issue", "first_call_ms"})
     header.push_back(name);
   if (input.against) {
     for (const char* name : {"against_variant", "against_ms", "against_ratio"}) header.push_back(name);
@@ -93,6 +93,7 @@ void write_csv_report(std::ostream& out, const ReportInput& input) {
     f.push_back(band ? std::string(band_name(*band)) : "");
     f.push_back(std::find(best.begin(), best.end(), &row) != best.end() ? "true" : "false");
     f.push_back(primary_issue(row, device_of(r, row).sm_count));
+    f.push_back(number(row.first_call_ms));
     if (input.against) {
       const CaseResult* other = h ? against_row(*input.against, row) : nullptr;
       f.push_back(other ? other->variant : "");

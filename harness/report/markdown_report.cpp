@@ -2,6 +2,7 @@
 #include "harness/report/markdown_report.hpp"
 
 #include "harness/report/breakdown_report.hpp"
+#include "harness/report/first_call_report.hpp"
 
 #include "harness/config/measure_settings.hpp"
 #include "harness/judge/primary_issue.hpp"
@@ -332,6 +333,7 @@ void write_markdown_report(std::ostream& out, const ReportInput& input) {
   print_kernel_breakdowns(out, r,
                          "\n## Kernel breakdown\n\nWhat one call launches, traced with CUPTI after the timed samples; "
                          "Gap = hot-mode event time - GPU time of the launches.\n");
+  print_first_calls(out, r);
   write_not_timed(out, r);
   write_notes(out, r);
 }

@@ -114,6 +114,9 @@ struct CaseResult {
   std::int64_t mismatches = 0;
   double max_abs_error = 0;
   double rel_l2_error = 0;
+  /// Wall time of the variant's first call on this case's inputs (ms): launch to stream drained,
+  /// before any warm-up, lazy module loading and first touch included; none when not called.
+  std::optional<double> first_call_ms;
 
   // Timing (status passed): one entry per measurement mode, in the order measured.
   std::vector<ModeTiming> timings;

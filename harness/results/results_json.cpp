@@ -78,6 +78,8 @@ const JsonFields<ModeTiming>& timing_fields() {
   return fields;
 }
 
+}  // namespace
+
 const JsonFields<Traffic>& traffic_fields() {
   static const JsonFields<Traffic> fields{
       json_field("bytes_read", &Traffic::bytes_read, &JsonObject::non_negative),
@@ -87,6 +89,8 @@ const JsonFields<Traffic>& traffic_fields() {
   };
   return fields;
 }
+
+namespace {
 
 /// Extents: positive integers whose product (and byte counts) an int64 holds.
 void read_shape(const JsonObject& object, const std::string& key, CaseResult& c) {
@@ -129,6 +133,12 @@ const JsonFields<CaseResult>& case_fields() {
                              {json_field("mismatches", &CaseResult::mismatches, &JsonObject::count),
                               json_field("max_abs_error", &CaseResult::max_abs_error, &JsonObject::non_negative),
                               json_field("rel_l2_error", &CaseResult::rel_l2_error, &JsonObject::non_negative)}),
+      // Left out when the variant was not called; files from before first calls were timed leave it out too.
+      {"first_call_ms",
+       [](const CaseResult& c) { return c.first_call_ms ? json(*c.first_call_ms) : json(json::value_t::discarded); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         if (object.has(key)) c.first_call_ms = object.optional_non_negative(key);
+       }},
       json_list("timings", &CaseResult::timings, &timing_fields),
       json_group<CaseResult>(
           "derived",
@@ -187,6 +197,8 @@ const JsonFields<DeviceInfo>& device_fields() {
   return fields;
 }
 
+}  // namespace
+
 const JsonFields<BuildInfo>& build_fields() {
   static const JsonFields<BuildInfo> fields{
       json_field("version", &BuildInfo::version, &JsonObject::string),
@@ -201,6 +213,14 @@ const JsonFields<BuildInfo>& build_fields() {
   };
   return fields;
 }
+
+json settings_to_json(const MeasureSettings& settings) {
+  json out = json::object();
+  for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
+  return out;
+}
+
+namespace {
 
 /// plan: {fingerprint, cases, shard: {index (1-based), count, source} or null}.
 json plan_to_json(const std::optional<PlanIdentity>& plan) {
@@ -230,12 +250,6 @@ void read_plan(const JsonObject& parent, const std::string& key, RunResults& res
   results.plan = std::move(plan);
 }
 
-/// The settings block follows measure_settings_table(), which also drives the CLI and configs.
-json settings_to_json(const MeasureSettings& settings) {
-  json out = json::object();
-  for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
-  return out;
-}
 
 void read_settings(const JsonObject& parent, const std::string& key, RunResults& results) {
   const JsonObject object = parent.object(key);

@@ -133,8 +133,31 @@ TEST_CASE("a plan runs end to end: every row verified, timed and kept", "[gpu][r
     CHECK(row.headline()->mode == MeasureMode::cold);
     CHECK(row.headline()->stats.count >= 3);
     CHECK(row.timing(MeasureMode::hot)->l2_resident);  // 1M fp16 elements: a few MB
+    REQUIRE(row.first_call_ms);  // timed by verification, roof row included
+    CHECK(*row.first_call_ms > 0);
   }
   CHECK_FALSE(outcome.context_lost);
+}
+
+TEST_CASE("verification times a variant's first call on its workload, and only a first call", "[gpu][runner]") {
+  Registry registry;
+  register_all_ops(registry);
+  const Op* add = registry.select("add").at(0);
+  CudaStream stream;
+  const auto workload = add->prepare(Problem{{4097}, DType::f32, "custom"}, 5);
+  const Verification first = workload->verify(0, stream.get());
+  REQUIRE(first.passed);
+  REQUIRE(first.first_call_ms);
+  CHECK(*first.first_call_ms > 0);
+  CHECK_FALSE(workload->verify(0, stream.get()).first_call_ms);  // verified again: not a first call
+  workload->launch(1, stream.get());
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
+  const Verification after_launch = workload->verify(1, stream.get());
+  CHECK(after_launch.passed);
+  CHECK_FALSE(after_launch.first_call_ms);  // launched before its verification: not a first call
+  auto roof = prepare_copy_roof(4096, 1);
+  CHECK(roof->verify(0, stream.get()).first_call_ms);
+  CHECK_FALSE(roof->verify(0, stream.get()).first_call_ms);
 }
 
 namespace {

@@ -18,7 +18,7 @@ ALLOWED = {
     "ops": {"common", "ops", "config", "device"},
     "config": {"common", "ops", "config", "results"},
     "results": {"common", "ops", "config", "device", "results"},
-    "plan": {"common", "ops", "config", "device", "plan"},
+    "plan": {"common", "ops", "config", "device", "results", "plan"},  # results: a plan file's blocks in the results' form
     "device": {"common", "ops", "device"},
     "measure": {"common", "ops", "config", "device", "plan", "results", "measure"},
     "isolate": {"common", "ops", "config", "device", "plan", "results", "measure", "isolate"},
