@@ -190,9 +190,14 @@ Variant<SoftmaxArgs> auto_variant() {
     layout.same_phase = x % 16 == y % 16;
     switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
                                          layout)) {
-      case softmax::SoftmaxKernel::packed: return [args](cudaStream_t stream) { packed_rows().launch(args, stream); };
+      case softmax::SoftmaxKernel::packed:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
+        };
       case softmax::SoftmaxKernel::register_row:
-        return [args](cudaStream_t stream) { register_row().launch(args, stream); };
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
+        };
       case softmax::SoftmaxKernel::cluster: {
         // plan_cluster_row may still find that the device cannot hold the cluster: split then.
         const bool holds = dispatch_dtype(args.dtype, [&](auto tag) {
@@ -206,7 +211,9 @@ Variant<SoftmaxArgs> auto_variant() {
       case softmax::SoftmaxKernel::split: return split_call(args);
       case softmax::SoftmaxKernel::online: break;
     }
-    return [args](cudaStream_t stream) { online().launch(args, stream); };
+    return [args](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
+    };
   };
   return v;
 }

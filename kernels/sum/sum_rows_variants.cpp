@@ -27,7 +27,7 @@ Variant<ReductionArgs> naive(Reduction reduction) {
 Variant<ReductionArgs> row_parallel(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "row_parallel";
-  v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads";
+  v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads over each row's aligned body";
   v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
     with_typed(args, [&](auto x, auto y) { launch_rows_parallel(x, y, args.rows, args.cols, reduction, stream); });
   };
