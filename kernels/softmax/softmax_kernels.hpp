@@ -58,4 +58,44 @@ bool register_row_fits(std::int64_t cols, std::size_t element_size);
 template <typename T>
 void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
+/// Many short rows (at most kPackedMaxCols elements, softmax_auto.hpp): each block copies a tile
+/// of whole rows (about 16 KiB of the flat array) into shared memory with 16-byte loads whatever
+/// the row length, a group of lanes_per_row(cols) lanes computes one row's max and sum and writes
+/// its outputs in place, and the block stores the tile with 16-byte stores. Longer rows run
+/// launch_online.
+template <typename T>
+void launch_packed_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// How launch_cluster_row runs a problem, decided once per problem (plan_cluster_row).
+struct ClusterRowPlan {
+  int blocks = 0;                  ///< per row (the cluster's size); 0: the online kernel runs instead
+  std::int64_t slice_vectors = 0;  ///< 16-byte vectors of one block's slice (its shared memory)
+};
+
+/// The launch shape of the cluster-row kernel for this problem (cluster_row_blocks), with the
+/// kernel's shared-memory limit raised to its slice, and a check that the device can hold such a
+/// cluster; blocks = 0 where the kernel cannot run it (no clusters below compute capability 9.0,
+/// rows too long for 8 slices, x and y at different offsets from a 16-byte boundary). Host work:
+/// call it outside any timed window.
+template <typename T>
+ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count,
+                                int cc_major);
+
+/// Long rows (Hopper): a thread-block cluster of plan.blocks blocks per row, each loading its
+/// slice of the row's 16-byte aligned body into shared memory once (the head and tail elements
+/// in registers) while folding its online (max, sum); the blocks' states meet through
+/// distributed shared memory, and each block writes its slice from shared memory: one read and
+/// one write per element. plan.blocks == 0: launch_online.
+template <typename T>
+void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
+                        cudaStream_t stream);
+
+/// Rows too long or too few for a cluster: two kernels over split_row_chunks(cols) blocks per
+/// row. The first writes each chunk's online (max, sum) to `states` (2 x rows x chunks floats);
+/// the second combines the row's states in chunk order and writes its chunk, reading x again
+/// (from L2 when the tensor fits there). 16-byte vectors over each row's aligned body; x and y
+/// must sit at the same offset from a 16-byte boundary, else launch_online runs.
+template <typename T>
+void launch_split_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, float* states, cudaStream_t stream);
+
 }  // namespace kbench::softmax

@@ -7,6 +7,7 @@
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
 #include "harness/ops/verification.hpp"
+#include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 
@@ -16,6 +17,7 @@
 #include "kernels/softmax/softmax_cudnn.hpp"
 #endif
 
+#include <cstdint>
 #include <memory>
 
 namespace kbench {
@@ -115,6 +117,107 @@ Variant<SoftmaxArgs> register_row() {
   return v;
 }
 
+Variant<SoftmaxArgs> packed_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "packed_rows";
+  v.description =
+      "tiles of whole rows (16 KiB) in shared memory with 16-byte loads and stores, a group of lanes per row; rows "
+      "longer than 1024 elements run the online kernel";
+  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
+CallFn cluster_call(const SoftmaxArgs& args) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const softmax::ClusterRowPlan plan =
+        softmax::plan_cluster_row(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
+    return [x, y, rows = args.rows, cols = args.cols, plan](cudaStream_t stream) {
+      softmax::launch_cluster_row(x, y, rows, cols, plan, stream);
+    };
+  });
+}
+
+Variant<SoftmaxArgs> cluster_row() {
+  Variant<SoftmaxArgs> v;
+  v.name = "cluster_row";
+  v.description =
+      "a cluster of 1-8 blocks per row (Hopper), each holding its slice in shared memory, states met through "
+      "distributed shared memory: one read, one write; the online kernel where no cluster holds the row";
+  v.prepare = cluster_call;
+  return v;
+}
+
+/// Floats of split_row's chunk states for a rows x cols problem of `dtype`.
+std::size_t split_states(std::int64_t rows, std::int64_t cols, DType dtype) {
+  return 2 * static_cast<std::size_t>(rows * softmax::split_row_chunks(cols, dtype_size(dtype)));
+}
+
+CallFn split_call(const SoftmaxArgs& args) {
+  auto states = std::make_shared<DeviceBuffer>(split_states(args.rows, args.cols, args.dtype) * sizeof(float));
+  return [args, states](cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) {
+      softmax::launch_split_row(x, y, args.rows, args.cols, states->as<float>(), stream);
+    });
+  };
+}
+
+Variant<SoftmaxArgs> split_row() {
+  Variant<SoftmaxArgs> v;
+  v.name = "split_row";
+  v.description =
+      "each row split over blocks of 16 KiB in two kernels: chunk states, then combine and write (x read twice)";
+  v.kernels_per_call = 2;
+  v.prepare = split_call;
+  return v;
+}
+
+Variant<SoftmaxArgs> auto_variant() {
+  Variant<SoftmaxArgs> v;
+  v.name = "auto";
+  v.description =
+      "picks per problem (softmax/NOTES.md): packed_rows for short rows, register_row where the row fits its "
+      "registers and rows fill the GPU, cluster_row where a cluster holds the row, split_row beyond";
+  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
+    const std::size_t size = dtype_size(args.dtype);
+    const auto x = reinterpret_cast<std::uintptr_t>(args.x), y = reinterpret_cast<std::uintptr_t>(args.y);
+    softmax::SoftmaxLayout layout;
+    layout.vector_rows = x % 16 == 0 && y % 16 == 0 && args.cols % static_cast<std::int64_t>(16 / size) == 0;
+    layout.same_phase = x % 16 == y % 16;
+    switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
+                                         layout)) {
+      case softmax::SoftmaxKernel::packed:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
+        };
+      case softmax::SoftmaxKernel::register_row:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
+        };
+      case softmax::SoftmaxKernel::cluster: {
+        // plan_cluster_row may still find that the device cannot hold the cluster: split then.
+        const bool holds = dispatch_dtype(args.dtype, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return softmax::plan_cluster_row(static_cast<const T*>(args.x), static_cast<const T*>(args.y), args.rows,
+                                           args.cols, args.device.sm_count, args.device.cc_major)
+                     .blocks > 0;
+        });
+        return holds ? cluster_call(args) : split_call(args);
+      }
+      case softmax::SoftmaxKernel::split: return split_call(args);
+      case softmax::SoftmaxKernel::online: break;
+    }
+    return [args](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
+    };
+  };
+  return v;
+}
+
 #if KBENCH_HAVE_CUDNN
 Variant<SoftmaxArgs> baseline() {
   Variant<SoftmaxArgs> v;
@@ -161,11 +264,14 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     // exponential, an add to the sum; the normalising multiply is not counted), in fp32.
     return Traffic{bytes, bytes, 4 * elements, "fp32"};
   };
-  // The manual chain's two intermediates and its per-row max and sum.
+  // The manual chain's two intermediates and its per-row max and sum; split_row's chunk states,
+  // and auto's when it splits.
   op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
-    return 2 * tensor + 2 * static_cast<double>(as_matrix(problem.shape).rows) * sizeof(float);
+    const Matrix m = as_matrix(problem.shape);
+    return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) +
+           2 * static_cast<double>(split_states(m.rows, m.cols, problem.dtype)) * sizeof(float);
   };
   op.inputs = [](const Problem& problem) {
     return std::vector<InputSpec>{{"x", element_count(problem.shape), kInputLow, kInputHigh}};
@@ -186,7 +292,8 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     const Matrix m = as_matrix(problem.shape);
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
-  op.variants = {manual(), fused(), online(), register_row(), baseline()};
+  op.variants = {manual(), fused(), online(), register_row(), packed_rows(), cluster_row(), split_row(), auto_variant(),
+                 baseline()};
   return op;
 }
 

@@ -2,12 +2,15 @@
 // sum_columns_kernels.cu and the cuBLAS baseline.
 #include "kernels/sum/sum_variants.hpp"
 
+#include "kernels/sum/sum_auto.hpp"
+
 #include "harness/device/cublas_handle.hpp"
 #include "harness/ops/host_tensor.hpp"
 
 #include <library_types.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 namespace kbench::sum {
@@ -77,6 +80,49 @@ Variant<ReductionArgs> one_pass() {
   return v;
 }
 
+/// Floats of narrow_columns' partials: tiles x cols, or two_stage's chunks x cols where it runs.
+std::size_t narrow_partials(const ReductionArgs& args) {
+  const std::int64_t blocks = args.cols > kNarrowColumnsMaxCols
+                                  ? column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args))
+                                  : narrow_column_tiles(args.rows, args.cols, element_bytes(args));
+  return static_cast<std::size_t>(blocks * args.cols);
+}
+
+CallFn narrow_call(const ReductionArgs& args) {
+  auto partials = std::make_shared<DeviceBuffer>(narrow_partials(args) * sizeof(float));
+  return [args, partials](cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) {
+      launch_columns_narrow(x, y, args.rows, args.cols, partials->as<float>(), args.device.sm_count, stream);
+    });
+  };
+}
+
+Variant<ReductionArgs> narrow_columns() {
+  Variant<ReductionArgs> v;
+  v.name = "narrow_columns";
+  v.description =
+      "tiles of whole rows (16 KiB of the flat array, 16-byte loads) in shared memory, 256 / cols row lanes per "
+      "column, then a block per column; wider than 128 columns runs two_stage";
+  v.kernels_per_call = 2;
+  v.prepare = narrow_call;
+  return v;
+}
+
+Variant<ReductionArgs> auto_variant() {
+  Variant<ReductionArgs> v;
+  v.name = "auto";
+  v.description =
+      "picks per problem (sum/NOTES.md): narrow_columns up to 64 columns (128 when rows are not whole 16-byte "
+      "vectors), one_pass otherwise";
+  v.prepare = [](const ReductionArgs& args) -> CallFn {
+    const bool vector_rows = reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0 &&
+                             args.cols % static_cast<std::int64_t>(16 / element_bytes(args)) == 0;
+    if (auto_column_kernel(args.cols, vector_rows) == ColumnKernel::narrow) return narrow_call(args);
+    return one_pass().prepare(args);
+  };
+  return v;
+}
+
 cudaDataType_t cublas_type(DType dtype) {
   switch (dtype) {
     case DType::f16: return CUDA_R_16F;
@@ -117,17 +163,21 @@ Variant<ReductionArgs> cublas_gemv() {
 
 }  // namespace
 
-std::vector<Variant<ReductionArgs>> column_variants() { return {naive(), two_stage(), one_pass(), cublas_gemv()}; }
+std::vector<Variant<ReductionArgs>> column_variants() {
+  return {naive(), two_stage(), one_pass(), narrow_columns(), auto_variant(), cublas_gemv()};
+}
 
 double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   const std::size_t size = dtype_size(dtype);
   const double two_stage_chunks = column_chunks(rows, cols, kAnySmCount, size);
   const double one_pass_chunks = std::max(columns_one_pass_chunks(rows, cols, kAnySmCount, size, 0),
                                           columns_one_pass_chunks(rows, cols, kAnySmCount, size, 9));
-  // Partials of chunks x cols floats; tickets: a strip is at least one column; cuBLAS's workspace
-  // and ones vector (the handle's own allocations are cuBLAS's, not counted).
-  return (two_stage_chunks + one_pass_chunks) * static_cast<double>(cols) * sizeof(float) +
-         static_cast<double>(cols) * sizeof(unsigned) + static_cast<double>(kCublasWorkspaceBytes) +
+  const double narrow_blocks = std::max<double>(two_stage_chunks, narrow_column_tiles(rows, cols, size));
+  // Partials of chunks x cols floats (narrow_columns' and auto's: tiles or chunks x cols, auto's or
+  // one_pass's); tickets: a strip is at least one column, once for one_pass and once for auto;
+  // cuBLAS's workspace and ones vector (the handle's own allocations are cuBLAS's, not counted).
+  return (two_stage_chunks + 2 * one_pass_chunks + 2 * narrow_blocks) * static_cast<double>(cols) * sizeof(float) +
+         2 * static_cast<double>(cols) * sizeof(unsigned) + static_cast<double>(kCublasWorkspaceBytes) +
          static_cast<double>(rows) * static_cast<double>(size);
 }
 

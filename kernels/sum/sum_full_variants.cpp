@@ -81,6 +81,15 @@ Variant<ReductionArgs> one_pass() {
   return v;
 }
 
+Variant<ReductionArgs> auto_variant() {
+  Variant<ReductionArgs> v = one_pass();
+  v.name = "auto";
+  v.description =
+      "one_pass at every size (sum/NOTES.md): its own choice by size is the heuristic (one block up to 128 KiB, one "
+      "8-block cluster up to 512 KiB on Hopper, 16 KiB tiles and a collector block beyond)";
+  return v;
+}
+
 Variant<ReductionArgs> cub_reduce() {
   Variant<ReductionArgs> v;
   v.name = "cub_reduce";
@@ -101,7 +110,9 @@ Variant<ReductionArgs> cub_reduce() {
 
 }  // namespace
 
-std::vector<Variant<ReductionArgs>> full_variants() { return {naive_atomic(), two_stage(), one_pass(), cub_reduce()}; }
+std::vector<Variant<ReductionArgs>> full_variants() {
+  return {naive_atomic(), two_stage(), one_pass(), auto_variant(), cub_reduce()};
+}
 
 double full_scratch_bytes(std::int64_t n, DType dtype) {
   int one_pass_most = 1;
@@ -112,8 +123,9 @@ double full_scratch_bytes(std::int64_t n, DType dtype) {
     return std::numeric_limits<double>::infinity();  // a grid past 2^31 blocks: an input no device holds
   }
   // naive_atomic's accumulator, two_stage's and one_pass's partials, one_pass's counters, CUB's temp.
-  const double floats = 1.0 + full_two_stage_blocks(n, kAnySmCount) + one_pass_most;
-  return floats * sizeof(float) + full_one_pass_counters(one_pass_most) * sizeof(unsigned) + kCubReduceTempBound;
+  // auto runs one_pass: its partials and counters count twice.
+  const double floats = 1.0 + full_two_stage_blocks(n, kAnySmCount) + 2.0 * one_pass_most;
+  return floats * sizeof(float) + 2.0 * full_one_pass_counters(one_pass_most) * sizeof(unsigned) + kCubReduceTempBound;
 }
 
 }  // namespace kbench::sum

@@ -55,11 +55,36 @@ void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols
                        cudaStream_t stream);
 
 /// A warp per row for rows up to kWarpRowLimit elements, a block per row beyond; 16-byte loads
-/// when rows start 16-byte aligned.
+/// over each row's 16-byte aligned body, so rows of odd length load vectors too.
 template <typename T>
 void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                           cudaStream_t stream);
 constexpr std::int64_t kWarpRowLimit = 1024;
+
+/// Rows up to this many elements take the packed-rows kernel; longer rows run launch_rows_parallel.
+constexpr std::int64_t kPackedRowsMaxCols = 1024;
+
+/// Many short rows: each block copies a tile of whole rows (kernels/common/flat_tile.hpp: about
+/// 16 KiB, one contiguous stretch of the flat array) into shared memory with 16-byte loads,
+/// whatever the row length or alignment, then groups of lanes_per_row(cols) lanes reduce one row
+/// each out of shared memory. Rows longer than kPackedRowsMaxCols run launch_rows_parallel.
+template <typename T>
+void launch_rows_packed(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                        cudaStream_t stream);
+
+/// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
+/// vectors), at least 1.
+std::int64_t rows_split_count(std::int64_t cols, std::size_t element_size);
+
+/// Few long rows: each row split over rows_split_count blocks, each folding its 16 KiB of the
+/// row's 16-byte aligned body (the first block also the unaligned head and the tail), writing a
+/// partial and drawing a ticket on its row's counter; the row's last block folds the row's
+/// partials in split order (deterministic), writes out[row] and puts the counter back to 0.
+/// `partials` holds rows x rows_split_count floats, `counters` rows unsigned, zero before the
+/// first call and left zero by each call.
+template <typename T>
+void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
+                       unsigned* counters, Reduction reduction, cudaStream_t stream);
 
 // ---- outer axes: rows x cols -> cols (sum over every axis but the last) -------------------------
 
@@ -97,6 +122,23 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
 
 /// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);
+
+/// Columns up to which launch_columns_narrow runs its own kernels; wider tensors run
+/// launch_columns_two_stage.
+constexpr std::int64_t kNarrowColumnsMaxCols = 128;
+
+/// Blocks (tiles of whole rows) of the narrow-column kernel; its partials hold this x cols floats.
+std::int64_t narrow_column_tiles(std::int64_t rows, std::int64_t cols, std::size_t element_size);
+
+/// Few columns: each block copies a tile of whole rows (about 16 KiB of the flat array) into
+/// shared memory with 16-byte loads, and 256 / cols row lanes per column add it up, so every
+/// thread works whatever cols is (two_stage's 32 column lanes idle all but cols of them); the
+/// block's per-column sums go to partials[col][tile]; a second kernel, one block per column, adds
+/// each column's partials in tile order. Wider than kNarrowColumnsMaxCols: launch_columns_two_stage
+/// (then `partials` must hold column_chunks x cols floats).
+template <typename T>
+void launch_columns_narrow(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int sm_count,
+                           cudaStream_t stream);
 
 // ---- vendor baselines ---------------------------------------------------------------------------
 

@@ -93,7 +93,10 @@ OpDefinition<ReductionArgs> sum_full() {
 /// sum_inner or max_inner: each row into one value.
 OpDefinition<ReductionArgs> inner(std::string name, std::string summary, Reduction reduction) {
   OpDefinition<ReductionArgs> op = reduction_op(std::move(name), std::move(summary), reduction, row_outputs);
-  op.scratch_bytes = [](const Problem& problem) { return sum::row_scratch_bytes(as_matrix(problem.shape).rows); };
+  op.scratch_bytes = [](const Problem& problem) {
+    const Matrix m = as_matrix(problem.shape);
+    return sum::row_scratch_bytes(m.rows, m.cols, problem.dtype);
+  };
   op.reference = [reduction](const Problem& problem, const std::vector<std::vector<float>>& in) {
     const Matrix m = as_matrix(problem.shape);
     return std::vector<OutputReference>{as_output(sum::reference_rows(in[0], m.rows, m.cols, reduction))};

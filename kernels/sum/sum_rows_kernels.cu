@@ -1,4 +1,5 @@
 // Inner-axis reductions: each row of a rows x cols tensor into one value.
+#include "kernels/common/flat_tile.cuh"
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
@@ -26,21 +27,20 @@ __global__ void rows_naive_kernel(const T* __restrict__ in, T* __restrict__ out,
   out[row] = from_float<T>(acc);
 }
 
-/// Folds elements [first, cols) of `row`, starting at `first` and striding by `stride` threads:
-/// 16-byte vectors when the row starts 16-byte aligned, kRowUnroll loads in flight into as many
-/// accumulators, then the scalar tail.
+/// Folds the elements of `row` that thread `first` of `stride` threads owns: the 16-byte vectors
+/// of the row's aligned body (aligned_span: a row of odd length starts at any alignment, so its
+/// first elements up to a 16-byte boundary are the head) with kRowUnroll loads in flight into as
+/// many accumulators, then the head and the tail element by element (each shorter than kVector,
+/// so stride >= 32 covers them in one round).
 template <typename T, typename Op>
 __device__ __forceinline__ float fold_row(const T* __restrict__ row, std::int64_t cols, int first, int stride, Op op) {
   float acc[kRowUnroll];
 #pragma unroll
   for (int u = 0; u < kRowUnroll; ++u) acc[u] = Op::identity();
-  std::int64_t tail_start = 0;
-  if (aligned16(row)) {
-    const std::int64_t vectors = cols / kVector<T>;
-    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(row), first, vectors, stride, acc, op);
-    tail_start = vectors * kVector<T>;
-  }
-  for (std::int64_t c = tail_start + first; c < cols; c += stride) acc[0] = op(acc[0], to_float(row[c]));
+  const AlignedSpan span = aligned_span(row, cols);
+  fold_vectors_strided<T>(reinterpret_cast<const uint4*>(row + span.head), first, span.vectors, stride, acc, op);
+  if (first < span.head) acc[1] = op(acc[1], to_float(row[first]));
+  if (first < span.tail) acc[2] = op(acc[2], to_float(row[span.head + span.vectors * kVector<T> + first]));
   return op(op(acc[0], acc[1]), op(acc[2], acc[3]));
 }
 

@@ -2,6 +2,8 @@
 // of sum_rows_kernels.cu and sum_cub.cu.
 #include "kernels/sum/sum_variants.hpp"
 
+#include "kernels/sum/sum_auto.hpp"
+
 #include <memory>
 
 namespace kbench::sum {
@@ -25,9 +27,77 @@ Variant<ReductionArgs> naive(Reduction reduction) {
 Variant<ReductionArgs> row_parallel(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "row_parallel";
-  v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads";
+  v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads over each row's aligned body";
   v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
     with_typed(args, [&](auto x, auto y) { launch_rows_parallel(x, y, args.rows, args.cols, reduction, stream); });
+  };
+  return v;
+}
+
+Variant<ReductionArgs> packed_rows(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "packed_rows";
+  v.description =
+      "tiles of whole rows (16 KiB) copied to shared memory with 16-byte loads, a group of lanes per row; rows "
+      "longer than 1024 elements run row_parallel";
+  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { launch_rows_packed(x, y, args.rows, args.cols, reduction, stream); });
+  };
+  return v;
+}
+
+/// split_row's partials and per-row ticket counters for one problem.
+struct SplitState {
+  DeviceBuffer partials;  ///< rows x rows_split_count floats
+  DeviceBuffer counters;  ///< one per row
+};
+
+std::shared_ptr<SplitState> make_split_state(const ReductionArgs& args) {
+  auto state = std::make_shared<SplitState>();
+  const std::int64_t splits = rows_split_count(args.cols, dtype_size(args.dtype));
+  state->partials = DeviceBuffer(static_cast<std::size_t>(args.rows * splits) * sizeof(float));
+  state->counters = zeroed_tickets(static_cast<std::size_t>(args.rows));
+  return state;
+}
+
+CallFn split_call(const ReductionArgs& args, Reduction reduction) {
+  auto state = make_split_state(args);
+  return [args, reduction, state](cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) {
+      launch_rows_split(x, y, args.rows, args.cols, state->partials.as<float>(), state->counters.as<unsigned>(),
+                        reduction, stream);
+    });
+  };
+}
+
+Variant<ReductionArgs> split_row(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "split_row";
+  v.description =
+      "each row split over blocks of 16 KiB (16-byte loads over its aligned body), the row's last block by ticket "
+      "folds the partials in order";
+  v.prepare = [reduction](const ReductionArgs& args) { return split_call(args, reduction); };
+  return v;
+}
+
+Variant<ReductionArgs> auto_variant(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "auto";
+  v.description =
+      "picks per problem (sum/NOTES.md): packed_rows up to 64 columns, split_row for fewer rows than 4 per SM of at "
+      "least 32 KiB each, row_parallel otherwise";
+  v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
+    switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
+      case RowKernel::split: return split_call(args, reduction);
+      case RowKernel::packed:
+        return [args, reduction](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { launch_rows_packed(x, y, args.rows, args.cols, reduction, stream); });
+        };
+      case RowKernel::row_parallel: break;
+    }
+    return [args, reduction](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) { launch_rows_parallel(x, y, args.rows, args.cols, reduction, stream); });
+    };
   };
   return v;
 }
@@ -68,11 +138,15 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
-  return {naive(reduction), row_parallel(reduction), cub_segmented_variant(reduction)};
+  return {naive(reduction),       row_parallel(reduction), packed_rows(reduction),
+          split_row(reduction),   auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
-double row_scratch_bytes(std::int64_t rows) {
-  return static_cast<double>(rows + 1) * sizeof(std::int64_t) + kCubSegmentedTempBound;
+double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
+  // cub_segmented's offsets and temp; split_row's partials and counters, and auto's when it splits.
+  const double split = static_cast<double>(rows) *
+                       (static_cast<double>(rows_split_count(cols, dtype_size(dtype))) * sizeof(float) + sizeof(unsigned));
+  return static_cast<double>(rows + 1) * sizeof(std::int64_t) + kCubSegmentedTempBound + 2 * split;
 }
 
 }  // namespace kbench::sum

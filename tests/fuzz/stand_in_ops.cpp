@@ -60,16 +60,20 @@ void register_stand_in_ops(Registry& registry) {
                                              std::move(rule)));
   };
   add("add", "add", storage, variants({"naive", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
-  add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass"}, "cub_reduce"), any_rank);
-  add("sum_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
-  add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass"}, "cublas_gemv"), sum_outer_shape);
-  add("max_inner", "sum", storage, variants({"naive", "row_parallel"}, "cub_segmented"), any_rank);
+  add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass", "auto"}, "cub_reduce"), any_rank);
+  add("sum_inner", "sum", storage, variants({"naive", "row_parallel", "packed_rows", "split_row", "auto"}, "cub_segmented"),
+      any_rank);
+  add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass", "narrow_columns", "auto"}, "cublas_gemv"), sum_outer_shape);
+  add("max_inner", "sum", storage, variants({"naive", "row_parallel", "packed_rows", "split_row", "auto"}, "cub_segmented"),
+      any_rank);
   std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "auto"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
   matmul[3].only_dtypes = {DType::f16, DType::bf16, DType::tf32};
   matmul[4].only_dtypes = {DType::f16, DType::bf16};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
-  add("softmax", "softmax", storage, variants({"manual", "fused", "online", "register_row"}, "cudnn"), any_rank);
+  add("softmax", "softmax", storage,
+      variants({"manual", "fused", "online", "register_row", "packed_rows", "cluster_row", "split_row", "auto"}, "cudnn"),
+      any_rank);
   add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
   add("gelu_erf", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
 }

@@ -68,13 +68,20 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
     CHECK(t.bytes_written == t.bytes_read);
     CHECK(t.flops == 4 * n);
     CHECK(t.math == "fp32");
-    // x, y (with its guard bytes), two intermediates of the manual chain, and its per-row max and sum.
-    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) == 4 * t.bytes_read + 2 * 8192 * 4 + kOutputGuards);
+    // x, y (with its guard bytes), two intermediates of the manual chain, its per-row max and sum,
+    // and split_row's (and auto's) chunk states: 2 floats per 16 KiB chunk of each row.
+    const double chunks = 8192.0 * static_cast<double>(dtype_size(dtype)) / (16 * 1024);
+    const double states = 2 * (2 * 8192 * (chunks < 1 ? 1 : chunks) * 4);
+    CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) ==
+          4 * t.bytes_read + 2 * 8192 * 4 + states + kOutputGuards);
   }
 
   const auto variants = op->variants();
   CHECK(variant(variants, "manual").kernels_per_call == 5);
-  for (const char* name : {"fused", "online", "register_row"}) CHECK(variant(variants, name).role == VariantRole::own);
+  for (const char* name : {"fused", "online", "register_row", "packed_rows", "cluster_row", "split_row", "auto"}) {
+    CHECK(variant(variants, name).role == VariantRole::own);
+  }
+  CHECK(variant(variants, "split_row").kernels_per_call == 2);
   const bool cudnn = has_variant(variants, "cudnn");
   CHECK(variant(variants, cudnn ? "cudnn" : "fused_reference").role == VariantRole::baseline);
   CHECK(op->reject_shape({}) != "");

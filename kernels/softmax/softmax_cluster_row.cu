@@ -1,0 +1,181 @@
+// Softmax of long rows on Hopper: a thread-block cluster per row, each block holding its slice of
+// the row in shared memory, so that DRAM sees one read and one write per element for rows far
+// longer than one block's registers (vocabulary rows of 50257, rows of 131072), and a few long
+// rows still spread over many SMs.
+#include "kernels/softmax/softmax_auto.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "kernels/common/flat_tile.cuh"
+#include "kernels/softmax/softmax_device.cuh"
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+namespace kbench::softmax {
+
+namespace {
+
+constexpr int kClusterBlock = 256;
+constexpr int kClusterUnroll = 4;
+/// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1),
+/// so that a block holding both (a cluster of one) never gives one thread two elements.
+constexpr int kTailThread = 32;
+
+/// Block `rank` of the cluster of row blockIdx.x / clusterDim.x takes vectors [rank x slice, +slice)
+/// of the row's aligned body (aligned_span), loads them into shared memory kClusterUnroll at a time
+/// and folds them into its threads' online states; rank 0 also holds the head elements and the
+/// last rank the tail elements, one per thread, in registers. The block combines its threads'
+/// states and publishes the result in its shared memory; after a cluster barrier the first warp
+/// of every block reads the cluster's states through distributed shared memory and combines them
+/// in rank order (the same total, bit for bit, in every block); then the block writes its slice
+/// from shared memory. A block leaves only after every block has read its state (the arrive after
+/// the reads, the wait at the end).
+template <typename T>
+__global__ void __launch_bounds__(kClusterBlock)
+    softmax_cluster_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols,
+                               std::int64_t slice_vectors) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ uint4 cluster_slice[];
+  __shared__ float published[2];  ///< this block's (max, sum)
+  __shared__ float row_state[2];  ///< the row's (max, sum)
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  const unsigned blocks = cluster.num_blocks();
+  const std::int64_t row = blockIdx.x / blocks;
+  const T* xr = x + row * cols;
+  T* yr = y + row * cols;
+  const AlignedSpan span = aligned_span(xr, cols);
+  const std::int64_t begin = static_cast<std::int64_t>(rank) * slice_vectors;
+  const std::int64_t remaining = span.vectors - begin;
+  const int count = static_cast<int>(remaining < 0 ? 0 : (remaining < slice_vectors ? remaining : slice_vectors));
+  const auto* body = reinterpret_cast<const uint4*>(xr + span.head) + begin;
+
+  MaxSum state = empty_max_sum();
+  int v = threadIdx.x;
+  for (; v + (kClusterUnroll - 1) * kClusterBlock < count; v += kClusterUnroll * kClusterBlock) {
+    uint4 group[kClusterUnroll];
+#pragma unroll
+    for (int k = 0; k < kClusterUnroll; ++k) group[k] = body[v + k * kClusterBlock];
+#pragma unroll
+    for (int k = 0; k < kClusterUnroll; ++k) cluster_slice[v + k * kClusterBlock] = group[k];
+    state = fold_vectors<T, kClusterUnroll>(state, group);
+  }
+  for (; v < count; v += kClusterBlock) {
+    const uint4 one[1] = {body[v]};
+    cluster_slice[v] = one[0];
+    state = fold_vectors<T, 1>(state, one);
+  }
+  std::int64_t scalar_at = -1;  // the row element this thread holds in a register, if any
+  if (rank == 0 && threadIdx.x < span.head) scalar_at = threadIdx.x;
+  const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
+  if (rank == blocks - 1 && tail_index >= 0 && tail_index < span.tail) {
+    scalar_at = span.head + span.vectors * kVector<T> + tail_index;
+  }
+  float scalar = 0.0f;
+  if (scalar_at >= 0) {
+    scalar = to_float(xr[scalar_at]);
+    const float one[1] = {scalar};
+    state = fold(state, one);
+  }
+
+  const MaxSum block_state = block_combine(state);
+  if (threadIdx.x == 0) {
+    published[0] = block_state.m;
+    published[1] = block_state.d;
+  }
+  cluster.sync();  // every block has published (and runs, so its shared memory may be read)
+  if (threadIdx.x < 32) {
+    MaxSum s = empty_max_sum();
+    if (threadIdx.x < blocks) {
+      const float* remote = cluster.map_shared_rank(published, threadIdx.x);
+      s = MaxSum{remote[0], remote[1]};
+    }
+    s = warp_combine(s);
+    if (threadIdx.x == 0) {
+      row_state[0] = s.m;
+      row_state[1] = s.d;
+    }
+  }
+  auto states_read = cluster.barrier_arrive();
+  __syncthreads();
+  const float row_max = row_state[0];
+  const float inverse_sum = 1.0f / row_state[1];
+  auto* out = reinterpret_cast<uint4*>(yr + span.head) + begin;
+  for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = normalize_vector<T>(cluster_slice[w], row_max, inverse_sum);
+  if (scalar_at >= 0) yr[scalar_at] = from_float<T>(exp_via_exp2(scalar - row_max) * inverse_sum);
+  cluster.barrier_wait(std::move(states_read));
+#else
+  __trap();  // planned only on compute capability 9.0 and later (plan_cluster_row)
+#endif
+}
+
+bool same_phase(const void* x, const void* y) {
+  return reinterpret_cast<std::uintptr_t>(x) % 16 == reinterpret_cast<std::uintptr_t>(y) % 16;
+}
+
+cudaLaunchConfig_t cluster_config(std::int64_t rows, const ClusterRowPlan& plan, cudaLaunchAttribute* attribute,
+                                  cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(rows * plan.blocks));
+  config.blockDim = dim3(kClusterBlock);
+  config.dynamicSmemBytes = static_cast<std::size_t>(plan.slice_vectors) * 16;
+  config.stream = stream;
+  attribute->id = cudaLaunchAttributeClusterDimension;
+  attribute->val.clusterDim.x = static_cast<unsigned>(plan.blocks);
+  attribute->val.clusterDim.y = 1;
+  attribute->val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+}  // namespace
+
+template <typename T>
+ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count,
+                                int cc_major) {
+  ClusterRowPlan plan;
+  if (cc_major < 9 || !same_phase(x, y) || rows < 1) return plan;
+  const int blocks = cluster_row_blocks(rows, cols, sizeof(T), sm_count);
+  if (blocks == 0 || rows * blocks > 0x7FFFFFFF) return plan;
+  // At least one vector per slice, so that the dynamic shared memory is never empty.
+  const std::int64_t slice = std::max<std::int64_t>(1, cluster_slice_vectors(cols, sizeof(T), blocks));
+  KBENCH_CUDA_CALL(cudaFuncSetAttribute(softmax_cluster_row_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(slice * 16)));
+  ClusterRowPlan candidate{blocks, slice};
+  cudaLaunchAttribute attribute{};
+  const cudaLaunchConfig_t config = cluster_config(rows, candidate, &attribute, nullptr);
+  int clusters = 0;
+  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveClusters(&clusters, softmax_cluster_row_kernel<T>, &config));
+  if (clusters < 1) return plan;  // the device cannot hold one such cluster: the online kernel runs
+  return candidate;
+}
+
+template <typename T>
+void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
+                        cudaStream_t stream) {
+  if (plan.blocks == 0) {
+    launch_online(x, y, rows, cols, stream);
+    return;
+  }
+  if (!same_phase(x, y)) throw std::invalid_argument("softmax cluster_row: x and y moved since the plan");
+  cudaLaunchAttribute attribute{};
+  const cudaLaunchConfig_t config = cluster_config(rows, plan, &attribute, stream);
+  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, softmax_cluster_row_kernel<T>, x, y, cols, plan.slice_vectors));
+}
+
+#define KBENCH_INSTANTIATE_CLUSTER_ROW(T)                                                                          \
+  template ClusterRowPlan plan_cluster_row<T>(const T*, const T*, std::int64_t, std::int64_t, int, int);           \
+  template void launch_cluster_row<T>(const T*, T*, std::int64_t, std::int64_t, const ClusterRowPlan&, cudaStream_t);
+
+KBENCH_INSTANTIATE_CLUSTER_ROW(float)
+KBENCH_INSTANTIATE_CLUSTER_ROW(__half)
+KBENCH_INSTANTIATE_CLUSTER_ROW(__nv_bfloat16)
+
+}  // namespace kbench::softmax

@@ -1,0 +1,123 @@
+// The `auto` heuristics of the reduction and softmax ops (kernels/sum/sum_auto.hpp,
+// kernels/softmax/softmax_auto.hpp) and the tile shapes they rest on: each shape class of issue 22
+// goes to the kernel written for it, on the H100's 132 SMs; and every op lists an own variant
+// named "auto". No GPU needed.
+#include "harness/ops/registry.hpp"
+#include "kernels/common/flat_tile.hpp"
+#include "kernels/softmax/softmax_auto.hpp"
+#include "kernels/sum/sum_auto.hpp"
+#include "support/catch.hpp"
+
+#include <algorithm>
+
+using namespace kbench;
+
+namespace {
+
+constexpr int kH100Sms = 132;
+
+sum::RowKernel rows_pick(std::int64_t rows, std::int64_t cols, std::size_t size) {
+  return sum::auto_row_kernel(rows, cols, size, kH100Sms);
+}
+
+softmax::SoftmaxKernel softmax_pick(std::int64_t rows, std::int64_t cols, std::size_t size, bool aligned = true,
+                                    int cc_major = 9) {
+  softmax::SoftmaxLayout layout;
+  layout.vector_rows = aligned && cols % static_cast<std::int64_t>(16 / size) == 0;
+  layout.same_phase = aligned;
+  return softmax::auto_softmax_kernel(rows, cols, size, kH100Sms, cc_major, layout);
+}
+
+}  // namespace
+
+TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[auto][tiles]") {
+  for (std::int64_t cols : {1, 3, 7, 8, 33, 64, 100, 1000, 1024}) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO("cols " << cols << ", " << size << "-byte elements");
+      const std::int64_t rows = tile_rows(cols, size);
+      CHECK(rows % kTileRowMultiple == 0);
+      CHECK((rows * cols * static_cast<std::int64_t>(size)) % 16 == 0);  // the next tile starts aligned
+      CHECK(tile_bytes(rows, cols, size) <= std::max<std::int64_t>(kTileTargetBytes, 8 * cols * size + 15));
+    }
+  }
+  CHECK(tile_rows(8, 4) == 512);
+  CHECK(tile_count(1000, 512) == 2);
+  CHECK(lanes_per_row(1) == 1);
+  CHECK(lanes_per_row(7) == 8);
+  CHECK(lanes_per_row(33) == 32);
+  CHECK(lanes_per_row(5000) == 32);
+}
+
+TEST_CASE("auto row reductions: packed for short rows, split for few long rows", "[auto][sum]") {
+  using sum::RowKernel;
+  CHECK(rows_pick(4194304, 8, 4) == RowKernel::packed);
+  CHECK(rows_pick(1048576, 33, 2) == RowKernel::packed);
+  CHECK(rows_pick(1048573, 5, 4) == RowKernel::packed);
+  CHECK(rows_pick(16, 4194304, 4) == RowKernel::split);
+  CHECK(rows_pick(64, 1048576, 2) == RowKernel::split);
+  CHECK(rows_pick(3, 1000003, 2) == RowKernel::split);
+  CHECK(rows_pick(1, 70001, 4) == RowKernel::split);
+  CHECK(rows_pick(8192, 8192, 4) == RowKernel::row_parallel);  // the targets' square: 90 % measured
+  CHECK(rows_pick(262144, 100, 4) == RowKernel::row_parallel);
+  CHECK(rows_pick(100, 1000, 4) == RowKernel::row_parallel);  // rows of 4 KB: too short to split
+  CHECK(sum::rows_split_count(4194304, 4) == 1024);           // one block per 16 KiB
+  CHECK(sum::rows_split_count(7, 2) == 1);
+  CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
+}
+
+TEST_CASE("auto column sums: narrow_columns below a 16-byte strip, one_pass beyond", "[auto][sum]") {
+  using sum::ColumnKernel;
+  CHECK(sum::auto_column_kernel(4, true) == ColumnKernel::narrow);
+  CHECK(sum::auto_column_kernel(33, false) == ColumnKernel::narrow);
+  CHECK(sum::auto_column_kernel(64, true) == ColumnKernel::narrow);
+  CHECK(sum::auto_column_kernel(100, false) == ColumnKernel::narrow);
+  CHECK(sum::auto_column_kernel(100, true) == ColumnKernel::one_pass);
+  CHECK(sum::auto_column_kernel(257, false) == ColumnKernel::one_pass);
+  CHECK(sum::auto_column_kernel(8192, true) == ColumnKernel::one_pass);
+  CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
+}
+
+TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
+  using softmax::SoftmaxKernel;
+  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::packed);
+  CHECK(softmax_pick(262144, 32, 4) == SoftmaxKernel::packed);
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::packed);
+  CHECK(softmax_pick(1000, 1031, 4) == SoftmaxKernel::cluster);      // odd width, past the packed tile
+  CHECK(softmax_pick(4096, 1000, 4) == SoftmaxKernel::register_row);  // whole vectors
+  CHECK(softmax_pick(8192, 8192, 2) == SoftmaxKernel::register_row);  // the targets: 91.6 % measured
+  CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
+  CHECK(softmax_pick(4096, 50257, 2) == SoftmaxKernel::cluster);
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);
+  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);         // too few rows for register_row
+  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::split);         // 4 MiB rows: no cluster holds one
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::split);          // 64 cluster blocks would leave SMs idle
+  CHECK(softmax_pick(4096, 50257, 4, true, 8) == SoftmaxKernel::split);  // no clusters before Hopper
+  CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
+}
+
+TEST_CASE("cluster rows: slices near 32 KiB, more blocks for few rows, none past 8 x 192 KiB", "[auto][softmax]") {
+  CHECK(softmax::cluster_row_blocks(4096, 50257, 4, kH100Sms) == 8);  // 201 KB rows: 25 KB slices
+  CHECK(softmax::cluster_row_blocks(4096, 50257, 2, kH100Sms) == 4);
+  CHECK(softmax::cluster_row_blocks(4096, 4000, 4, kH100Sms) == 1);
+  CHECK(softmax::cluster_row_blocks(32, 4000, 4, kH100Sms) == 8);     // 32 rows: 256 blocks, not 32
+  CHECK(softmax::cluster_row_blocks(32, 131072, 4, kH100Sms) == 8);
+  CHECK(softmax::cluster_row_blocks(4, 1048576, 4, kH100Sms) == 0);
+  CHECK(softmax::cluster_slice_vectors(50257, 4, 8) * 16 <= softmax::kClusterSliceTarget);
+  CHECK(softmax::split_row_chunks(1048576, 4) == 256);
+  CHECK(softmax::split_row_chunks(3, 2) == 1);
+}
+
+TEST_CASE("every reduction and softmax op has an own variant named auto", "[auto]") {
+  Registry registry;
+  register_all_ops(registry);
+  for (const char* name : {"sum_full", "sum_inner", "max_inner", "sum_outer", "softmax"}) {
+    INFO(name);
+    const Op* op = registry.find(name);
+    REQUIRE(op != nullptr);
+    const auto variants = op->variants();
+    const auto found =
+        std::find_if(variants.begin(), variants.end(), [](const VariantInfo& v) { return v.name == "auto"; });
+    REQUIRE(found != variants.end());
+    CHECK(found->role == VariantRole::own);
+  }
+}
