@@ -116,6 +116,10 @@ std::string validate(const MeasureSettings& settings) {
   return {};
 }
 
+bool listed_in_results(const MeasureSettings& settings, const MeasureSettingRow& row) {
+  return !row.may_be_absent || setting_to_json(settings, row) != setting_to_json(MeasureSettings{}, row);
+}
+
 nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row) {
   return std::visit([&](auto member) { return nlohmann::json(settings.*member); }, row.field);
 }

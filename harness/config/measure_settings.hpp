@@ -54,6 +54,10 @@ std::string validate(const MeasureSettings& settings);
 /// The CLI option name for a row key: "min_samples" -> "--min-samples".
 std::string option_name(const std::string& key);
 
+/// Whether results files and reports list the row: always, except a `may_be_absent` row at its
+/// default, which is left out so that files from before it read and write back unchanged.
+bool listed_in_results(const MeasureSettings& settings, const MeasureSettingRow& row);
+
 /// The row's value as JSON (number or string).
 nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row);
 

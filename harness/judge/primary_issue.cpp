@@ -67,15 +67,18 @@ std::string memory_counters_issue(const CaseResult& row, int sm_count) {
     return loads && *loads > 0 ? fmt::format("atomics: {:.2f} atomic requests per load request", *atomics / *loads)
                                : "atomics: no global loads besides them";
   }
-  for (const bool load : {true, false}) {
-    const double minimum = load ? row.traffic.bytes_read : row.traffic.bytes_written;
-    if (const std::optional<double> s = uncoalesced_sectors(counters, load, minimum)) {
-      return fmt::format("uncoalesced: {:.1f} sectors per {} request", *s, load ? "load" : "store");
-    }
-  }
   if (const std::optional<double> dram = counters.dram_bytes_per_call();
       dram && row.traffic.bytes_total() > 0 && *dram >= kExtraTrafficRatio * row.traffic.bytes_total()) {
     return fmt::format("extra traffic: {:.1f}× the minimum bytes", *dram / row.traffic.bytes_total());
+  }
+  for (const bool load : {true, false}) {
+    const double minimum = load ? row.traffic.bytes_read : row.traffic.bytes_written;
+    if (const std::optional<double> s = uncoalesced_sectors(counters, load, minimum)) {
+      const std::optional<double> sectors =
+          summed(counters, load ? counter_metric::global_load_sectors : counter_metric::global_store_sectors);
+      return fmt::format("uncoalesced: {:.1f} sectors per {} request ({:.1f}× the minimum bytes through L1)", *s,
+                         load ? "load" : "store", *sectors * 32.0 / minimum);
+    }
   }
   if (const std::optional<double> conflicts = main->bank_conflict_fraction(); conflicts && *conflicts >= kBankConflictFraction) {
     return fmt::format("shared-memory bank conflicts: {:.0f}% of shared wavefronts", 100 * *conflicts);

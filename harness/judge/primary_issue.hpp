@@ -48,9 +48,10 @@ constexpr double kLowOccupancyPct = 25.0;
 ///  7. "at memory roof" at >= 95 % of the d2d copy's bandwidth;
 ///  8. with counters (the longest kernel's values, or all kernels' sums where stated):
 ///     "atomics: R atomic requests per load request" (R >= 0.1),
-///     "uncoalesced: S sectors per request" (S > 4 and all kernels' L1 sectors x 32 B >= 1.3x the
-///     minimum bytes, for loads or stores),
 ///     "extra traffic: X× the minimum bytes" (all kernels' DRAM bytes >= 1.3x the minimum),
+///     "uncoalesced: S sectors per load request (X× the minimum bytes through L1)" (S > 4 and all
+///     kernels' L1 sectors x 32 B >= 1.3x the minimum bytes, for loads, then stores; counters
+///     cannot tell wide loads that re-read data served by L2 from uncoalesced ones: X says how much),
 ///     "shared-memory bank conflicts: P% of shared wavefronts" (P >= 25 %),
 ///     "low occupancy: W% warps active (B blocks for S SMs)" (W < 25 %);
 ///  9. otherwise "memory bound: P% of roof" ("memory bound (no roof row)" without a copy roof).

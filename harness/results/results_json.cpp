@@ -210,7 +210,9 @@ const JsonFields<BuildInfo>& build_fields() {
 /// The settings block follows measure_settings_table(), which also drives the CLI and configs.
 json settings_to_json(const MeasureSettings& settings) {
   json out = json::object();
-  for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    if (listed_in_results(settings, row)) out[row.key] = setting_to_json(settings, row);
+  }
   return out;
 }
 

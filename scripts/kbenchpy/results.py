@@ -8,6 +8,7 @@ and `compare` like one kbench wrote. The peaks follow harness/device/device_info
 import json
 import os
 
+from . import settings as settings_table
 from . import thresholds as bands
 
 SCHEMA_VERSION = 1
@@ -170,7 +171,7 @@ def make_document(build, command_line, utc_time, host, seed, run_state, device, 
     """A whole results document, its rows' derived figures computed (in place) first."""
     derive_metrics(cases, device, thresholds)
     return {"schema_version": SCHEMA_VERSION, "kbench": build, "command_line": command_line, "utc_time": utc_time,
-            "host": host, "seed": seed, "run_state": run_state, "device": device, "settings": settings,
+            "host": host, "seed": seed, "run_state": run_state, "device": device, "settings": settings_table.for_results(settings),
             "cases": cases}
 
 

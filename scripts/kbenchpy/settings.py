@@ -13,6 +13,7 @@ class Setting:
     minimum: float  # smallest accepted value (numbers only)
     unit: str
     help: str
+    listed_at_default: bool = True  # False: left out of results files at its default, as kbench does
 
     @property
     def option(self):
@@ -35,6 +36,9 @@ TABLE = (
     Setting("flush_l2", int, 1, 0, "0|1", "cold mode: 1 evicts L2 before every sample (reads a buffer of 2x L2)"),
     Setting("clock_floor", float, 0.75, 0, "fraction", "flag samples taken below this fraction of the peak SM clock"),
     Setting("keep_samples", int, 0, 0, "0|1", "1: keep every per-sample time in the results file"),
+    Setting("counters", int, 0, 0, "0|1",
+            "kbench only: 1 collects hardware counters with CUPTI after timing (ignored by the PyTorch baseline)",
+            listed_at_default=False),
 )
 
 BY_KEY = {row.key: row for row in TABLE}
@@ -43,6 +47,12 @@ BY_KEY = {row.key: row for row in TABLE}
 def defaults():
     """kbench's default settings, as a dict keyed like the results file's `settings`."""
     return {row.key: row.default for row in TABLE}
+
+
+def for_results(settings):
+    """The settings as a results file lists them: rows added later are left out at their default."""
+    return {key: value for key, value in settings.items()
+            if key not in BY_KEY or BY_KEY[key].listed_at_default or value != BY_KEY[key].default}
 
 
 def parse_modes(text):
@@ -70,13 +80,15 @@ def from_json(row, value):
 def validate(settings):
     """"" when the settings are usable, else what is wrong (as kbench's messages)."""
     for row in TABLE:
-        value = settings[row.key]
+        value = settings.get(row.key, row.default)
         if row.kind is not str and not value >= row.minimum:
             return f"{row.option} is {value:g}; expected a value >= {row.minimum:g} ({row.unit})"
     if settings["flush_l2"] not in (0, 1):
         return "--flush-l2 must be 0 or 1"
     if settings["keep_samples"] not in (0, 1):
         return "--keep-samples must be 0 or 1"
+    if settings.get("counters", 0) not in (0, 1):
+        return "counters must be 0 or 1 (--counters is a flag: give it once)"
     if settings["clock_floor"] > 1:
         return f"--clock-floor is {settings['clock_floor']:g}; expected a fraction in [0, 1]"
     if settings["max_samples"] < settings["min_samples"]:
