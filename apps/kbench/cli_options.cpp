@@ -173,7 +173,18 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
     std::visit(
         [&](auto member) {
           std::ostringstream help;
-          help << row.description << " [" << row.unit << ", default " << options.settings.*member << "]";
+          if (row.flag) {
+            help << row.description << " [flag; config setting \"" << row.key << "\": " << row.unit << ", default "
+                 << options.settings.*member << "]";
+          } else {
+            help << row.description << " [" << row.unit << ", default " << options.settings.*member << "]";
+          }
+          if constexpr (std::is_same_v<std::decay_t<decltype(options.settings.*member)>, int>) {
+            if (row.flag) {
+              app.add_flag(option_name(row.key), options.settings.*member, help.str())->group("Measurement");
+              return;
+            }
+          }
           app.add_option(option_name(row.key), options.settings.*member, help.str())->group("Measurement");
         },
         row.field);

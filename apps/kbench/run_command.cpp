@@ -5,6 +5,7 @@
 #include "source_paths.hpp"
 
 #include "harness/report/breakdown_report.hpp"
+#include "harness/report/counters_report.hpp"
 #include "harness/device/build_info.hpp"
 #include "harness/device/device_setup.hpp"
 #include "harness/report/console_reporter.hpp"
@@ -166,7 +167,11 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   }
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
   print_results_table(std::cout, results);
-  if (options.show_kernels) print_kernel_breakdowns(std::cout, results);
+  if (options.show_kernels) {
+    print_kernel_breakdowns(std::cout, results);
+    print_hardware_counters(std::cout, results);
+    print_gpu_telemetry(std::cout, results);
+  }
   std::cout << "Status bands from " << printable(thresholds.file) << '\n';
   for (const std::string& note : results.notes) std::cout << "NOTE: " << note << '\n';
   if (!options.json_path.empty()) {

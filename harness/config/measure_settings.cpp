@@ -41,6 +41,11 @@ const std::vector<MeasureSettingRow>& measure_settings_table() {
       {"clock_floor", "fraction", "flag samples taken while the SM clock ran below this fraction of its peak",
        &MeasureSettings::clock_floor, 0, 1},
       {"keep_samples", "0|1", "1: keep every per-sample time in the results file", &MeasureSettings::keep_samples, 0, 1},
+      {"counters", "0|1",
+       "after timing, profile one more call of each row with CUPTI's range profiler: DRAM bytes, warps active, L2 hit "
+       "rate, sectors per request, bank conflicts, atomics, issue and tensor-pipe use, per kernel; never inside a "
+       "timed window (as a flag: --counters)",
+       &MeasureSettings::counters, 0, 1, true, true},
   };
   return rows;
 }
@@ -104,6 +109,7 @@ std::string validate(const MeasureSettings& settings) {
   }
   if (settings.flush_l2 != 0 && settings.flush_l2 != 1) return "--flush-l2 must be 0 or 1";
   if (settings.keep_samples != 0 && settings.keep_samples != 1) return "--keep-samples must be 0 or 1";
+  if (settings.counters != 0 && settings.counters != 1) return "counters must be 0 or 1 (--counters is a flag: give it once)";
   if (settings.clock_floor > 1) return fmt::format("--clock-floor is {:g}; expected a fraction in [0, 1]", settings.clock_floor);
   if (settings.max_samples < settings.min_samples) {
     return fmt::format("--max-samples ({}) is below --min-samples ({})", settings.max_samples, settings.min_samples);
@@ -114,6 +120,10 @@ std::string validate(const MeasureSettings& settings) {
     return e.what();
   }
   return {};
+}
+
+bool listed_in_results(const MeasureSettings& settings, const MeasureSettingRow& row) {
+  return !row.may_be_absent || setting_to_json(settings, row) != setting_to_json(MeasureSettings{}, row);
 }
 
 nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row) {

@@ -25,6 +25,7 @@ struct MeasureSettings {
   int flush_l2 = 1;             ///< cold mode: 1 evicts L2 before every sample
   double clock_floor = 0.75;    ///< flag samples taken below this fraction of the peak SM clock
   int keep_samples = 0;         ///< 1: keep every per-sample time in the results file
+  int counters = 0;             ///< 1: collect hardware counters of each row in one more pass (CUPTI)
 };
 
 using MeasureSettingField =
@@ -38,6 +39,8 @@ struct MeasureSettingRow {
   MeasureSettingField field;
   double min_value;         ///< smallest accepted value (numbers only)
   double max_value;         ///< largest accepted value (numbers only): beyond it a run would never end
+  bool flag = false;        ///< a 0|1 switch the command line sets as a bare flag (--counters)
+  bool may_be_absent = false;  ///< results files from before this setting leave it out: its default applies
 };
 
 const std::vector<MeasureSettingRow>& measure_settings_table();
@@ -50,6 +53,10 @@ std::string validate(const MeasureSettings& settings);
 
 /// The CLI option name for a row key: "min_samples" -> "--min-samples".
 std::string option_name(const std::string& key);
+
+/// Whether results files and reports list the row: always, except a `may_be_absent` row at its
+/// default, which is left out so that files from before it read and write back unchanged.
+bool listed_in_results(const MeasureSettings& settings, const MeasureSettingRow& row);
 
 /// The row's value as JSON (number or string).
 nlohmann::json setting_to_json(const MeasureSettings& settings, const MeasureSettingRow& row);

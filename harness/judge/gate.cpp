@@ -61,6 +61,11 @@ void check_regressions(const RunResults& baseline, const RunResults& results, co
         fmt::format("{} -> {} ({}) in {} mode; tolerance {}, noise {} + {}", format_ms(c.old_ms), format_ms(c.new_ms),
                     format_change(c.change), mode_name(c.mode), format_percent(options.max_regression), format_percent(c.old_noise),
                     format_percent(c.new_noise));
+    if ((c.verdict == Verdict::slower || c.verdict == Verdict::faster) && (c.new_row->contended() || c.old_row->contended())) {
+      out.notes.push_back(fmt::format("not judged: {}: another process used the GPU during the {} run's row: {}", where(*c.new_row),
+                                      c.new_row->contended() ? "new" : "baseline", numbers));
+      continue;
+    }
     if (c.verdict == Verdict::slower) out.violations.push_back(fmt::format("{}: regression: {}", where(*c.new_row), numbers));
     if (c.verdict == Verdict::faster) out.notes.push_back(fmt::format("improvement: {}: {}", where(*c.new_row), numbers));
   }

@@ -7,7 +7,8 @@
 /// row must be correct (INCORRECT or ERROR fails). Baseline and roof rows are not gated.
 /// Regression: an own row regresses when it is slower than in the baseline run by more than the
 /// tolerance and by more than the two runs' summed noise (relative IQR). Improvements never fail;
-/// rows missing from either side are listed.
+/// rows missing from either side are listed. A row whose telemetry saw another process on the
+/// GPU (in either run) is called neither a regression nor an improvement: a note says why.
 
 #include "harness/common/input_error.hpp"
 #include "harness/results/results.hpp"

@@ -19,6 +19,80 @@ bool dominated_by_one_activity(const CaseResult& row) {
   return main != nullptr && main->mean_ms * main->launches_per_call >= kDominantShare * row.breakdown->gpu_ms_per_call;
 }
 
+/// The tensor pipe's or the issue slots' use, appended to a compute-bound row's text; "" without counters.
+std::string compute_counters_note(const CaseResult& row) {
+  const KernelCounters* main = row.counters ? row.counters->longest() : nullptr;
+  if (main == nullptr) return "";
+  const bool tensor_math = row.traffic.math.find("tensor") != std::string::npos;
+  if (const std::optional<double> tensor = main->tensor_pipe_pct(); tensor_math && tensor) {
+    return fmt::format("; tensor pipe {:.0f}% busy", *tensor);
+  }
+  if (const std::optional<double> issue = main->value(counter_metric::issue_active_pct)) {
+    return fmt::format("; issue slots {:.0f}% busy", *issue);
+  }
+  return "";
+}
+
+/// Sums a metric over every kernel of the call; nothing when no kernel has it.
+std::optional<double> summed(const HardwareCounters& counters, const char* metric) {
+  std::optional<double> total;
+  for (const KernelCounters& k : counters.kernels) {
+    if (const std::optional<double> v = k.value(metric)) total = total.value_or(0) + *v;
+  }
+  return total;
+}
+
+/// Sectors per request of global loads or stores over the whole call when they also moved well
+/// over the op's minimum bytes through L1; nothing otherwise.
+std::optional<double> uncoalesced_sectors(const HardwareCounters& counters, bool load, double minimum_bytes) {
+  const std::optional<double> sectors =
+      summed(counters, load ? counter_metric::global_load_sectors : counter_metric::global_store_sectors);
+  const std::optional<double> requests =
+      summed(counters, load ? counter_metric::global_load_requests : counter_metric::global_store_requests);
+  if (!sectors || !requests || !(*requests > 0) || !(minimum_bytes > 0)) return std::nullopt;
+  const double per_request = *sectors / *requests;
+  if (per_request > kCoalescedSectorsPerRequest && *sectors * 32.0 >= kExcessSectorBytes * minimum_bytes) return per_request;
+  return std::nullopt;
+}
+
+/// The first counter rule (README: Primary issue) that holds for a memory-bound row; "" for none.
+std::string memory_counters_issue(const CaseResult& row, int sm_count) {
+  if (!row.counters) return "";
+  const HardwareCounters& counters = *row.counters;
+  const KernelCounters* main = counters.longest();
+  if (main == nullptr) return "";
+  const std::optional<double> atomics = main->atomic_requests();
+  const std::optional<double> loads = main->value(counter_metric::global_load_requests);
+  if (atomics && *atomics > 0 && (!loads || *atomics >= kAtomicsPerLoadRequest * *loads)) {
+    return loads && *loads > 0 ? fmt::format("atomics: {:.2f} atomic requests per load request", *atomics / *loads)
+                               : "atomics: no global loads besides them";
+  }
+  if (const std::optional<double> dram = counters.dram_bytes_per_call();
+      dram && row.traffic.bytes_total() > 0 && *dram >= kExtraTrafficRatio * row.traffic.bytes_total()) {
+    return fmt::format("extra traffic: {:.1f}× the minimum bytes", *dram / row.traffic.bytes_total());
+  }
+  for (const bool load : {true, false}) {
+    const double minimum = load ? row.traffic.bytes_read : row.traffic.bytes_written;
+    if (const std::optional<double> s = uncoalesced_sectors(counters, load, minimum)) {
+      const std::optional<double> sectors =
+          summed(counters, load ? counter_metric::global_load_sectors : counter_metric::global_store_sectors);
+      return fmt::format("uncoalesced: {:.1f} sectors per {} request ({:.1f}× the minimum bytes through L1)", *s,
+                         load ? "load" : "store", *sectors * 32.0 / minimum);
+    }
+  }
+  if (const std::optional<double> conflicts = main->bank_conflict_fraction(); conflicts && *conflicts >= kBankConflictFraction) {
+    return fmt::format("shared-memory bank conflicts: {:.0f}% of shared wavefronts", 100 * *conflicts);
+  }
+  if (const std::optional<double> warps = main->value(counter_metric::warps_active_pct); warps && *warps < kLowOccupancyPct) {
+    const KernelActivity* traced = row.breakdown ? row.breakdown->dominant() : nullptr;
+    if (traced != nullptr && traced->is_kernel() && sm_count > 0) {
+      return fmt::format("low occupancy: {:.0f}% warps active ({} blocks for {} SMs)", *warps, traced->blocks(), sm_count);
+    }
+    return fmt::format("low occupancy: {:.0f}% warps active", *warps);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string primary_issue(const CaseResult& row, int sm_count) {
@@ -44,12 +118,15 @@ std::string primary_issue(const CaseResult& row, int sm_count) {
       main != nullptr && main->is_kernel() && sm_count > 0 && main->blocks() < sm_count) {
     return fmt::format("under-filled grid: {} blocks for {} SMs", main->blocks(), sm_count);
   }
-  if (row.bound == Bound::compute) return fmt::format("compute bound: {:.0f}% of peak FLOP/s", 100 * row.compute_efficiency);
+  if (row.bound == Bound::compute) {
+    return fmt::format("compute bound: {:.0f}% of peak FLOP/s{}", 100 * row.compute_efficiency, compute_counters_note(row));
+  }
 
   const ModeTiming* headline = row.headline();
   if (headline != nullptr && headline->mode == MeasureMode::hot && headline->l2_resident) return "L2-resident";
+  if (row.roof_fraction && *row.roof_fraction >= kAtRoofFraction) return "at memory roof";
+  if (std::string issue = memory_counters_issue(row, sm_count); !issue.empty()) return issue;
   if (!row.roof_fraction) return "memory bound (no roof row)";
-  if (*row.roof_fraction >= kAtRoofFraction) return "at memory roof";
   return fmt::format("memory bound: {:.0f}% of roof", 100 * *row.roof_fraction);
 }
 

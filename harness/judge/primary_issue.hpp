@@ -18,6 +18,21 @@ constexpr double kDominantShare = 0.9;
 /// Rows at or above this fraction of the copy roof are at the memory roof.
 constexpr double kAtRoofFraction = 0.95;
 
+/// Rules on hardware counters (`--counters`), for rows below the memory roof:
+/// Global atomic/reduction requests per global load request at or above this: "atomics".
+constexpr double kAtomicsPerLoadRequest = 0.1;
+/// Sectors per global request above this (a warp's 4-byte accesses, coalesced, need 4)...
+constexpr double kCoalescedSectorsPerRequest = 4.0;
+/// ...and L1 global sectors x 32 B at or above this multiple of the op's minimum bytes: "uncoalesced".
+/// Both must hold, so that wide (16-byte) coalesced accesses, 16 sectors per request, do not trip it.
+constexpr double kExcessSectorBytes = 1.3;
+/// DRAM bytes per call at or above this multiple of the op's minimum bytes: "extra traffic".
+constexpr double kExtraTrafficRatio = 1.3;
+/// Shared-memory bank conflicts per shared wavefront at or above this: "shared-memory bank conflicts".
+constexpr double kBankConflictFraction = 0.25;
+/// Warps active below this percentage of the SMs' peak (the longest kernel): "low occupancy".
+constexpr double kLowOccupancyPct = 25.0;
+
 /// The first rule that holds:
 ///  1. the status, for rows not timed ("incorrect", "error", "skipped");
 ///  2. "unfused: N kernels per call" when one call launches more than one kernel (counted by
@@ -27,10 +42,19 @@ constexpr double kAtRoofFraction = 0.95;
 ///     ("launch latency" when those modes were not both measured and the median is < 10 µs);
 ///  4. "under-filled grid: B blocks for S SMs" when the kernel taking most of the GPU time has
 ///     fewer blocks than the device has SMs (needs a breakdown and `sm_count` > 0);
-///  5. "compute bound: P% of peak FLOP/s" when the FLOP floor exceeds the byte floor;
+///  5. "compute bound: P% of peak FLOP/s" when the FLOP floor exceeds the byte floor; with
+///     counters, "; tensor pipe T% busy" for tensor-core math, else "; issue slots I% busy";
 ///  6. "L2-resident" when the headline is a hot-mode time whose working set fits in L2;
-///  7. "at memory roof" at >= 95 % of the d2d copy's bandwidth, otherwise
-///     "memory bound: P% of roof" ("memory bound (no roof row)" without a copy roof).
+///  7. "at memory roof" at >= 95 % of the d2d copy's bandwidth;
+///  8. with counters (the longest kernel's values, or all kernels' sums where stated):
+///     "atomics: R atomic requests per load request" (R >= 0.1),
+///     "extra traffic: X× the minimum bytes" (all kernels' DRAM bytes >= 1.3x the minimum),
+///     "uncoalesced: S sectors per load request (X× the minimum bytes through L1)" (S > 4 and all
+///     kernels' L1 sectors x 32 B >= 1.3x the minimum bytes, for loads, then stores; counters
+///     cannot tell wide loads that re-read data served by L2 from uncoalesced ones: X says how much),
+///     "shared-memory bank conflicts: P% of shared wavefronts" (P >= 25 %),
+///     "low occupancy: W% warps active (B blocks for S SMs)" (W < 25 %);
+///  9. otherwise "memory bound: P% of roof" ("memory bound (no roof row)" without a copy roof).
 std::string primary_issue(const CaseResult& row, int sm_count = 0);
 
 }  // namespace kbench

@@ -4,6 +4,7 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/nvtx_range.hpp"
 #include "harness/measure/long_calls.hpp"
+#include "harness/measure/gpu_telemetry_sampler.hpp"
 #include "harness/measure/stopping_rule.hpp"
 
 #include <fmt/format.h>
@@ -85,6 +86,7 @@ void run_batches(Measurement& result, const MeasureContext& context, const Measu
   double measured_s = 0;
   bool blocker_timed_out = false;
   const auto start = Clock::now();
+  if (context.telemetry != nullptr) context.telemetry->begin();
   do {
     const int batch = batch_samples(sample_ms, kBatch, settings.max_samples - static_cast<int>(result.samples_ms.size()));
     context.heartbeat.calls_enqueued(static_cast<std::int64_t>(batch) * result.calls_per_sample);  // before any window
@@ -110,6 +112,9 @@ void run_batches(Measurement& result, const MeasureContext& context, const Measu
     }
   } while (!rule.should_stop(result.samples_ms, measured_s, seconds_since(start)));
 
+  if (context.telemetry != nullptr && context.telemetry->available()) {
+    result.telemetry = context.telemetry->end(static_cast<std::int64_t>(result.samples_ms.size()) * result.calls_per_sample);
+  }
   result.stop_reason = rule.reason();
   result.timed_out = rule.timed_out();
   result.stats = summarize(result.samples_ms);

@@ -17,6 +17,7 @@
 #include "harness/measure/gpu_timers.hpp"
 #include "harness/measure/l2_flush.hpp"
 #include "harness/config/measure_settings.hpp"
+#include "harness/results/gpu_telemetry.hpp"
 #include "harness/results/stats.hpp"
 
 #include <cuda_runtime_api.h>
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,8 @@ namespace kbench {
 
 /// Enqueues one call on the stream it is given.
 using LaunchFn = std::function<void(cudaStream_t)>;
+
+class GpuTelemetrySampler;
 
 /// The GPU resources measurement shares across cases (allocated once per run).
 struct MeasureContext {
@@ -40,6 +44,8 @@ struct MeasureContext {
   ClockProbe* clock_probe = nullptr;  ///< needs 2 slots
   double peak_sm_clock_mhz = 0;
   double l2_bytes = 0;
+  /// Reads NVML while samples are taken (may be null: no telemetry).
+  GpuTelemetrySampler* telemetry = nullptr;
   /// Told of the calls enqueued and completed, for an isolated run's watchdog; never inside a
   /// timed window (harness/common/heartbeat.hpp). A no-op by default.
   Heartbeat heartbeat;
@@ -73,6 +79,7 @@ struct Measurement {
   double min_sm_clock_mhz = 0;     ///< lowest clock probe
   int low_clock_samples = 0;       ///< samples in batches below clock_floor x peak
   std::vector<std::string> warnings;
+  std::optional<ModeTelemetry> telemetry;  ///< NVML's readings over the sampling; none without NVML
   double wall_time_s = 0;
 };
 

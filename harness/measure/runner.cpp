@@ -3,6 +3,8 @@
 #include "harness/ops/copy_roof.hpp"
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
+#include "harness/measure/counter_profiler.hpp"
+#include "harness/measure/gpu_telemetry_sampler.hpp"
 #include "harness/measure/kernel_tracer.hpp"
 #include "harness/measure/l2_flush.hpp"
 #include "harness/measure/measure.hpp"
@@ -107,6 +109,8 @@ ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {
   t.min_sm_clock_mhz = m.min_sm_clock_mhz;
   t.low_clock_samples = m.low_clock_samples;
   t.warnings = std::move(m.warnings);
+  t.telemetry = std::move(m.telemetry);
+  if (t.telemetry && t.telemetry->contended()) t.warnings.push_back(contention_warning(*t.telemetry));
   return t;
 }
 
@@ -155,6 +159,32 @@ void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream,
   if (!row.breakdown && !tracer.unavailable_reason().empty()) {
     const std::string note = "no kernel breakdown: " + tracer.unavailable_reason();
     if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+  }
+}
+
+/// Adds `note` to the run's notes unless it is there already.
+void note_once(std::vector<std::string>& notes, const std::string& note) {
+  if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+}
+
+/// Profiles one more call with CUPTI's range profiler, after an L2 flush (as cold mode runs it);
+/// once counters prove unavailable, the run notes why (once) and goes on without them.
+void collect_counters(const LaunchFn& launch, CaseResult& row, const MeasureContext& context, std::vector<std::string>& notes) {
+  CounterProfiler& profiler = CounterProfiler::instance();
+  if (profiler.unavailable_reason().empty()) {
+    const NvtxRange range("counters");
+    const LaunchFn flush = [&](cudaStream_t s) {
+      if (context.flusher != nullptr) context.flusher->flush(s);
+    };
+    row.counters = profiler.profile(launch, flush, context.stream);
+  }
+  if (!profiler.missing_metrics().empty()) {
+    std::string names;
+    for (const std::string& m : profiler.missing_metrics()) names += (names.empty() ? "" : ", ") + m;
+    note_once(notes, "hardware counters without " + names + " (this GPU does not offer them)");
+  }
+  if (!row.counters && !profiler.unavailable_reason().empty()) {
+    note_once(notes, "no hardware counters: " + profiler.unavailable_reason() + "; the rows keep their timings");
   }
 }
 
@@ -224,6 +254,17 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
         row.message += std::string("; kernel breakdown failed: ") + error.what();
       }
     }
+    if (settings.counters != 0) {
+      try {
+        const CallsInFlight in_flight(context.heartbeat, 1);
+        collect_counters(launch, row, context, notes);
+      } catch (const CudaError& error) {
+        if (is_sticky_cuda_error(error.code())) record_error(row, error);
+        row.message += std::string("; hardware counters failed: ") + error.what();
+      } catch (const std::exception& error) {
+        row.message += std::string("; hardware counters failed: ") + error.what();
+      }
+    }
   }
 }
 
@@ -241,6 +282,13 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
   CudaStream stream;
   const MeasureResources resources(stream.get(), device.l2_bytes, device.sm_clock_khz, settings.flush_l2 != 0);
   MeasureContext context = resources.context();
+  GpuTelemetrySampler telemetry(device.pci_bus_id);  // after the context exists: see its header
+  if (telemetry.available()) {
+    context.telemetry = &telemetry;
+    if (!telemetry.processes_note().empty()) outcome.notes.push_back(telemetry.processes_note());
+  } else {
+    outcome.notes.push_back("no GPU telemetry (energy, power, temperature, other processes): " + telemetry.unavailable_reason());
+  }
   context.heartbeat = Heartbeat(extras.heartbeat);
   context.heartbeat.calls_completed();  // ready: nothing in flight
 

@@ -3,6 +3,7 @@
 
 #include "harness/report/breakdown_report.hpp"
 #include "harness/report/first_call_report.hpp"
+#include "harness/report/counters_report.hpp"
 
 #include "harness/config/measure_settings.hpp"
 #include "harness/judge/primary_issue.hpp"
@@ -82,6 +83,7 @@ std::string measurement_text(const RunResults& results) {
     if (row.headline_mode) add_unique(modes, std::string(mode_name(*row.headline_mode)));
   std::string settings;
   for (const MeasureSettingRow& row : measure_settings_table()) {
+    if (!listed_in_results(results.settings, row)) continue;
     const nlohmann::json value = setting_to_json(results.settings, row);
     settings += (settings.empty() ? "" : ", ") + row.key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
   }
@@ -333,6 +335,10 @@ void write_markdown_report(std::ostream& out, const ReportInput& input) {
   print_kernel_breakdowns(out, r,
                          "\n## Kernel breakdown\n\nWhat one call launches, traced with CUPTI after the timed samples; "
                          "Gap = hot-mode event time - GPU time of the launches.\n");
+  print_hardware_counters(out, r,
+                          "\n## Hardware counters\n\nCounted with CUPTI's range profiler in one more call per row after "
+                          "its timed samples (`--counters`); the primary issue's counter rules read them.\n");
+  print_gpu_telemetry(out, r, "\n## GPU telemetry\n");
   print_first_calls(out, r);
   write_not_timed(out, r);
   write_notes(out, r);

@@ -13,6 +13,12 @@ const ModeTiming* CaseResult::headline() const {
   return timings.empty() ? nullptr : &timings.front();
 }
 
+bool CaseResult::contended() const {
+  for (const ModeTiming& t : timings)
+    if (t.telemetry && t.telemetry->contended()) return true;
+  return false;
+}
+
 }  // namespace kbench
 
 namespace kbench {

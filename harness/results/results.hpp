@@ -10,6 +10,8 @@
 #include "harness/ops/problem.hpp"
 #include "harness/ops/traffic.hpp"
 #include "harness/ops/variant_role.hpp"
+#include "harness/results/gpu_telemetry.hpp"
+#include "harness/results/hardware_counters.hpp"
 #include "harness/results/kernel_breakdown.hpp"
 #include "harness/results/stats.hpp"
 #include "harness/results/status_bands.hpp"
@@ -91,6 +93,8 @@ struct ModeTiming {
   double min_sm_clock_mhz = 0;      ///< lowest SM clock measured
   int low_clock_samples = 0;        ///< samples taken while the clock was below clock_floor x peak
   std::vector<std::string> warnings;  ///< what a reader of this timing must know
+  /// NVML's readings while this mode was sampled; none without NVML (harness/measure/gpu_telemetry_sampler.hpp).
+  std::optional<ModeTelemetry> telemetry;
 };
 
 /// One op x variant x shape x dtype.
@@ -146,6 +150,10 @@ struct CaseResult {
 
   /// The device the row ran on: an index into RunResults::devices; 0 when that is empty.
   std::size_t device = 0;
+  /// Hardware counters of one call, per kernel (`--counters`: harness/measure/counter_profiler.hpp); empty when not collected.
+  std::optional<HardwareCounters> counters;
+  /// Another process used the GPU while a mode of this row was sampled (its telemetry says so).
+  bool contended() const;
 };
 
 /// Which plan a run's rows come from, so that shards of one sweep can be merged (kbench merge).

@@ -6,6 +6,7 @@
 #include "harness/common/json_input.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/printable_text.hpp"
+#include "harness/results/hardware_counters_json.hpp"
 #include "harness/results/kernel_breakdown_json.hpp"
 
 #include <algorithm>
@@ -74,6 +75,11 @@ const JsonFields<ModeTiming>& timing_fields() {
       json_field("warnings", &ModeTiming::warnings, &JsonObject::string_items),
       json_object("stats", &ModeTiming::stats, &stats_fields),
       {"samples_ms", [](const ModeTiming& t) { return json(t.samples_ms); }, &read_samples},
+      // Only where NVML gave readings.
+      {"telemetry", [](const ModeTiming& t) { return telemetry_to_json(t.telemetry); },
+       [](const JsonObject& object, const std::string& key, ModeTiming& t) {
+         if (object.has(key)) t.telemetry = telemetry_from_json(object.at(key), object.place(key).path);
+       }},
   };
   return fields;
 }
@@ -165,6 +171,11 @@ const JsonFields<CaseResult>& case_fields() {
        [](const JsonObject& object, const std::string& key, CaseResult& c) {
          if (object.has(key)) c.device = static_cast<std::size_t>(object.count(key));
        }},
+      // Only with --counters.
+      {"hardware_counters", [](const CaseResult& c) { return counters_to_json(c.counters); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         if (object.has(key)) c.counters = counters_from_json(object.at(key), object.place(key).path);
+       }},
   };
   return fields;
 }
@@ -216,7 +227,9 @@ const JsonFields<BuildInfo>& build_fields() {
 
 json settings_to_json(const MeasureSettings& settings) {
   json out = json::object();
-  for (const MeasureSettingRow& row : measure_settings_table()) out[row.key] = setting_to_json(settings, row);
+  for (const MeasureSettingRow& row : measure_settings_table()) {
+    if (listed_in_results(settings, row)) out[row.key] = setting_to_json(settings, row);
+  }
   return out;
 }
 
@@ -254,6 +267,7 @@ void read_plan(const JsonObject& parent, const std::string& key, RunResults& res
 void read_settings(const JsonObject& parent, const std::string& key, RunResults& results) {
   const JsonObject object = parent.object(key);
   for (const MeasureSettingRow& row : measure_settings_table()) {
+    if (row.may_be_absent && !object.has(row.key)) continue;
     const std::string error = setting_from_json(results.settings, row, object.at(row.key));
     if (!error.empty()) input_error(object.place(row.key), "found " + describe_json(object.at(row.key)) + "; " + error);
   }

@@ -1,0 +1,49 @@
+#pragma once
+/// Collects hardware counters of one call through CUPTI's range profiler (cupti_range_profiler.h,
+/// cupti_profiler_host.h): auto ranges, one per kernel launch, and kernel replay, so a metric
+/// set needing several passes replays each kernel as often as it needs. libcupti is loaded at
+/// run time (dlopen), as for the kernel tracer. Used after a row's timed samples, never inside a
+/// timed window. When counters cannot be had (no libcupti, insufficient privileges, another
+/// profiler attached, an unsupported GPU) `profile` returns nothing and `unavailable_reason` says why.
+
+#include "harness/results/hardware_counters.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kbench {
+
+class CounterProfiler {
+ public:
+  /// The process's profiler (CUPTI's profiler state is per process).
+  static CounterProfiler& instance();
+
+  /// Runs `prepare` (e.g. an L2 flush), synchronizes, then profiles one call of `launch` on
+  /// `stream` on the current device. Nothing when counters are unavailable; CUDA errors of the
+  /// call throw.
+  std::optional<HardwareCounters> profile(const std::function<void(cudaStream_t)>& launch,
+                                          const std::function<void(cudaStream_t)>& prepare, cudaStream_t stream);
+
+  /// Empty while counters work; otherwise why they cannot be had (set by the first failure).
+  const std::string& unavailable_reason() const { return unavailable_; }
+  /// Metrics this device does not offer, left out of every profile (empty until the first one).
+  const std::vector<std::string>& missing_metrics() const { return missing_; }
+
+  CounterProfiler(const CounterProfiler&) = delete;
+  CounterProfiler& operator=(const CounterProfiler&) = delete;
+
+ private:
+  CounterProfiler() = default;
+  bool set_up();  ///< loads libcupti, initializes the profiler and builds the config image, once
+  bool tried_ = false;
+  std::string unavailable_;
+  std::vector<std::string> metrics_;  ///< the metrics the device offers, in counter_metric_names() order
+  std::vector<std::string> missing_;
+  std::vector<unsigned char> config_image_;
+};
+
+}  // namespace kbench
