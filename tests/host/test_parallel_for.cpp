@@ -8,6 +8,7 @@
 #include "support/catch.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
