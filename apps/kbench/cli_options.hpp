@@ -47,6 +47,7 @@ struct Options {
   bool isolate = false;     ///< --isolate: each case in a worker process
   bool no_isolate = false;  ///< --no-isolate: never, even for plugin or kernel-file variants
   double kernel_timeout_s = kDefaultKernelTimeoutS;  ///< --kernel-timeout: seconds one call may take, isolated
+  int repeat = 1;           ///< --repeat: each case measured in this many worker processes, pooled
   // Hidden: set by an isolated run's parent on its worker processes (worker_command_line.hpp).
   std::optional<std::size_t> worker_case;  ///< the case this process runs as a worker
   std::size_t worker_first_row = 0;

@@ -49,12 +49,13 @@ std::string problem_text(const PlanEntry& entry) {
                      printable(entry.problem.size_class));
 }
 
-int dry_run(const Plan& plan) {
+int dry_run(const Plan& plan, int repeat) {
   for (const PlanEntry& entry : plan.entries) std::cout << problem_text(entry) << ": " << row_names(entry) << '\n';
   for (const SkippedEntry& skipped : plan.skipped) {
     std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << printable(skipped.reason) << '\n';
   }
   std::cout << fmt::format("{} problems, {} rows", plan.entries.size(), plan.row_count());
+  if (repeat > 1) std::cout << fmt::format(", each case measured in {} worker processes (--repeat)", repeat);
   if (!plan.skipped.empty()) {
     std::cout << fmt::format("; {} row{} skipped by the config", plan.skipped_row_count(), plan.skipped_row_count() == 1 ? "" : "s");
   }
@@ -128,21 +129,25 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
   }
   const InterruptGuard interrupts;
   session.stop_requested = &interrupts.requested();
-  if (isolation_wanted(options, plan)) {
+  if (isolation_wanted(options, plan) || options.repeat > 1) {
     // The device was queried above, before any worker; from here on the parent runs no kernel
     // and holds no context.
     release_device();
-    std::cout << fmt::format("Isolated: each case runs in a worker process; a call may take {:g} s (--kernel-timeout)\n",
+    std::cout << fmt::format("Isolated: each case runs in {}; a call may take {:g} s (--kernel-timeout)\n",
+                             options.repeat > 1 ? fmt::format("{} worker processes in turn, their samples pooled (--repeat)", options.repeat)
+                                                : std::string("a worker process"),
                              options.kernel_timeout_s);
     ProcessWorkerOptions workers;
     workers.parent_args = args;
     workers.seed = session.seed;
     workers.timeout_s = options.kernel_timeout_s;
     workers.stop_requested = session.stop_requested;
+    workers.keep_every_sample = options.repeat > 1;
+    const RepeatOptions repeat{options.repeat, settings.keep_samples};
     // `workers` by value: the session runs the plan after this block has ended.
-    session.run_plan_with = [workers, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
+    session.run_plan_with = [workers, repeat, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
       return run_plan_isolated(all, process_workers(workers), options.kernel_timeout_s, each_problem,
-                               session.stop_requested);
+                               session.stop_requested, repeat);
     };
   }
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
@@ -237,7 +242,7 @@ bool isolation_wanted(const Options& options, const Plan& plan) {
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
                      const std::string& command_line, const std::vector<std::string>& args) {
   const PreparedRun run = prepare_run(app, options, registry);
-  if (options.dry_run) return dry_run(run.plan);
+  if (options.dry_run) return dry_run(run.plan, options.repeat);
   if (options.worker_case) return run_as_worker(run.plan, options, run.settings, command_line);
   return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args);
 }
