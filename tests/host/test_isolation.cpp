@@ -85,6 +85,49 @@ TEST_CASE("a worker gets the parent's options less its own, then its seed and ca
   CHECK(worker_arguments("k", {"--no-isolate"}, task).size() == 1 + 10);
 }
 
+TEST_CASE("a worker of --repeat keeps every sample: the parent's --keep-samples and --repeat are dropped", "[isolate]") {
+  WorkerTask task;
+  task.rows_path = "r";
+  task.heartbeat_path = "h";
+  task.keep_every_sample = true;
+  const std::vector<std::string> args =
+      worker_arguments("k", {"--op", "add", "--repeat", "3", "--keep-samples", "0", "--keep-samples=2"}, task);
+  const std::vector<std::string> expected{"k", "--op", "add", "--seed", "0", "--worker-case", "0", "--worker-first-row", "0",
+                                          "--worker-rows", "r", "--worker-heartbeat", "h", "--keep-samples", "1"};
+  CHECK(args == expected);
+  task.keep_every_sample = false;  // an isolated run without --repeat keeps the parent's choice
+  CHECK(worker_arguments("k", {"--keep-samples", "0", "--repeat", "1"}, task)[2] == "0");
+}
+
+TEST_CASE("--repeat runs each case in N workers in turn and pools their rows", "[isolate]") {
+  const Registry registry = all_ops();
+  const Plan plan = add_plan(registry, {{1000}});
+  int workers = 0;
+  const RunWorkerFn fake = [&](std::size_t case_index, std::size_t first_row) {
+    ++workers;
+    WorkerReport report;
+    report.end = WorkerEnd::finished;
+    std::vector<CaseResult> rows = planned_rows(plan.entries[case_index]);
+    for (std::size_t r = first_row; r < rows.size(); ++r) {
+      rows[r].status = CaseStatus::passed;
+      ModeTiming t;
+      t.samples_ms = {static_cast<double>(workers), static_cast<double>(workers)};
+      t.stats.count = 2;
+      rows[r].timings = {t};
+      report.rows.push_back(rows[r]);
+    }
+    return report;
+  };
+  const RunOutcome outcome = run_plan_isolated(plan, fake, 60, {}, nullptr, RepeatOptions{3, 2});
+  CHECK(workers == 3);
+  REQUIRE_FALSE(outcome.rows.empty());
+  for (const CaseResult& row : outcome.rows) {
+    REQUIRE(row.timings.size() == 1);
+    CHECK(row.timings[0].processes == 3);
+    CHECK(row.timings[0].samples_ms == std::vector<double>{1, 1, 2, 2, 3, 3});
+  }
+}
+
 TEST_CASE("a worker's case starts at its first row; the roof row stays", "[isolate]") {
   const Registry registry = all_ops();
   const Plan plan = add_plan(registry, {{1000}, {2000}});
