@@ -10,6 +10,8 @@ using namespace kbench;
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 /// Timing-like samples: `median_ms` times a log-normal factor of spread `sigma`. Box-Muller on the
 /// raw output of mt19937_64 (fully specified), so the draws are the same on every library.
 std::vector<double> timing_samples(std::mt19937_64& random, std::size_t n, double median_ms, double sigma) {
@@ -17,7 +19,7 @@ std::vector<double> timing_samples(std::mt19937_64& random, std::size_t n, doubl
   std::vector<double> out;
   while (out.size() < n) {
     const double r = std::sqrt(-2 * std::log(uniform()));
-    const double angle = 2 * M_PI * uniform();
+    const double angle = 2 * kPi * uniform();
     out.push_back(median_ms * std::exp(sigma * r * std::cos(angle)));
     if (out.size() < n) out.push_back(median_ms * std::exp(sigma * r * std::sin(angle)));
   }
