@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Installs kbench's build dependencies as system packages (Debian 12, Ubuntu 24.04), only those
 # missing, and checks that the CUDA Toolkit is there. Nothing is downloaded from anywhere else.
-# matplotlib is for scripts/plot_results.py and PyYAML for the test of docs/'s CI examples, for the
-# `python3` first on PATH (the one the README's commands run): Debian's python3-matplotlib and
-# python3-yaml when that is the system's /usr/bin/python3, else pip installs them into that
-# interpreter (pyenv, conda, a venv).
+# matplotlib is for scripts/plot_results.py, for the `python3` first on PATH (the one the README's
+# commands run): Debian's python3-matplotlib when that is the system's /usr/bin/python3, else pip
+# installs it into that interpreter (pyenv, conda, a venv).
 set -euo pipefail
 
 # package  test-for-presence
@@ -37,23 +36,19 @@ else
   echo "setup: all build dependencies are present"
 fi
 
-# matplotlib (plots) and PyYAML (the test that parses docs/'s CI examples) for the python3 on
-# PATH, which need not be Debian's.
+# matplotlib for the python3 on PATH, which need not be Debian's.
 python=$(command -v python3 || true)
-for module in matplotlib:python3-matplotlib:matplotlib yaml:python3-yaml:PyYAML; do
-  IFS=: read -r import_name apt_package pip_package <<< "$module"
-  if [ -n "$python" ] && ! "$python" -c "import $import_name" >/dev/null 2>&1; then
-    if [ "$(readlink -f "$python")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ]; then
-      echo "setup: installing $apt_package for $python"
-      export DEBIAN_FRONTEND=noninteractive
-      $sudo apt-get install -y -qq --no-install-recommends "$apt_package"
-    else
-      echo "setup: installing $pip_package with pip for $python (not the system's python3)"
-      "$python" -m pip install --quiet "$pip_package"
-    fi
-    "$python" -c "import $import_name" || { echo "setup: error: $import_name still does not import in $python" >&2; exit 1; }
+if [ -n "$python" ] && ! "$python" -c 'import matplotlib' >/dev/null 2>&1; then
+  if [ "$(readlink -f "$python")" = "$(readlink -f /usr/bin/python3 2>/dev/null)" ]; then
+    echo "setup: installing python3-matplotlib for $python"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get install -y -qq --no-install-recommends python3-matplotlib
+  else
+    echo "setup: installing matplotlib with pip for $python (not the system's python3)"
+    "$python" -m pip install --quiet matplotlib
   fi
-done
+  "$python" -c 'import matplotlib' || { echo "setup: error: matplotlib still does not import in $python" >&2; exit 1; }
+fi
 
 nvcc=$(command -v nvcc || true)
 [ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc=/usr/local/cuda/bin/nvcc
