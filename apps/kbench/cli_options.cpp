@@ -82,11 +82,6 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   }
   if (!running) return;
   if (options.isolate && options.no_isolate) refuse("--isolate and --no-isolate exclude each other");
-  if (options.repeat < 1 || options.repeat > 100) {
-    refuse(fmt::format("--repeat is {}; expected a number of processes from 1 to 100", options.repeat));
-  }
-  if (options.repeat > 1 && options.no_isolate) refuse("--repeat runs each case in worker processes; it excludes --no-isolate");
-  if (options.repeat > 1 && options.profile) refuse("--repeat pools timed samples; --profile times nothing");
   if (options.worker_case && (options.worker_rows.empty() || options.worker_heartbeat.empty())) {
     refuse(std::string(kWorkerCaseOption) + " needs " + kWorkerRowsOption + " and " + kWorkerHeartbeatOption +
            " (worker options are set by an isolated run, not by hand)");
@@ -102,6 +97,11 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   if (options.profile && !options.json_path.empty()) {
     refuse("--profile cannot be combined with --json: a profile run times nothing");
   }
+  if (options.repeat < 1 || options.repeat > 100) {
+    refuse(fmt::format("--repeat is {}; expected a number of processes from 1 to 100", options.repeat));
+  }
+  if (options.repeat > 1 && options.no_isolate) refuse("--repeat runs each case in worker processes; it excludes --no-isolate");
+  if (options.repeat > 1 && options.profile) refuse("--repeat pools timed samples; --profile times nothing");
   if (options.profile_calls != 1 && !options.profile) {
     refuse("--profile-calls " + std::to_string(options.profile_calls) +
            " needs --profile: it sets how many calls each profiled launch makes");
@@ -207,6 +207,11 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                "that faults or hangs makes its own row ERROR and the sweep goes on in a fresh process "
                "(default: on when a selected variant comes from a plugin or kernel file, else off)")
       ->group("Isolation");
+  app.add_option("--repeat", options.repeat,
+                 "measure each case in N fresh worker processes, one after another, and pool their samples, so that "
+                 "per-process effects (allocation alignment, context state) show as variance; implies --isolate; "
+                 "each timing records how many processes it pools [processes, default 1, at most 100]")
+      ->group("Isolation");
   app.add_flag("--no-isolate", options.no_isolate,
                "run every case in this process, even plugin and kernel-file variants (a faulting kernel then "
                "loses the CUDA context and the rest of the run is skipped)")
@@ -215,11 +220,6 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                  "isolated runs: seconds one call (a verification call, a warm-up call or a timed sample) may take; "
                  "a call that takes longer is ERROR \"timed out\" and its worker is killed (SIGKILL) [s, default " +
                      fmt::format("{:g}", kDefaultKernelTimeoutS) + "]")
-      ->group("Isolation");
-  app.add_option("--repeat", options.repeat,
-                 "measure each case in N fresh worker processes, one after another, and pool their samples, so that "
-                 "per-process effects (allocation alignment, context state) show as variance; implies --isolate; "
-                 "each timing records how many processes it pools [processes, default 1, at most 100]")
       ->group("Isolation");
   // Hidden (empty group): what an isolated run's parent gives each worker process.
   app.add_option(kWorkerCaseOption, options.worker_case)->group("");

@@ -45,9 +45,9 @@ struct Options {
   int profile_calls = 1;             ///< --profile-calls: calls per profiled launch (> 1: one graph replay)
   // Isolation (harness/isolate/).
   bool isolate = false;     ///< --isolate: each case in a worker process
+  int repeat = 1;           ///< --repeat: each case measured in this many worker processes, pooled
   bool no_isolate = false;  ///< --no-isolate: never, even for plugin or kernel-file variants
   double kernel_timeout_s = kDefaultKernelTimeoutS;  ///< --kernel-timeout: seconds one call may take, isolated
-  int repeat = 1;           ///< --repeat: each case measured in this many worker processes, pooled
   // Hidden: set by an isolated run's parent on its worker processes (worker_command_line.hpp).
   std::optional<std::size_t> worker_case;  ///< the case this process runs as a worker
   std::size_t worker_first_row = 0;

@@ -61,7 +61,6 @@ WorkerReport run_one(const ProcessWorkerOptions& options, const std::string& pro
   task.case_index = case_index;
   task.first_row = first_row;
   task.seed = options.seed;
-  task.keep_every_sample = options.keep_every_sample;
   const std::string stem = scratch.path + "/case-" + std::to_string(case_index) + "-from-" + std::to_string(first_row);
   task.rows_path = stem + ".json";
   task.heartbeat_path = stem + ".heartbeat";

@@ -17,7 +17,6 @@ struct ProcessWorkerOptions {
   std::vector<std::string> parent_args;  ///< the parent's arguments, without argv[0]
   std::uint64_t seed = 0;                ///< the run's seed
   double timeout_s = 60;                 ///< --kernel-timeout, seconds per call
-  bool keep_every_sample = false;        ///< --repeat: workers keep every mode's samples
   const std::atomic<bool>* stop_requested = nullptr;  ///< passed on to a running worker as SIGTERM
 };
 

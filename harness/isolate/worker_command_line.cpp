@@ -9,7 +9,7 @@ namespace kbench {
 namespace {
 
 /// Options the parent alone acts on: its results file, its seed, and isolation itself.
-constexpr std::array<std::string_view, 3> kDroppedWithValue{"--json", "--seed", "--repeat"};
+constexpr std::array<std::string_view, 2> kDroppedWithValue{"--json", "--seed"};
 constexpr std::array<std::string_view, 3> kDroppedFlags{"--force", "--isolate", "--no-isolate"};
 
 template <std::size_t N>
@@ -28,14 +28,8 @@ std::string_view option_part(std::string_view arg) {
 std::vector<std::string> worker_arguments(const std::string& program, const std::vector<std::string>& parent_args,
                                           const WorkerTask& task) {
   std::vector<std::string> args{program};
-  constexpr std::array<std::string_view, 1> kKeepSamples{"--keep-samples"};
   for (std::size_t i = 0; i < parent_args.size(); ++i) {
     const std::string& arg = parent_args[i];
-    if (task.keep_every_sample && arg == kKeepSamples[0]) {
-      ++i;
-      continue;
-    }
-    if (task.keep_every_sample && is_one_of(option_part(arg), kKeepSamples)) continue;
     if (is_one_of(arg, kDroppedWithValue)) {
       ++i;  // and its value
       continue;
@@ -46,7 +40,6 @@ std::vector<std::string> worker_arguments(const std::string& program, const std:
   args.insert(args.end(), {"--seed", std::to_string(task.seed), kWorkerCaseOption, std::to_string(task.case_index),
                            kWorkerFirstRowOption, std::to_string(task.first_row), kWorkerRowsOption, task.rows_path,
                            kWorkerHeartbeatOption, task.heartbeat_path});
-  if (task.keep_every_sample) args.insert(args.end(), {"--keep-samples", "1"});
   return args;
 }
 

@@ -23,13 +23,11 @@ struct WorkerTask {
   std::string rows_path;       ///< the results file the worker writes after every row
   std::string heartbeat_path;  ///< harness/isolate/shared_heartbeat.hpp
   std::uint64_t seed = 0;      ///< the parent's seed, so the case gets the inputs it would get there
-  bool keep_every_sample = false;  ///< --repeat: keep every mode's samples, for the parent to pool
 };
 
 /// `program` followed by `parent_args` (the parent's arguments, without its argv[0]) less --json,
-/// --force, --seed, --repeat, --isolate and --no-isolate (with their values, as "--opt value" or
-/// "--opt=value"), and less --keep-samples when `task.keep_every_sample` (then given as 1), then
-/// --seed and the worker options of `task`.
+/// --force, --seed, --isolate and --no-isolate (with their values, as "--opt value" or
+/// "--opt=value"), then --seed and the worker options of `task`.
 std::vector<std::string> worker_arguments(const std::string& program, const std::vector<std::string>& parent_args,
                                           const WorkerTask& task);
 

@@ -22,7 +22,7 @@ run() {  # JSON DELAY_NS
   if [ "$code" -ne 0 ]; then echo "FAIL: exit code $code"; exit 1; fi
 }
 run "$work/base.json" 0
-grep -q "^Isolated: each case runs in 3 worker processes" "$work/base.json.out" || { echo "FAIL: no --repeat line"; exit 1; }
+grep -q "^Repeated: each case runs in 3 worker processes" "$work/base.json.out" || { echo "FAIL: no --repeat line"; exit 1; }
 "$python" - "$work/base.json" <<'PY' || exit 1
 import json, sys
 doc = json.load(open(sys.argv[1]))

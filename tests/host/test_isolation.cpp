@@ -4,6 +4,7 @@
 #include "harness/isolate/child_process.hpp"
 #include "harness/isolate/isolated_runner.hpp"
 #include "harness/isolate/process_workers.hpp"
+#include "harness/isolate/repeat_arguments.hpp"
 #include "harness/isolate/shared_heartbeat.hpp"
 #include "harness/isolate/timeout_policy.hpp"
 #include "harness/isolate/worker_command_line.hpp"
@@ -86,17 +87,10 @@ TEST_CASE("a worker gets the parent's options less its own, then its seed and ca
 }
 
 TEST_CASE("a worker of --repeat keeps every sample: the parent's --keep-samples and --repeat are dropped", "[isolate]") {
-  WorkerTask task;
-  task.rows_path = "r";
-  task.heartbeat_path = "h";
-  task.keep_every_sample = true;
   const std::vector<std::string> args =
-      worker_arguments("k", {"--op", "add", "--repeat", "3", "--keep-samples", "0", "--keep-samples=2"}, task);
-  const std::vector<std::string> expected{"k", "--op", "add", "--seed", "0", "--worker-case", "0", "--worker-first-row", "0",
-                                          "--worker-rows", "r", "--worker-heartbeat", "h", "--keep-samples", "1"};
+      repeat_worker_arguments({"--op", "add", "--repeat", "3", "--keep-samples", "0", "--keep-samples=2", "--repeat=4", "--json", "x"});
+  const std::vector<std::string> expected{"--op", "add", "--json", "x", "--keep-samples", "1"};
   CHECK(args == expected);
-  task.keep_every_sample = false;  // an isolated run without --repeat keeps the parent's choice
-  CHECK(worker_arguments("k", {"--keep-samples", "0", "--repeat", "1"}, task)[2] == "0");
 }
 
 TEST_CASE("--repeat runs each case in N workers in turn and pools their rows", "[isolate]") {
