@@ -50,13 +50,12 @@ std::string problem_text(const PlanEntry& entry) {
                      printable(entry.problem.size_class));
 }
 
-int dry_run(const Plan& plan, int repeat) {
+int dry_run(const Plan& plan) {
   for (const PlanEntry& entry : plan.entries) std::cout << problem_text(entry) << ": " << row_names(entry) << '\n';
   for (const SkippedEntry& skipped : plan.skipped) {
     std::cout << problem_text(skipped.entry) << ": SKIPPED " << row_names(skipped.entry) << ": " << printable(skipped.reason) << '\n';
   }
   std::cout << fmt::format("{} problems, {} rows", plan.entries.size(), plan.row_count());
-  if (repeat > 1) std::cout << fmt::format(", each case measured in {} worker processes (--repeat)", repeat);
   if (!plan.skipped.empty()) {
     std::cout << fmt::format("; {} row{} skipped by the config", plan.skipped_row_count(), plan.skipped_row_count() == 1 ? "" : "s");
   }
@@ -246,7 +245,7 @@ bool isolation_wanted(const Options& options, const Plan& plan) {
 int run_main_command(const CLI::App& app, const Options& options, const Registry& registry,
                      const std::string& command_line, const std::vector<std::string>& args) {
   const PreparedRun run = prepare_run(app, options, registry);
-  if (options.dry_run) return dry_run(run.plan, options.repeat);
+  if (options.dry_run) return dry_run(run.plan);
   if (options.worker_case) return run_as_worker(run.plan, options, run.settings, command_line);
   return run_plan_on_device(run.plan, options, run.settings, run.thresholds, command_line, args);
 }
