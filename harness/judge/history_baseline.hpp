@@ -8,7 +8,7 @@
 /// `utc_time` (then file name) are used, oldest first. Pooling: for each row and mode, the
 /// samples of every used file that timed it are concatenated and summarised again, so run-to-run
 /// differences count as noise; where any used file kept no samples for it, the newest file's
-/// timing stands in, judged by the noise rule.
+/// timing stands in alone.
 
 #include "harness/results/results.hpp"
 
