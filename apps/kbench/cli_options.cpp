@@ -105,6 +105,11 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   if (options.profile && !options.json_path.empty()) {
     refuse("--profile cannot be combined with --json: a profile run times nothing");
   }
+  if (options.repeat < 1 || options.repeat > 100) {
+    refuse(fmt::format("--repeat is {}; expected a number of processes from 1 to 100", options.repeat));
+  }
+  if (options.repeat > 1 && options.no_isolate) refuse("--repeat runs each case in worker processes; it excludes --no-isolate");
+  if (options.repeat > 1 && options.profile) refuse("--repeat pools timed samples; --profile times nothing");
   if (options.profile_calls != 1 && !options.profile) {
     refuse("--profile-calls " + std::to_string(options.profile_calls) +
            " needs --profile: it sets how many calls each profiled launch makes");
@@ -226,6 +231,11 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
                "run each case (op x shape x dtype) in a worker process, this binary run again, so that a kernel "
                "that faults or hangs makes its own row ERROR and the sweep goes on in a fresh process "
                "(default: on when a selected variant comes from a plugin or kernel file, else off)")
+      ->group("Isolation");
+  app.add_option("--repeat", options.repeat,
+                 "measure each case in N fresh worker processes, one after another, and pool their samples, so that "
+                 "per-process effects (allocation alignment, context state) show as variance; implies --isolate; "
+                 "each timing records how many processes it pools [processes, default 1, at most 100]")
       ->group("Isolation");
   app.add_flag("--no-isolate", options.no_isolate,
                "run every case in this process, even plugin and kernel-file variants (a faulting kernel then "

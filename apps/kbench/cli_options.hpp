@@ -45,6 +45,7 @@ struct Options {
   int profile_calls = 1;             ///< --profile-calls: calls per profiled launch (> 1: one graph replay)
   // Isolation (harness/isolate/).
   bool isolate = false;     ///< --isolate: each case in a worker process
+  int repeat = 1;           ///< --repeat: each case measured in this many worker processes, pooled
   bool no_isolate = false;  ///< --no-isolate: never, even for plugin or kernel-file variants
   double kernel_timeout_s = kDefaultKernelTimeoutS;  ///< --kernel-timeout: seconds one call may take, isolated
   // Many GPUs and machines (harness/plan/plan_shard.hpp, harness/isolate/device_pool.hpp).

@@ -1,5 +1,5 @@
 #pragma once
-/// `kbench gate RESULTS.json [--thresholds FILE] [--baseline OLD.json --max-regression PCT]`:
+/// `kbench gate RESULTS.json [--thresholds FILE] [--baseline OLD.json | --history DIR] [--max-regression PCT]`:
 /// exit 0 when every case meets its thresholds and nothing regressed, 1 otherwise, 2 on unusable
 /// input. No GPU needed.
 
@@ -16,7 +16,9 @@ struct GateCommand {
   std::string thresholds;              ///< thresholds file (default: the source tree's)
   std::string baseline;                ///< an earlier results file to check for regressions
   std::vector<std::string> registered_ops;  ///< kbench's ops: the thresholds may name them (and the rows' ops)
-  double max_regression_pct = 5;       ///< tolerated slowdown against the baseline, percent
+  std::string history;                 ///< a folder of earlier results files: the rolling baseline
+  int history_depth = 5;               ///< how many of its newest matching files to pool
+  double max_regression_pct = 2;       ///< tolerated slowdown against the baseline, percent
   bool allow_device_mismatch = false;  ///< compare with a baseline from another device
 };
 

@@ -17,6 +17,7 @@
 #include "harness/config/thresholds.hpp"
 #include "harness/isolate/isolated_runner.hpp"
 #include "harness/isolate/process_workers.hpp"
+#include "harness/isolate/repeat_arguments.hpp"
 #include "harness/isolate/worker_main.hpp"
 #include "harness/device/device_list.hpp"
 #include "harness/plan/case_cost.hpp"
@@ -155,14 +156,20 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
     std::cout << fmt::format("Isolated: each case runs in a worker process; a call may take {:g} s (--kernel-timeout)\n",
                              options.kernel_timeout_s);
     ProcessWorkerOptions workers;
-    workers.parent_args = args;
+    // --repeat: the workers keep every sample for the parent to pool (harness/isolate/repeat_arguments.hpp).
+    workers.parent_args = options.repeat > 1 ? repeat_worker_arguments(args) : args;
     workers.seed = session.seed;
     workers.timeout_s = options.kernel_timeout_s;
     workers.stop_requested = session.stop_requested;
+    if (options.repeat > 1) {
+      std::cout << fmt::format("Repeated: each case runs in {} worker processes in turn, their samples pooled (--repeat)\n",
+                               options.repeat);
+    }
+    const RepeatOptions repeat{options.repeat, settings.keep_samples};
     // `workers` by value: the session runs the plan after this block has ended.
-    session.run_plan_with = [workers, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
+    session.run_plan_with = [workers, repeat, &options, &session](const Plan& all, const ProblemDoneFn& each_problem) {
       return run_plan_isolated(all, process_workers(workers), options.kernel_timeout_s, each_problem,
-                               session.stop_requested);
+                               session.stop_requested, repeat);
     };
   }
   const RunResults results = run_session(plan, device, session, progress, keep_on_disk);
@@ -262,6 +269,7 @@ PreparedRun prepare_run(const CLI::App& app, const Options& options, const Regis
 bool isolation_wanted(const Options& options, const Plan& plan) {
   if (!options.devices.empty()) return true;
   if (options.isolate || options.no_isolate) return options.isolate;
+  if (options.repeat > 1) return true;  // (--no-isolate with --repeat is refused)
   for (const PlanEntry& entry : plan.entries) {
     const std::vector<VariantInfo> variants = entry.op->variants();
     for (std::size_t i : entry.variants)

@@ -40,7 +40,10 @@ const std::vector<MeasureSettingRow>& measure_settings_table() {
        &MeasureSettings::flush_l2, 0, 1},
       {"clock_floor", "fraction", "flag samples taken while the SM clock ran below this fraction of its peak",
        &MeasureSettings::clock_floor, 0, 1},
-      {"keep_samples", "0|1", "1: keep every per-sample time in the results file", &MeasureSettings::keep_samples, 0, 1},
+      {"keep_samples", "0|1|2",
+       "per-sample times kept in the results file (the gate and compare test them): 0 none, 1 every mode's, 2 the "
+       "headline mode's only",
+       &MeasureSettings::keep_samples, 0, 2},
       {"counters", "0|1",
        "after timing, profile one more call of each row with CUPTI's range profiler: DRAM bytes, warps active, L2 hit "
        "rate, sectors per request, bank conflicts, atomics, issue and tensor-pipe use, per kernel; never inside a "
@@ -48,6 +51,15 @@ const std::vector<MeasureSettingRow>& measure_settings_table() {
        &MeasureSettings::counters, 0, 1, true, true},
   };
   return rows;
+}
+
+bool keeps_samples(int keep_samples, MeasureMode mode, MeasureMode headline) {
+  return keep_samples == 1 || (keep_samples == 2 && mode == headline);
+}
+
+MeasureMode planned_headline_mode(const std::vector<MeasureMode>& modes) {
+  if (modes.empty() || std::find(modes.begin(), modes.end(), MeasureMode::cold) != modes.end()) return MeasureMode::cold;
+  return modes.front();
 }
 
 const MeasureSettingRow* find_measure_setting(const std::string& key) {
@@ -108,7 +120,7 @@ std::string validate(const MeasureSettings& settings) {
     }
   }
   if (settings.flush_l2 != 0 && settings.flush_l2 != 1) return "--flush-l2 must be 0 or 1";
-  if (settings.keep_samples != 0 && settings.keep_samples != 1) return "--keep-samples must be 0 or 1";
+  if (settings.keep_samples < 0 || settings.keep_samples > 2) return "--keep-samples must be 0, 1 or 2";
   if (settings.counters != 0 && settings.counters != 1) return "counters must be 0 or 1 (--counters is a flag: give it once)";
   if (settings.clock_floor > 1) return fmt::format("--clock-floor is {:g}; expected a fraction in [0, 1]", settings.clock_floor);
   if (settings.max_samples < settings.min_samples) {

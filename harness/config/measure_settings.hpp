@@ -24,9 +24,17 @@ struct MeasureSettings {
   double timeout_s = 10.0;      ///< wall-clock limit for sampling one variant in one mode
   int flush_l2 = 1;             ///< cold mode: 1 evicts L2 before every sample
   double clock_floor = 0.75;    ///< flag samples taken below this fraction of the peak SM clock
-  int keep_samples = 0;         ///< 1: keep every per-sample time in the results file
+  int keep_samples = 2;         ///< per-sample times in the results file: 0 none, 1 every mode, 2 the headline mode's
   int counters = 0;             ///< 1: collect hardware counters of each row in one more pass (CUPTI)
 };
+
+/// Whether a timing of `mode` keeps its samples under `keep_samples` (0, 1 or 2) when the row's
+/// headline mode is `headline`.
+bool keeps_samples(int keep_samples, MeasureMode mode, MeasureMode headline);
+
+/// The mode a row's headline comes from when every mode of `modes` is measured: cold when
+/// planned, else the first (CaseResult::headline()).
+MeasureMode planned_headline_mode(const std::vector<MeasureMode>& modes);
 
 using MeasureSettingField =
     std::variant<int MeasureSettings::*, double MeasureSettings::*, std::string MeasureSettings::*>;

@@ -67,6 +67,8 @@ WorkerReport run_one(const ProcessWorkerOptions& options, const std::string& pro
                            (device ? "-gpu-" + std::to_string(*device) : std::string());
   task.rows_path = stem + ".json";
   task.heartbeat_path = stem + ".heartbeat";
+  std::error_code stale;
+  std::filesystem::remove(task.rows_path, stale);  // --repeat runs a case again: never read the last worker's rows
   const SharedHeartbeat heartbeat = SharedHeartbeat::create(task.heartbeat_path);
   HeartbeatSlot* slot = heartbeat.slot();
   const auto overdue = [&] {

@@ -46,8 +46,28 @@ void check_thresholds(const RunResults& results, const Thresholds& thresholds, G
   }
 }
 
+/// The evidence behind a verdict: the interval and p of the samples rule, or the noise of the other.
+std::string evidence(const RowComparison& c, const GateOptions& options) {
+  const double tolerance = options.max_regression;
+  std::string text = fmt::format("{} -> {} ({}) in {} mode; ", format_ms(c.old_ms), format_ms(c.new_ms), format_change(c.change),
+                                 mode_name(c.mode));
+  if (c.rule == JudgeRule::samples) {
+    text += fmt::format("new/old median {:.4f}, {:g}% interval [{:.4f}, {:.4f}], Mann-Whitney p {:.2g}; tolerance {} [rule: samples]",
+                        c.interval->ratio, 100 * options.judging.bootstrap.confidence, c.interval->low, c.interval->high, c.test->p,
+                        format_percent(tolerance));
+  } else {
+    text += fmt::format("tolerance {}, noise {} + {} [rule: noise]", format_percent(tolerance), format_percent(c.old_noise),
+                        format_percent(c.new_noise));
+  }
+  if (c.change_at_equal_clocks) {
+    text += fmt::format("; SM clock {:.0f} -> {:.0f} MHz, {} at equal clocks", c.old_clock_mhz, c.new_clock_mhz,
+                        format_change(*c.change_at_equal_clocks));
+  }
+  return text;
+}
+
 void check_regressions(const RunResults& baseline, const RunResults& results, const GateOptions& options, GateResult& out) {
-  const RunComparison comparison = compare_runs(baseline, results, options.max_regression, {VariantRole::own});
+  const RunComparison comparison = compare_runs(baseline, results, options.max_regression, {VariantRole::own}, options.judging);
   if (!comparison.device_note.empty()) {
     if (!options.allow_device_mismatch) {
       throw GateInputError("the results and the baseline come from different devices (" + comparison.device_note +
@@ -57,17 +77,19 @@ void check_regressions(const RunResults& baseline, const RunResults& results, co
   }
   for (const RowComparison& c : comparison.rows) {
     ++out.rows_compared;
-    const std::string numbers =
-        fmt::format("{} -> {} ({}) in {} mode; tolerance {}, noise {} + {}", format_ms(c.old_ms), format_ms(c.new_ms),
-                    format_change(c.change), mode_name(c.mode), format_percent(options.max_regression), format_percent(c.old_noise),
-                    format_percent(c.new_noise));
-    if ((c.verdict == Verdict::slower || c.verdict == Verdict::faster) && (c.new_row->contended() || c.old_row->contended())) {
+    if (c.rule == JudgeRule::samples) ++out.rows_by_samples;
+    const std::string numbers = evidence(c, options);
+    const bool judged_change = c.verdict == Verdict::slower || c.verdict == Verdict::faster || c.verdict == Verdict::lower_clocks;
+    if (judged_change && (c.new_row->contended() || c.old_row->contended())) {
       out.notes.push_back(fmt::format("not judged: {}: another process used the GPU during the {} run's row: {}", where(*c.new_row),
                                       c.new_row->contended() ? "new" : "baseline", numbers));
       continue;
     }
     if (c.verdict == Verdict::slower) out.violations.push_back(fmt::format("{}: regression: {}", where(*c.new_row), numbers));
     if (c.verdict == Verdict::faster) out.notes.push_back(fmt::format("improvement: {}: {}", where(*c.new_row), numbers));
+    if (c.verdict == Verdict::lower_clocks) {
+      out.notes.push_back(fmt::format("lower clocks, not a regression of the code: {}: {}", where(*c.new_row), numbers));
+    }
   }
   for (const CaseResult* row : comparison.only_old) out.notes.push_back("missing from the results (in the baseline run only): " + where(*row));
   for (const CaseResult* row : comparison.only_new) out.notes.push_back("missing from the baseline run (new in the results): " + where(*row));
@@ -97,7 +119,10 @@ void print_gate_result(std::ostream& out, const GateResult& result) {
   for (const std::string& line : result.notes) out << "note " << printable(line) << '\n';
   out << fmt::format("gate: {}: {} violation{}; {} cases checked against thresholds", result.passed() ? "PASS" : "FAIL",
                      result.violations.size(), result.violations.size() == 1 ? "" : "s", result.cases_checked);
-  if (result.rows_compared) out << fmt::format(", {} rows compared with the baseline run", result.rows_compared);
+  if (result.rows_compared) {
+    out << fmt::format(", {} rows compared with the baseline run ({} by samples, {} by noise)", result.rows_compared,
+                       result.rows_by_samples, result.rows_compared - result.rows_by_samples);
+  }
   out << '\n';
 }
 

@@ -13,9 +13,12 @@ std::string_view verdict_name(Verdict verdict) {
     case Verdict::faster: return "FASTER";
     case Verdict::slower: return "SLOWER";
     case Verdict::uncertain: return "UNCERTAIN";
+    case Verdict::lower_clocks: return "LOWER_CLOCKS";
   }
   return "?";
 }
+
+std::string_view rule_name(JudgeRule rule) { return rule == JudgeRule::samples ? "samples" : "noise"; }
 
 Verdict judge(double change, double noise, double tolerance) {
   const double size = std::abs(change);
@@ -38,8 +41,32 @@ const CaseResult* find_row(const RunResults& run, const CaseResult& row) {
 
 }  // namespace
 
+void judge_timings(RowComparison& c, const ModeTiming& before, const ModeTiming& now, double tolerance,
+                   const JudgeOptions& judging) {
+  const bool samples = before.samples_ms.size() >= kMinSamplesForTest && now.samples_ms.size() >= kMinSamplesForTest;
+  if (samples) {
+    c.rule = JudgeRule::samples;
+    c.test = mann_whitney_u(before.samples_ms, now.samples_ms);
+    c.interval = bootstrap_median_ratio(before.samples_ms, now.samples_ms, judging.bootstrap);
+    const double size = std::abs(c.change);
+    c.verdict = size <= tolerance        ? Verdict::same
+                : c.test->p >= judging.alpha ? Verdict::uncertain
+                : c.change < 0           ? Verdict::faster
+                                         : Verdict::slower;
+  } else {
+    c.rule = JudgeRule::noise;
+    c.verdict = judge(c.change, c.old_noise + c.new_noise, tolerance);
+  }
+  c.old_clock_mhz = before.sm_clock_mhz;
+  c.new_clock_mhz = now.sm_clock_mhz;
+  if (c.old_clock_mhz > 0 && c.new_clock_mhz > 0 && c.new_clock_mhz < c.old_clock_mhz * (1 - judging.clock_tolerance)) {
+    c.change_at_equal_clocks = (c.new_ms * c.new_clock_mhz / c.old_clock_mhz) / c.old_ms - 1;
+    if (c.verdict == Verdict::slower && *c.change_at_equal_clocks <= tolerance) c.verdict = Verdict::lower_clocks;
+  }
+}
+
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
-                           const std::vector<VariantRole>& roles) {
+                           const std::vector<VariantRole>& roles, const JudgeOptions& judging) {
   RunComparison out;
   out.device_note = device_mismatch(old_run, new_run);
   for (const CaseResult& row : new_run.cases) {
@@ -69,7 +96,7 @@ RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run,
     c.change = c.new_ms / c.old_ms - 1;
     c.old_noise = before->stats.relative_iqr();
     c.new_noise = now->stats.relative_iqr();
-    c.verdict = judge(c.change, c.old_noise + c.new_noise, tolerance);
+    judge_timings(c, *before, *now, tolerance, judging);
     out.rows.push_back(c);
   }
   for (const CaseResult& row : old_run.cases) {

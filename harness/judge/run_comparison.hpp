@@ -2,8 +2,23 @@
 /// Two runs side by side: rows matched by op, variant, shape and dtype; the change of each
 /// matched row's median; and a verdict that takes both runs' noise into account. Used by
 /// `kbench compare` and by the gate's regression check. Host-only.
+///
+/// Two rules, one per row, named in RowComparison::rule:
+/// - samples (both rows kept at least kMinSamplesForTest samples in the compared mode): the change
+///   is significant when the Mann-Whitney U test's two-sided p is below `alpha`; the change is
+///   printed with a bootstrap confidence interval of the ratio of medians.
+/// - noise (either row kept no samples): significant when |change| exceeds the two runs' summed
+///   relative IQRs.
+/// Either way a change within the tolerance is SAME, and a significant one beyond it FASTER or
+/// SLOWER. Clocks: when both timings recorded their SM clock and the new one ran slower by more
+/// than `clock_tolerance`, a SLOWER row is judged again at equal clocks (its time scaled by the
+/// clock ratio, as if time ran with 1 / SM clock); within the tolerance there it is LOWER_CLOCKS,
+/// not SLOWER: the run, not the code, got slower.
 
+#include "harness/judge/sample_tests.hpp"
 #include "harness/results/results.hpp"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -15,9 +30,28 @@ enum class Verdict {
   faster,     ///< faster by more than the tolerance and more than the noise
   slower,     ///< slower by more than the tolerance and more than the noise
   uncertain,  ///< beyond the tolerance but within the two runs' noise
+  lower_clocks,  ///< slower, but not at equal SM clocks: the new run's GPU clocked lower
 };
 
-std::string_view verdict_name(Verdict verdict);  ///< "SAME", "FASTER", "SLOWER", "UNCERTAIN"
+std::string_view verdict_name(Verdict verdict);  ///< "SAME", "FASTER", "SLOWER", "UNCERTAIN", "LOWER_CLOCKS"
+
+/// Which rule judged a row (see the top of this file).
+enum class JudgeRule {
+  noise,    ///< summed relative IQRs: either side kept no samples
+  samples,  ///< Mann-Whitney U on the kept samples
+};
+
+std::string_view rule_name(JudgeRule rule);  ///< "noise", "samples"
+
+/// Fewest samples on each side for the samples rule.
+constexpr std::size_t kMinSamplesForTest = 8;
+
+/// How rows are judged beyond the tolerance.
+struct JudgeOptions {
+  double alpha = 0.01;             ///< significance level of the two-sided Mann-Whitney test
+  double clock_tolerance = 0.02;   ///< SM clocks closer than this fraction count as equal
+  BootstrapOptions bootstrap;      ///< the printed interval of the ratio of medians
+};
 
 /// The verdict for a relative change (new / old - 1) given the runs' summed noise and a tolerance
 /// (both fractions): SAME when |change| <= tolerance, UNCERTAIN when |change| <= noise, else
@@ -33,6 +67,11 @@ struct RowComparison {
   double change = 0;                  ///< new_ms / old_ms - 1: positive is slower
   double old_noise = 0, new_noise = 0;  ///< relative IQRs in `mode`
   Verdict verdict = Verdict::same;
+  JudgeRule rule = JudgeRule::noise;
+  std::optional<MannWhitney> test;          ///< samples rule only
+  std::optional<RatioInterval> interval;    ///< samples rule only: new / old median, with its interval
+  double old_clock_mhz = 0, new_clock_mhz = 0;  ///< median SM clocks in `mode`; 0 when not recorded
+  std::optional<double> change_at_equal_clocks;  ///< when the new run clocked lower: the change scaled by the clock ratio
 };
 
 struct RunComparison {
@@ -46,7 +85,12 @@ struct RunComparison {
 /// Matches the rows of `old_run` and `new_run` whose role is in `roles` (empty: every role) and
 /// judges each with `tolerance` (a fraction). The result points into both runs: keep them alive.
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
-                           const std::vector<VariantRole>& roles = {});
+                           const std::vector<VariantRole>& roles = {}, const JudgeOptions& judging = {});
+
+/// Judges one matched pair of timings (exposed for tests): fills verdict, rule, test, interval
+/// and the clock fields of `c`, whose old_ms, new_ms and noise are set.
+void judge_timings(RowComparison& c, const ModeTiming& before, const ModeTiming& now, double tolerance,
+                   const JudgeOptions& judging);
 
 /// Geometric mean of new/old time over the compared own rows; 0 when there are none.
 double geometric_mean_ratio(const RunComparison& comparison, std::size_t& own_rows);

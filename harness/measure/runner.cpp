@@ -95,7 +95,7 @@ void record_error(CaseResult& row, const std::exception& error) {
   }
 }
 
-ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {
+ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {  // samples kept or dropped here, before the row is stored
   ModeTiming t;
   t.mode = m.mode;
   if (keep_samples) t.samples_ms = std::move(m.samples_ms);
@@ -231,7 +231,8 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   for (const MeasureMode mode : modes) {
     try {
       row.timings.push_back(
-          to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()), settings.keep_samples != 0));
+          to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()),
+                         keeps_samples(settings.keep_samples, mode, planned_headline_mode(modes))));
     } catch (const CudaError& error) {
       if (is_sticky_cuda_error(error.code())) record_error(row, error);
       failures += "; " + std::string(mode_name(mode)) + " mode not measured: " + error.what();

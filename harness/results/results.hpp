@@ -92,6 +92,7 @@ struct ModeTiming {
   double sm_clock_mhz = 0;          ///< median SM clock measured between batches
   double min_sm_clock_mhz = 0;      ///< lowest SM clock measured
   int low_clock_samples = 0;        ///< samples taken while the clock was below clock_floor x peak
+  int processes = 1;                ///< processes whose samples were pooled into this timing (--repeat)
   std::vector<std::string> warnings;  ///< what a reader of this timing must know
   /// NVML's readings while this mode was sampled; none without NVML (harness/measure/gpu_telemetry_sampler.hpp).
   std::optional<ModeTelemetry> telemetry;

@@ -4,6 +4,7 @@
 #include "harness/isolate/child_process.hpp"
 #include "harness/isolate/isolated_runner.hpp"
 #include "harness/isolate/process_workers.hpp"
+#include "harness/isolate/repeat_arguments.hpp"
 #include "harness/isolate/shared_heartbeat.hpp"
 #include "harness/isolate/timeout_policy.hpp"
 #include "harness/isolate/worker_command_line.hpp"
@@ -83,6 +84,42 @@ TEST_CASE("a worker gets the parent's options less its own, then its seed and ca
                                           "--worker-rows", "/tmp/x/rows.json", "--worker-heartbeat", "/tmp/x/beat"};
   CHECK(worker_arguments("/bin/kbench", parent, task) == expected);
   CHECK(worker_arguments("k", {"--no-isolate"}, task).size() == 1 + 10);
+}
+
+TEST_CASE("a worker of --repeat keeps every sample: the parent's --keep-samples and --repeat are dropped", "[isolate]") {
+  const std::vector<std::string> args =
+      repeat_worker_arguments({"--op", "add", "--repeat", "3", "--keep-samples", "0", "--keep-samples=2", "--repeat=4", "--json", "x"});
+  const std::vector<std::string> expected{"--op", "add", "--json", "x", "--keep-samples", "1"};
+  CHECK(args == expected);
+}
+
+TEST_CASE("--repeat runs each case in N workers in turn and pools their rows", "[isolate]") {
+  const Registry registry = all_ops();
+  const Plan plan = add_plan(registry, {{1000}});
+  int workers = 0;
+  const RunWorkerFn fake = [&](std::size_t case_index, std::size_t first_row) {
+    ++workers;
+    WorkerReport report;
+    report.end = WorkerEnd::finished;
+    std::vector<CaseResult> rows = planned_rows(plan.entries[case_index]);
+    for (std::size_t r = first_row; r < rows.size(); ++r) {
+      rows[r].status = CaseStatus::passed;
+      ModeTiming t;
+      t.samples_ms = {static_cast<double>(workers), static_cast<double>(workers)};
+      t.stats.count = 2;
+      rows[r].timings = {t};
+      report.rows.push_back(rows[r]);
+    }
+    return report;
+  };
+  const RunOutcome outcome = run_plan_isolated(plan, fake, 60, {}, nullptr, RepeatOptions{3, 2});
+  CHECK(workers == 3);
+  REQUIRE_FALSE(outcome.rows.empty());
+  for (const CaseResult& row : outcome.rows) {
+    REQUIRE(row.timings.size() == 1);
+    CHECK(row.timings[0].processes == 3);
+    CHECK(row.timings[0].samples_ms == std::vector<double>{1, 1, 2, 2, 3, 3});
+  }
 }
 
 TEST_CASE("a worker's case starts at its first row; the roof row stays", "[isolate]") {
