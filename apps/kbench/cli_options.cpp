@@ -110,6 +110,9 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
   }
   if (options.repeat > 1 && options.no_isolate) refuse("--repeat runs each case in worker processes; it excludes --no-isolate");
   if (options.repeat > 1 && options.profile) refuse("--repeat pools timed samples; --profile times nothing");
+  if (options.repeat > 1 && !options.devices.empty()) {
+    refuse("--repeat and --devices cannot be combined yet: repeat a sweep on one GPU (--device)");
+  }
   if (options.profile_calls != 1 && !options.profile) {
     refuse("--profile-calls " + std::to_string(options.profile_calls) +
            " needs --profile: it sets how many calls each profiled launch makes");
