@@ -1,6 +1,7 @@
 #include "harness/measure/counter_profiler.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "harness/measure/kernel_tracer.hpp"
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -10,6 +11,7 @@
 #include <cxxabi.h>
 #include <dlfcn.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -85,6 +87,37 @@ Params params(std::size_t size) {
   Params p{};
   p.structSize = size;
   return p;
+}
+
+bool is_range_index(const std::string& name) {
+  return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// Auto ranges are named by their launch index; one traced call (the activity tracer) names the
+/// kernels when its launches line up with the ranges: every kernel launched once per call, or one
+/// kernel launched every time. Otherwise a range is "kernel N of the call".
+void name_kernels(HardwareCounters& counters, const std::function<void(cudaStream_t)>& launch, cudaStream_t stream) {
+  std::vector<std::string> launched;
+  bool one_name = true;
+  KernelTracer& tracer = KernelTracer::instance();
+  if (tracer.unavailable_reason().empty()) {
+    if (const std::optional<KernelBreakdown> traced = tracer.trace(launch, stream, 1)) {
+      bool each_once = true;
+      for (const KernelActivity& activity : traced->activities) {
+        if (!activity.is_kernel()) continue;
+        const long launches = std::lround(activity.launches_per_call);
+        each_once = each_once && launches == 1;
+        one_name = one_name && (launched.empty() || launched.front() == activity.name);
+        for (long i = 0; i < launches; ++i) launched.push_back(activity.name);
+      }
+      if (!each_once && !one_name) launched.clear();
+    }
+  }
+  const bool lined_up = launched.size() == counters.kernels.size();
+  for (std::size_t k = 0; k < counters.kernels.size(); ++k) {
+    std::string& name = counters.kernels[k].name;
+    if (is_range_index(name)) name = lined_up ? launched[k] : "kernel " + std::to_string(k + 1) + " of the call";
+  }
 }
 
 }  // namespace
@@ -207,6 +240,14 @@ bool CounterProfiler::set_up() {
 std::optional<HardwareCounters> CounterProfiler::profile(const std::function<void(cudaStream_t)>& launch,
                                                          const std::function<void(cudaStream_t)>& prepare,
                                                          cudaStream_t stream) {
+  std::optional<HardwareCounters> counters = profile_ranges(launch, prepare, stream);
+  if (counters) name_kernels(*counters, launch, stream);
+  return counters;
+}
+
+std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::function<void(cudaStream_t)>& launch,
+                                                                const std::function<void(cudaStream_t)>& prepare,
+                                                                cudaStream_t stream) {
   if (!tried_ && !set_up()) return std::nullopt;
   if (!unavailable_.empty()) return std::nullopt;
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));

@@ -37,6 +37,9 @@ class CounterProfiler {
   CounterProfiler& operator=(const CounterProfiler&) = delete;
 
  private:
+  /// One profiled call; its kernels carry CUPTI's range names (the launch index for auto ranges).
+  std::optional<HardwareCounters> profile_ranges(const std::function<void(cudaStream_t)>& launch,
+                                                 const std::function<void(cudaStream_t)>& prepare, cudaStream_t stream);
   CounterProfiler() = default;
   bool set_up();  ///< loads libcupti, initializes the profiler and builds the config image, once
   bool tried_ = false;

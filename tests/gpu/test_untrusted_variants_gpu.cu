@@ -157,5 +157,6 @@ TEST_CASE("bad variants are INCORRECT rows and the rest of the sweep passes", "[
     (bad ? incorrect : passed) += 1;
   }
   CHECK(incorrect == 5);
-  CHECK(passed == 5);  // naive, vectorized, blocked, cub_transform, d2d_copy
+  CHECK(passed == static_cast<int>(outcome.rows.size()) - 5);  // add's own variants, its baseline and the roof
+  CHECK(passed >= 3);
 }
