@@ -1,7 +1,7 @@
 #pragma once
 /// Collects hardware counters of one call through CUPTI's range profiler (cupti_range_profiler.h,
-/// cupti_profiler_host.h): auto ranges, one per kernel launch, and kernel replay, so a metric
-/// set needing several passes replays each kernel as often as it needs. libcupti is loaded at
+/// cupti_profiler_host.h): auto ranges, one per kernel launch, and user replay: a metric set
+/// needing several passes replays the whole call, after its own L2 flush, as often as it needs. libcupti is loaded at
 /// run time (dlopen), as for the kernel tracer. Used after a row's timed samples, never inside a
 /// timed window. When counters cannot be had (no libcupti, insufficient privileges, another
 /// profiler attached, an unsupported GPU) `profile` returns nothing and `unavailable_reason` says why.
