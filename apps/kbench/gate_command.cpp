@@ -54,6 +54,10 @@ void add_gate_command(CLI::App& parent, GateCommand& command) {
                           "tolerated slowdown against the baseline, percent (default 2); a slower row fails only when the "
                           "slowdown is also significant: Mann-Whitney p < 0.01 on the samples when both rows kept them, "
                           "else beyond both runs' noise (relative IQR); needs --baseline or --history");
+  command.app->add_option("--min-change-us", command.min_change_us,
+                          "a change smaller than this many microseconds per kernel launch of the call is never a "
+                          "regression or an improvement, whatever its percentage (default 0.5: twice the largest drift "
+                          "between two processes of one build measured on an H100); needs --baseline or --history");
   command.app->add_flag("--allow-device-mismatch", command.allow_device_mismatch,
                         "compare with a baseline measured on another device; needs --baseline");
 }
@@ -66,6 +70,12 @@ int run_gate_command(const GateCommand& command) {
     const bool has_baseline = command.app->count("--baseline") > 0, has_history = command.app->count("--history") > 0;
     if (command.app->count("--max-regression") && !has_baseline && !has_history) {
       throw GateInputError("--max-regression requires --baseline or --history");
+    }
+    if (!(command.min_change_us >= 0) || !std::isfinite(command.min_change_us)) {
+      throw GateInputError("--min-change-us must be a number of microseconds >= 0");
+    }
+    if (command.app->count("--min-change-us") && !has_baseline && !has_history) {
+      throw GateInputError("--min-change-us requires --baseline or --history");
     }
     if (command.allow_device_mismatch && !has_baseline) throw GateInputError("--allow-device-mismatch requires --baseline");
     if (command.history_depth < 1) throw GateInputError("--history-depth must be >= 1");
@@ -83,6 +93,7 @@ int run_gate_command(const GateCommand& command) {
                           std::vector<const RunResults*>{&results, judged_against ? &baseline : nullptr});
     GateOptions options;
     options.max_regression = command.max_regression_pct / 100;
+    options.judging.min_change_us_per_launch = command.min_change_us;
     // A history holds the same device by construction; a file of another was skipped, not compared.
     options.allow_device_mismatch = command.allow_device_mismatch;
     const GateResult result = evaluate_gate(results, thresholds, judged_against ? &baseline : nullptr, options);

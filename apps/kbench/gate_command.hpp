@@ -19,6 +19,7 @@ struct GateCommand {
   std::string history;                 ///< a folder of earlier results files: the rolling baseline
   int history_depth = 5;               ///< how many of its newest matching files to pool
   double max_regression_pct = 2;       ///< tolerated slowdown against the baseline, percent
+  double min_change_us = 0.5;  ///< --min-change-us: the per-launch floor of a change (JudgeOptions)
   bool allow_device_mismatch = false;  ///< compare with a baseline from another device
 };
 

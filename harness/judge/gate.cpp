@@ -48,7 +48,7 @@ void check_thresholds(const RunResults& results, const Thresholds& thresholds, G
 
 /// The evidence behind a verdict: the interval and p of the samples rule, or the noise of the other.
 std::string evidence(const RowComparison& c, const GateOptions& options) {
-  const double tolerance = options.max_regression;
+  const double tolerance = c.tolerance;
   std::string text = fmt::format("{} -> {} ({}) in {} mode; ", format_ms(c.old_ms), format_ms(c.new_ms), format_change(c.change),
                                  mode_name(c.mode));
   if (c.rule == JudgeRule::samples) {

@@ -41,6 +41,13 @@ const CaseResult* find_row(const RunResults& run, const CaseResult& row) {
 
 }  // namespace
 
+double row_tolerance(const CaseResult& row, double old_ms, double tolerance, const JudgeOptions& judging) {
+  double launches = std::max(1, row.kernels_per_call);
+  if (row.breakdown) launches = std::max(launches, row.breakdown->kernels_per_call);
+  const double floor_ms = judging.min_change_us_per_launch * 1e-3 * launches;
+  return old_ms > 0 ? std::max(tolerance, floor_ms / old_ms) : tolerance;
+}
+
 void judge_timings(RowComparison& c, const ModeTiming& before, const ModeTiming& now, double tolerance,
                    const JudgeOptions& judging) {
   const bool samples = before.samples_ms.size() >= kMinSamplesForTest && now.samples_ms.size() >= kMinSamplesForTest;
@@ -96,7 +103,8 @@ RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run,
     c.change = c.new_ms / c.old_ms - 1;
     c.old_noise = before->stats.relative_iqr();
     c.new_noise = now->stats.relative_iqr();
-    judge_timings(c, *before, *now, tolerance, judging);
+    c.tolerance = row_tolerance(*old_row, c.old_ms, tolerance, judging);
+    judge_timings(c, *before, *now, c.tolerance, judging);
     out.rows.push_back(c);
   }
   for (const CaseResult& row : old_run.cases) {

@@ -50,6 +50,10 @@ constexpr std::size_t kMinSamplesForTest = 8;
 struct JudgeOptions {
   double alpha = 0.01;             ///< significance level of the two-sided Mann-Whitney test
   double clock_tolerance = 0.02;   ///< SM clocks closer than this fraction count as equal
+  /// A change smaller than this many microseconds per kernel launch of the call is SAME whatever
+  /// its percentage: between two processes of one build the H100 moved cold medians of short rows
+  /// by up to 0.26 us per launch (README, "How the gate decides"), twice that is the default.
+  double min_change_us_per_launch = 0.5;
   BootstrapOptions bootstrap;      ///< the printed interval of the ratio of medians
 };
 
@@ -65,6 +69,9 @@ struct RowComparison {
   MeasureMode mode = MeasureMode::cold;  ///< the new row's headline mode
   double old_ms = 0, new_ms = 0;
   double change = 0;                  ///< new_ms / old_ms - 1: positive is slower
+  /// The practical threshold this row was judged with: the tolerance, or the per-launch floor
+  /// (JudgeOptions::min_change_us_per_launch) over old_ms when that is larger.
+  double tolerance = 0;
   double old_noise = 0, new_noise = 0;  ///< relative IQRs in `mode`
   Verdict verdict = Verdict::same;
   JudgeRule rule = JudgeRule::noise;
@@ -86,6 +93,10 @@ struct RunComparison {
 /// judges each with `tolerance` (a fraction). The result points into both runs: keep them alive.
 RunComparison compare_runs(const RunResults& old_run, const RunResults& new_run, double tolerance,
                            const std::vector<VariantRole>& roles = {}, const JudgeOptions& judging = {});
+
+/// The practical threshold of a row: `tolerance`, or the per-launch floor of `judging` over the
+/// old median when that is larger (launches: the larger of the declared and the traced count).
+double row_tolerance(const CaseResult& row, double old_ms, double tolerance, const JudgeOptions& judging);
 
 /// Judges one matched pair of timings (exposed for tests): fills verdict, rule, test, interval
 /// and the clock fields of `c`, whose old_ms, new_ms and noise are set.
