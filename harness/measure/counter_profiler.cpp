@@ -304,9 +304,10 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   config.counterDataImageSize = counter_data.size();
   config.pCounterDataImage = counter_data.data();
   config.range = CUPTI_AutoRange;        // one range per kernel launch
-  // kbench replays the whole call, `prepare` (an L2 flush) before each pass, for as many passes as
-  // the metrics need: with CUPTI's kernel replay, its restore of the kernel's memory before a pass
-  // left dirty lines in L2 that the measured pass wrote back (DRAM writes ~19 MB above ncu's on the H100).
+  // kbench replays the whole call, `prepare` (an L2 flush) before each pass, as cold mode runs it,
+  // for as many passes as the metrics need. (DRAM writes still read about 20 MB above ncu's
+  // --cache-control all on the H100: kbench's read-only flush leaves dirty lines in L2 that the
+  // profiled call writes back; kernel/NOTES-counters.md.)
   config.replayMode = CUPTI_UserReplay;
   config.maxRangesPerPass = kMaxRanges;
   config.numNestingLevels = 1;
