@@ -307,7 +307,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   // kbench replays the whole call, `prepare` (an L2 flush) before each pass, as cold mode runs it,
   // for as many passes as the metrics need. (DRAM writes still read about 20 MB above ncu's
   // --cache-control all on the H100: kbench's read-only flush leaves dirty lines in L2 that the
-  // profiled call writes back; kernel/NOTES-counters.md.)
+  // profiled call writes back: results/h100-80gb-hbm3/2026-11-24/counters/ncu-comparison.md.)
   config.replayMode = CUPTI_UserReplay;
   config.maxRangesPerPass = kMaxRanges;
   config.numNestingLevels = 1;
