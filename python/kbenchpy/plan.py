@@ -15,6 +15,7 @@ from typing import Optional, Tuple
 
 from . import settings as settings_keys
 from . import thresholds as bands
+from .json_file import read_json
 
 PLAN_SCHEMA_VERSION = 1
 PLAN_KIND = "kbench-plan"
@@ -176,15 +177,7 @@ def parse_plan(document, path):
 
 def read_plan(path):
     """The plan in file `path`; PlanError naming the file and the field when it cannot be used."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as error:
-        raise PlanError(f"{path}: cannot open for reading ({error.strerror})") from None
-    try:
-        document = json.loads(text)
-    except ValueError as error:
-        raise PlanError(f"{path}: not valid JSON: {error}") from None
+    document = read_json(path, PlanError)
     return parse_plan(document, path)
 
 

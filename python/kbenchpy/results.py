@@ -9,6 +9,7 @@ import json
 import os
 
 from . import thresholds as bands
+from .json_file import read_json
 
 SCHEMA_VERSION = 1
 STATUSES = ("passed", "incorrect", "error", "skipped")
@@ -216,15 +217,7 @@ def read_results(path):
     """A results document, checked for what readers of this package use: schema_version 1, the
     device block's peaks, and each case's identity, status, traffic, timings and derived
     figures. Raises ResultsError naming the file and the field."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as error:
-        raise ResultsError(f"{path}: cannot open for reading ({error.strerror})") from None
-    try:
-        document = json.loads(text)
-    except ValueError as error:
-        raise ResultsError(f"{path}: not valid JSON: {error}") from None
+    document = read_json(path, ResultsError)
     if not isinstance(document, dict):
         raise ResultsError(f"{path}: $ is {describe(document)}; expected an object (a kbench results document)")
     version = _field(document, "schema_version", int, "$", path)
