@@ -66,7 +66,11 @@ ModeTiming pooled(const ModeTiming& newest, const std::vector<const ModeTiming*>
   std::vector<double> clocks;
   out.processes = 0;
   out.low_clock_samples = 0;
+  std::vector<const ModeTelemetry*> telemetry;  // a run that shared the GPU taints the pooled baseline
   for (const ModeTiming* t : timings) {
+    telemetry.push_back(t->telemetry ? &*t->telemetry : nullptr);
+    for (const std::string& warning : t->warnings)
+      if (std::find(out.warnings.begin(), out.warnings.end(), warning) == out.warnings.end()) out.warnings.push_back(warning);
     out.samples_ms.insert(out.samples_ms.end(), t->samples_ms.begin(), t->samples_ms.end());
     if (t->sm_clock_mhz > 0) clocks.push_back(t->sm_clock_mhz);
     out.min_sm_clock_mhz = std::min(out.min_sm_clock_mhz, t->min_sm_clock_mhz);
@@ -74,6 +78,7 @@ ModeTiming pooled(const ModeTiming& newest, const std::vector<const ModeTiming*>
     out.processes += t->processes;
   }
   out.stats = summarize(out.samples_ms);
+  out.telemetry = pooled_telemetry(telemetry);
   std::sort(clocks.begin(), clocks.end());
   out.sm_clock_mhz = clocks.size() == timings.size() && !clocks.empty() ? quantile_sorted(clocks, 0.5) : 0;
   return out;

@@ -25,6 +25,12 @@ struct ModeTelemetry {
   bool contended() const { return !other_processes.empty(); }
 };
 
+/// The telemetry of one mode pooled over several samplings of it (--repeat's processes, a
+/// history's runs); null entries (no NVML there) are left out, and none at all gives none.
+/// Readings and pids are joined (one contended sampling makes the pool contended), temperatures
+/// by their maximum, power by the readings' mean, energy per call by the samplings' mean.
+std::optional<ModeTelemetry> pooled_telemetry(const std::vector<const ModeTelemetry*>& each);
+
 /// The warning a contended mode carries in its row ("another process ... pids 1234, 5678").
 std::string contention_warning(const ModeTelemetry& telemetry);
 

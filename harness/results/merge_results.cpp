@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 
@@ -119,6 +120,20 @@ MergedResults merge_results(const std::vector<NamedResults>& inputs) {
   if (devices.size() > 1) out.devices = devices;
   else
     for (CaseResult& row : out.cases) row.device = 0;
+
+  // Shards run without one --seed each drew a seed of their own: $.seed, the first file's, then
+  // describes only its rows' inputs, and the reader must be told.
+  std::vector<std::uint64_t> seeds;
+  std::string seed_list;
+  for (const NamedResults& input : inputs) {
+    if (std::find(seeds.begin(), seeds.end(), input.results.seed) == seeds.end()) seeds.push_back(input.results.seed);
+    seed_list += (seed_list.empty() ? "" : ", ") + fmt::format("{} {}", input.name, input.results.seed);
+  }
+  if (seeds.size() > 1) {
+    out.notes.push_back(fmt::format("the merged files drew their inputs from different seeds ({}): $.seed is the first "
+                                    "file's; give every shard one --seed for inputs that one seed describes",
+                                    seed_list));
+  }
 
   std::string note = "merged from " + std::to_string(inputs.size()) + " files:";
   for (const std::string& each : from) note += " " + each + (&each == &from.back() ? "" : ";");

@@ -24,7 +24,9 @@ ModeTiming pool_timings(const std::vector<const ModeTiming*>& timings) {
   out.timed_out = false;
   std::vector<double> clocks;
   std::vector<std::string> reasons;
+  std::vector<const ModeTelemetry*> telemetry;  // every process's: one that saw another process on the GPU taints the pool
   for (const ModeTiming* t : timings) {
+    telemetry.push_back(t->telemetry ? &*t->telemetry : nullptr);
     if (t->samples_ms.empty() && t->stats.count > 0) {
       throw std::invalid_argument("--repeat: a process kept no samples of its " + std::string(mode_name(t->mode)) +
                                   "-mode timing, so they cannot be pooled");
@@ -40,6 +42,7 @@ ModeTiming pool_timings(const std::vector<const ModeTiming*>& timings) {
     add_unique(reasons, t->stop_reason);
   }
   out.stats = summarize(out.samples_ms);
+  out.telemetry = pooled_telemetry(telemetry);
   std::sort(clocks.begin(), clocks.end());
   out.sm_clock_mhz = clocks.empty() ? 0 : quantile_sorted(clocks, 0.5);
   out.stop_reason.clear();

@@ -5,7 +5,7 @@ import gc
 import math
 import time
 
-from . import stats
+from . import settings as settings_keys, stats
 
 BATCH = 32  # samples queued between synchronisations, as kbench
 
@@ -15,6 +15,27 @@ def new_timing(mode, warmup_calls):
     return {"mode": mode, "warmup_calls": warmup_calls, "calls_per_sample": 1, "timed_out": False,
             "stop_reason": "", "l2_resident": False, "sm_clock_mhz": 0.0, "min_sm_clock_mhz": 0.0,
             "low_clock_samples": 0, "warnings": [], "stats": stats.summarize([]), "samples_ms": []}
+
+
+def round_to_ns(ms):
+    """`ms` rounded to the nanosecond, half away from zero, as kbench writes samples (std::round)."""
+    scaled = abs(ms) * 1e6
+    whole = math.floor(scaled)
+    if scaled - whole >= 0.5:
+        whole += 1
+    return math.copysign(whole, ms) / 1e6
+
+
+def keeps_samples(settings, mode):
+    """Whether a timing of `mode` keeps its samples, as kbench's keep_samples says (0 none, 1 every
+    mode's, 2 the headline mode's: cold when planned, else the first planned)."""
+    keep = settings["keep_samples"]
+    if keep == 1:
+        return True
+    if keep != 2:
+        return False
+    modes = settings_keys.parse_modes(settings["modes"])
+    return mode == ("cold" if "cold" in modes else modes[0])
 
 
 class Sampler:
@@ -114,8 +135,8 @@ class Sampler:
             gc.enable()
         timing["stop_reason"], timing["timed_out"] = rule.reason, rule.timed_out
         timing["stats"] = stats.summarize(samples)
-        if settings["keep_samples"]:
-            timing["samples_ms"] = samples
+        if keeps_samples(settings, timing["mode"]):
+            timing["samples_ms"] = [round_to_ns(ms) for ms in samples]
         if clocks:
             timing["sm_clock_mhz"] = stats.summarize(clocks)["median_ms"]
             timing["min_sm_clock_mhz"] = min(clocks)

@@ -165,6 +165,17 @@ TEST_CASE("a rolling baseline pools the last K runs of the same device and plan"
   CHECK(all.trends.size() == 12);  // the own rows
   CHECK(contains(all.trends.front(), "(last 3 runs, oldest first) -> "));
 
+  CHECK_FALSE(pooled.contended());
+  // An older run that shared the GPU taints the pooled baseline's row, not only the newest's.
+  std::vector<HistoryFile> shared = files;
+  for (HistoryFile& file : shared) {
+    if (file.path != "history/run-1.json") continue;
+    ModeTiming& headline = const_cast<ModeTiming&>(*file.results.cases.front().headline());
+    headline.telemetry = ModeTelemetry{};
+    headline.telemetry->other_processes = {4242};
+  }
+  CHECK(history_baseline(run, shared, 5, "history").baseline.cases.front().contended());
+
   const HistoryBaseline last = history_baseline(run, files, 1, "history");
   CHECK(last.used == std::vector<std::string>{"history/run-3.json"});
   CHECK(last.baseline.cases.front().headline()->samples_ms.size() == 60);
@@ -212,6 +223,22 @@ TEST_CASE("--repeat pools each row's samples over its processes", "[gate_statist
   const CaseResult worst = pool_repeated_rows({{row}, {failed}, {third}}, 2)[0];
   CHECK(worst.status == CaseStatus::error);
   CHECK(worst.message == "process 2 of 3: cudaErrorIllegalAddress");
+
+  // Another process on the GPU during any one process's sampling makes the pooled row contended
+  // (the gate then does not judge it), not only during the first's.
+  CHECK_FALSE(pooled[0].contended());
+  CaseResult shared = second;
+  shared.timings[0].telemetry = ModeTelemetry{};
+  shared.timings[0].telemetry->samples = 4;
+  shared.timings[0].telemetry->other_processes = {4242};
+  CaseResult quiet = row;
+  quiet.timings[0].telemetry = ModeTelemetry{};
+  quiet.timings[0].telemetry->samples = 3;
+  const CaseResult tainted = pool_repeated_rows({{quiet}, {shared}, {third}}, 2)[0];
+  CHECK(tainted.contended());
+  REQUIRE(tainted.timings[0].telemetry.has_value());
+  CHECK(tainted.timings[0].telemetry->samples == 7);
+  CHECK(tainted.timings[0].telemetry->other_processes == std::vector<std::int64_t>{4242});
 
   // A process that kept no samples cannot be pooled.
   CaseResult bare = row;

@@ -322,6 +322,18 @@ TEST_CASE("merging shards gives the unsharded run's rows, in plan order, and lis
 
   const MergedResults partial = merge_results({{"a.json", first}});
   CHECK(partial.missing_cases.size() == cases - 1);
+
+  // Shards that drew their own seeds (no --seed): the merged file says so rather than claim one.
+  const auto seed_note = [](const RunResults& run) {
+    return std::count_if(run.notes.begin(), run.notes.end(),
+                         [](const std::string& note) { return contains(note, "different seeds"); });
+  };
+  CHECK(seed_note(merged.results) == 0);
+  RunResults reseeded = second;
+  reseeded.seed = first.seed + 1;
+  const MergedResults mixed = merge_results({{"a.json", first}, {"b.json", reseeded}});
+  CHECK(seed_note(mixed.results) == 1);
+  CHECK(mixed.results.seed == first.seed);
 }
 
 TEST_CASE("merge refuses overlapping shards, other plans, other builds and files without a plan", "[merge]") {

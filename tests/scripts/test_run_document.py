@@ -110,6 +110,18 @@ class Document(unittest.TestCase):
         self.assertEqual((skipped["status"], skipped["message"]), ("skipped", "skipped: too slow for this test"))
 
 
+class KeepSamples(unittest.TestCase):
+    def test_keep_samples_means_what_it_means_for_kbench(self):
+        """0 none, 1 every mode's, 2 the headline mode's only (cold when planned, else the first)."""
+        def kept(keep, modes):
+            return [mode for mode in ("cold", "hot", "eager")
+                    if measure.keeps_samples({"keep_samples": keep, "modes": modes}, mode)]
+        self.assertEqual(kept(0, "all"), [])
+        self.assertEqual(kept(1, "all"), ["cold", "hot", "eager"])
+        self.assertEqual(kept(2, "all"), ["cold"])
+        self.assertEqual(kept(2, "eager,hot"), ["hot"])
+
+
 @unittest.skipUnless(HAVE_TORCH, "PyTorch is not installed: the references and the verification are not checked")
 class Verification(unittest.TestCase):
     def test_every_op_passes_its_reference_on_the_cpu(self):
