@@ -84,11 +84,15 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): packed_rows up to 64 columns, split_row for fewer rows than 4 per SM of at "
+      "picks per problem (sum/NOTES.md): a thread per row (naive) up to 64 columns, packed_rows up to 128, split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
+      case RowKernel::thread_per_row:
+        return [args, reduction](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { launch_rows_naive(x, y, args.rows, args.cols, reduction, stream); });
+        };
       case RowKernel::packed:
         return [args, reduction](cudaStream_t stream) {
           with_typed(args, [&](auto x, auto y) { launch_rows_packed(x, y, args.rows, args.cols, reduction, stream); });

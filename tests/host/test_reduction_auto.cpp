@@ -48,17 +48,21 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: packed for short rows, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: a thread per row for short rows, packed up to 128 columns, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
-  CHECK(rows_pick(4194304, 8, 4) == RowKernel::packed);
-  CHECK(rows_pick(1048576, 33, 2) == RowKernel::packed);
-  CHECK(rows_pick(1048573, 5, 4) == RowKernel::packed);
+  CHECK(rows_pick(4194304, 8, 4) == RowKernel::thread_per_row);
+  CHECK(rows_pick(1048576, 33, 2) == RowKernel::thread_per_row);
+  CHECK(rows_pick(1048573, 5, 4) == RowKernel::thread_per_row);
+  CHECK(rows_pick(262144, 64, 2) == RowKernel::thread_per_row);
+  CHECK(rows_pick(262144, 65, 2) == RowKernel::packed);
+  CHECK(rows_pick(262144, 128, 4) == RowKernel::packed);
   CHECK(rows_pick(16, 4194304, 4) == RowKernel::split);
   CHECK(rows_pick(64, 1048576, 2) == RowKernel::split);
   CHECK(rows_pick(3, 1000003, 2) == RowKernel::split);
   CHECK(rows_pick(1, 70001, 4) == RowKernel::split);
   CHECK(rows_pick(8192, 8192, 4) == RowKernel::row_parallel);  // the targets' square: 90 % measured
-  CHECK(rows_pick(262144, 100, 4) == RowKernel::row_parallel);
+  CHECK(rows_pick(262144, 100, 4) == RowKernel::packed);
+  CHECK(rows_pick(262144, 129, 4) == RowKernel::row_parallel);
   CHECK(rows_pick(100, 1000, 4) == RowKernel::row_parallel);  // rows of 4 KB: too short to split
   CHECK(sum::rows_split_count(4194304, 4) == 1024);           // one block per 16 KiB
   CHECK(sum::rows_split_count(7, 2) == 1);
