@@ -4,6 +4,7 @@
 
 #include "harness/common/json_fields.hpp"
 #include "harness/common/json_input.hpp"
+#include "harness/common/json_layout.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/printable_text.hpp"
 #include "harness/results/hardware_counters_json.hpp"
@@ -399,7 +400,7 @@ RunResults results_from_json(const json& document) {
 }
 
 void write_results_file(const RunResults& results, const std::string& path) {
-  write_file_atomically(path, to_json(results).dump(2) + '\n');
+  write_file_atomically(path, dump_with_number_arrays_inline(to_json(results)) + '\n');
 }
 
 RunResults read_results_file(const std::string& path) {

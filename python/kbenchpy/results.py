@@ -180,11 +180,30 @@ def make_document(build, command_line, utc_time, host, seed, run_state, device, 
             "cases": cases}
 
 
+def dumps_number_arrays_inline(value, depth=0):
+    """`value` as kbench lays out its JSON files: two-space indents, except that a non-empty array
+    of numbers stays on one line (per-sample times are most of a results file's bytes)."""
+    def is_number(x):
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+    if isinstance(value, list) and value and all(is_number(x) for x in value):
+        return "[" + ", ".join(json.dumps(x) for x in value) + "]"
+    if isinstance(value, (list, dict)) and value:
+        inner = "  " * (depth + 1)
+        if isinstance(value, dict):
+            items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps_number_arrays_inline(v, depth + 1)}"
+                     for k, v in value.items()]
+        else:
+            items = [inner + dumps_number_arrays_inline(v, depth + 1) for v in value]
+        opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+        return opening + "\n" + ",\n".join(items) + "\n" + "  " * depth + closing
+    return json.dumps(value, ensure_ascii=False)
+
+
 def write_results(document, path):
     """Writes `document` to PATH.tmp, then renames it over `path`: a reader never sees half a file."""
     temporary = path + ".tmp"
     with open(temporary, "w", encoding="utf-8") as f:
-        json.dump(document, f, indent=2, ensure_ascii=False)
+        f.write(dumps_number_arrays_inline(document))
         f.write("\n")
     os.replace(temporary, path)
 

@@ -2,6 +2,7 @@
 against kbench's formulas and the fixtures under tests/fixtures (whose derived fields
 make_fixtures.py computes with harness/results/metrics.cpp's formulas)."""
 import copy
+import json
 import os
 import sys
 import unittest
@@ -119,5 +120,22 @@ class Reading(unittest.TestCase):
         self.assertIn("run-schema2.json: $.schema_version is 2; this script reads version 1", str(caught.exception))
 
 
+
 if __name__ == "__main__":
     unittest.main()
+
+
+class Layout(unittest.TestCase):
+    def test_number_arrays_inline_like_kbench(self):
+        doc = {"samples_ms": [0.004672, 0.00512], "shape": [4096, 17], "empty": [], "none": {},
+               "mixed": [1, "x"], "flags": [True, False], "name": "é"}
+        text = results.dumps_number_arrays_inline(doc)
+        self.assertIn('"samples_ms": [0.004672, 0.00512]', text)
+        self.assertIn('"shape": [4096, 17]', text)
+        self.assertIn('"empty": []', text)
+        self.assertIn('"mixed": [\n    1,\n    "x"\n  ]', text)
+        self.assertIn('"flags": [\n    true,\n    false\n  ]', text)  # booleans are not numbers
+        self.assertIn('"name": "é"', text)
+        self.assertEqual(json.loads(text), doc)
+        plain = {"a": {"b": ["x", {"c": -1.5}]}}
+        self.assertEqual(results.dumps_number_arrays_inline(plain), json.dumps(plain, indent=2))
