@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -304,10 +303,11 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   config.counterDataImageSize = counter_data.size();
   config.pCounterDataImage = counter_data.data();
   config.range = CUPTI_AutoRange;        // one range per kernel launch
-  // kbench replays the whole call, `prepare` (an L2 flush) before each pass, as cold mode runs it,
-  // for as many passes as the metrics need. (DRAM writes still read about 20 MB above ncu's
-  // --cache-control all on the H100: kbench's read-only flush leaves dirty lines in L2 that the
-  // profiled call writes back: results/h100-80gb-hbm3/2026-11-24/counters/ncu-comparison.md.)
+  // kbench replays the whole call, `prepare` (an L2 flush) before it in each pass, as cold mode runs
+  // it, for as many passes as the metrics need. The flush runs after cuptiRangeProfilerStart, as
+  // the pass's first range, left out when decoding (kernels named l2_flush_*): starting a pass
+  // leaves about 20 MB of dirty lines in L2 on the H100, which a flush before it did not clear
+  // and the call then wrote back (kbench read ~20 MB more DRAM writes than ncu on every kernel).
   config.replayMode = CUPTI_UserReplay;
   config.maxRangesPerPass = kMaxRanges;
   config.numNestingLevels = 1;
@@ -318,11 +318,11 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
 
   for (int pass = 0;; ++pass) {
     if (pass == kMaxPasses) throw std::runtime_error("CUPTI asked for more than " + std::to_string(kMaxPasses) + " passes");
-    if (prepare) prepare(stream);
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = object;
     if (const CUptiResult r = api.start(&start); r != CUPTI_SUCCESS) return give_up("cuptiRangeProfilerStart", r);
+    if (prepare) prepare(stream);
     launch(stream);
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
@@ -366,6 +366,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
     }
     KernelCounters kernel;
     kernel.name = demangle(name.rangeName);
+    if (kernel.name.find("l2_flush_") != std::string::npos) continue;  // the pass's L2 flush
     for (std::size_t m = 0; m < names.size(); ++m) {
       // NaN or a negative value is a metric the range did not measure: left out, not guessed.
       if (values[m] >= 0) kernel.metrics[metrics_[m]] = values[m];
