@@ -11,15 +11,8 @@
 namespace kbench::sum {
 
 /// sum_inner's and max_inner's kernels.
-enum class RowKernel { thread_per_row, packed, split, row_parallel };
+enum class RowKernel { flat, split, row_parallel };
 
-/// Rows up to this many elements: a thread per row (the `naive` kernel). On the H100's shape zoo it
-/// ran 3-17-column rows in half packed_rows' time and 61 columns 7 % faster: a warp's 32 rows are
-/// one contiguous stretch that L1 serves across the row's steps.
-constexpr std::int64_t kAutoThreadPerRowMaxCols = 64;
-/// Rows up to this many elements (and above the thread-per-row limit): the packed-rows kernel (a
-/// warp per row would leave lanes idle; measured at 100 columns: 61.2 µs against row_parallel's 69.7).
-constexpr std::int64_t kAutoPackedMaxCols = 128;
 /// Fewer rows than this many per SM, each at least two split blocks (32 KiB) long: the split-row
 /// kernel. One block per row then gives each SM at most 3 blocks (768 threads with 4 loads in
 /// flight: under the ~25 KB an SM needs in flight to stream its share of the bandwidth), and
@@ -27,9 +20,14 @@ constexpr std::int64_t kAutoPackedMaxCols = 128;
 constexpr std::int64_t kAutoSplitRowsPerSm = 4;
 constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 
+/// Rows up to kFlatRowsMaxCols (1024) elements, of any width and alignment: the flat-rows kernel.
+/// Its blocks load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
+/// read at 91 / 88 % of peak in fp32 / fp16 in sum_layout_probe), 16 KiB in flight per block,
+/// whatever the row width: the thread-per-row kernel's 2-4-byte strided loads fell to 42 % of the
+/// copy roof at 61 fp16 columns (84-87 % at 8-17), packed_rows' shuffles per row made it compute-bound, and a warp
+/// per row has 1-2 vectors per lane below 256 columns.
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
-  if (cols <= kAutoThreadPerRowMaxCols) return RowKernel::thread_per_row;
-  if (cols <= kAutoPackedMaxCols) return RowKernel::packed;
+  if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
   return RowKernel::row_parallel;
@@ -54,10 +52,7 @@ constexpr ColumnKernel auto_column_kernel(std::int64_t cols, bool vector_rows) {
 
 /// A name for reports and tests.
 constexpr const char* kernel_name(RowKernel k) {
-  return k == RowKernel::thread_per_row ? "naive"
-         : k == RowKernel::packed     ? "packed_rows"
-         : k == RowKernel::split      ? "split_row"
-                                      : "row_parallel";
+  return k == RowKernel::flat ? "flat_rows" : k == RowKernel::split ? "split_row" : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) { return k == ColumnKernel::narrow ? "narrow_columns" : "one_pass"; }
 

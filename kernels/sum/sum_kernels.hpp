@@ -3,6 +3,8 @@
 /// accumulation is always fp32 and the output is written in T. Every launcher enqueues on
 /// `stream` and checks its launches.
 
+#include "kernels/common/flat_tile.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -71,6 +73,37 @@ constexpr std::int64_t kPackedRowsMaxCols = 1024;
 template <typename T>
 void launch_rows_packed(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                         cudaStream_t stream);
+
+/// Rows up to this many elements take the flat-rows kernel; longer rows run launch_rows_parallel
+/// (a tile of 8 rows of 1024 fp32 is already 32 KiB).
+constexpr std::int64_t kFlatRowsMaxCols = 1024;
+
+/// Shared memory of a flat-rows block for rows of `cols` elements of `element_size` bytes: two
+/// floats (the head and tail pieces) per 16-byte vector of a tile of tile_rows(cols) rows.
+constexpr std::int64_t flat_rows_piece_bytes(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t per_vector = static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t vectors = (tile_rows(cols, element_size) * cols + per_vector - 1) / per_vector;
+  return 2 * vectors * static_cast<std::int64_t>(sizeof(float));
+}
+
+/// Lanes that join one row's pieces in the flat-rows kernel: the largest power of two (at most
+/// 32) with which a tile's rows still fit in one round of the block's 256 threads, at least 1.
+constexpr int flat_rows_join_lanes(std::int64_t rows_per_tile) {
+  int lanes = 1;
+  while (lanes < 32 && rows_per_tile * lanes * 2 <= 256) lanes *= 2;
+  return lanes;
+}
+
+/// Short-to-medium rows of any width and alignment: each block takes a tile of whole rows
+/// (tile_rows: about 16 KiB, one contiguous stretch of the flat array) and loads it as coalesced
+/// 16-byte vectors, 4 in flight per thread, as a copy would; each thread cuts its vectors at the
+/// rows' ends in registers, a row that lies inside one vector is written at once, and the pieces
+/// of rows that cross vectors (two floats per vector in shared memory) are joined in vector order
+/// by flat_rows_join_lanes lanes per row after one barrier. Element-wise loads when `in` is not
+/// 16-byte aligned. Rows longer than kFlatRowsMaxCols run launch_rows_parallel.
+template <typename T>
+void launch_rows_flat(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                      cudaStream_t stream);
 
 /// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
 /// vectors), at least 1.

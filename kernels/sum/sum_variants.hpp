@@ -48,7 +48,7 @@ std::vector<Variant<ReductionArgs>> full_variants();
 /// Upper bound of the device bytes full_variants' prepare allocate for n elements of `dtype`.
 double full_scratch_bytes(std::int64_t n, DType dtype);
 
-/// sum_inner (Reduction::sum) or max_inner (Reduction::max): naive, row_parallel, packed_rows,
+/// sum_inner (Reduction::sum) or max_inner (Reduction::max): naive, row_parallel, packed_rows, flat_rows,
 /// split_row, auto; baseline cub_segmented.
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction);
 /// Upper bound of the device bytes row_variants' prepare allocate for rows x cols of `dtype`.
