@@ -34,7 +34,15 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { narrow, one_pass };
+enum class ColumnKernel { walk, narrow, one_pass };
+
+/// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
+/// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
+/// about 25 KB). With fewer columns its threads cannot keep that much in flight and the row-split
+/// kernels (narrow_columns, one_pass) must make up the parallelism from the rows, at the price of
+/// partials and a hand-off; with as many, the walk needs neither (the zoo's fp32 64 x 262147: a
+/// thread per column 26.5 us against one_pass's 52.4 and cuBLAS's 30.8).
+constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 
 /// Columns up to this many: the narrow-column kernel. two_stage's and one_pass's blocks are 32
 /// column lanes of a 16-byte strip (128 fp32 or 256 16-bit columns), so below a strip most of
@@ -44,7 +52,9 @@ constexpr std::int64_t kAutoNarrowMaxCols = 64;
 /// `vector_rows`: every row starts 16-byte aligned (aligned tensor, cols a multiple of the
 /// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads, so they
 /// take the narrow kernel (16-byte loads of the flat array) up to its limit (kNarrowColumnsMaxCols).
-constexpr ColumnKernel auto_column_kernel(std::int64_t cols, bool vector_rows) {
+constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
+                                          int sm_count) {
+  if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kAutoNarrowMaxCols) return ColumnKernel::narrow;
   if (!vector_rows && cols <= kNarrowColumnsMaxCols) return ColumnKernel::narrow;
   return ColumnKernel::one_pass;
@@ -54,6 +64,8 @@ constexpr ColumnKernel auto_column_kernel(std::int64_t cols, bool vector_rows) {
 constexpr const char* kernel_name(RowKernel k) {
   return k == RowKernel::flat ? "flat_rows" : k == RowKernel::split ? "split_row" : "row_parallel";
 }
-constexpr const char* kernel_name(ColumnKernel k) { return k == ColumnKernel::narrow ? "narrow_columns" : "one_pass"; }
+constexpr const char* kernel_name(ColumnKernel k) {
+  return k == ColumnKernel::walk ? "column_walk" : k == ColumnKernel::narrow ? "narrow_columns" : "one_pass";
+}
 
 }  // namespace kbench::sum

@@ -50,6 +50,18 @@ Variant<ReductionArgs> two_stage() {
   return v;
 }
 
+Variant<ReductionArgs> column_walk() {
+  Variant<ReductionArgs> v;
+  v.name = "column_walk";
+  v.description =
+      "a thread per column (per 16-byte column group when rows are aligned) walking every row, 8 rows in flight; "
+      "one kernel, no partials";
+  v.launch = [](const ReductionArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
 /// one_pass's partials and per-strip tickets for one problem.
 struct OnePassState {
   int chunks = 1;
@@ -112,12 +124,19 @@ Variant<ReductionArgs> auto_variant() {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): narrow_columns up to 64 columns (128 when rows are not whole 16-byte "
-      "vectors), one_pass otherwise";
+      "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
+      "narrow_columns up to 64 columns (128 when rows are not whole 16-byte vectors), one_pass otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     const bool vector_rows = reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0 &&
                              args.cols % static_cast<std::int64_t>(16 / element_bytes(args)) == 0;
-    if (auto_column_kernel(args.cols, vector_rows) == ColumnKernel::narrow) return narrow_call(args);
+    switch (auto_column_kernel(args.cols, element_bytes(args), vector_rows, args.device.sm_count)) {
+      case ColumnKernel::walk:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
+        };
+      case ColumnKernel::narrow: return narrow_call(args);
+      case ColumnKernel::one_pass: break;
+    }
     return one_pass().prepare(args);
   };
   return v;
@@ -164,7 +183,7 @@ Variant<ReductionArgs> cublas_gemv() {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> column_variants() {
-  return {naive(), two_stage(), one_pass(), narrow_columns(), auto_variant(), cublas_gemv()};
+  return {naive(), two_stage(), one_pass(), narrow_columns(), column_walk(), auto_variant(), cublas_gemv()};
 }
 
 double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

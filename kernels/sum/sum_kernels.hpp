@@ -125,6 +125,21 @@ void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols
 template <typename T>
 void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
+/// Rows each thread of the column walk loads before adding any of them.
+constexpr int kColumnWalkUnroll = 8;
+
+/// Bytes the column walk keeps in flight over the whole device when every thread has its loads
+/// out: kColumnWalkUnroll rows of every column, whatever the columns per thread.
+constexpr std::int64_t column_walk_bytes_in_flight(std::int64_t cols, std::size_t element_size) {
+  return cols * kColumnWalkUnroll * static_cast<std::int64_t>(element_size);
+}
+
+/// Many columns: a thread per column, or per 16-byte vector of columns when `in` is 16-byte
+/// aligned and cols a multiple of the vector width, adds its columns over every row
+/// (kColumnWalkUnroll rows in flight) and writes them: one kernel, no partials.
+template <typename T>
+void launch_columns_walk(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
 /// Row chunks for the two-stage column reduction: enough blocks to fill the device.
 int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
 

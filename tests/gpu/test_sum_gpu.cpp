@@ -104,7 +104,13 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
   const Op& outer = *registry().find("sum_outer");
   for (const Shape& shape : std::vector<Shape>{{1048573, 7}, {1000003, 3}, {262147, 64}, {131071, 127}, {65537, 129},
                                                {3, 1000003}, {7, 262147}, {1000003, 1}, {3, 5, 33}, {4099, 3, 17}}) {
-    check_variants(outer, shape, {"narrow_columns", "auto"}, stream);
+    check_variants(outer, shape, {"narrow_columns", "column_walk", "auto"}, stream);
+  }
+  // Many columns, so that auto takes column_walk: odd widths (a column per thread, element loads)
+  // and whole vectors (16-byte column groups), rows below and above the walk's 8 rows in flight.
+  for (const Shape& shape : std::vector<Shape>{{64, 262147}, {3, 1000003}, {1, 1000003}, {9, 262144}, {17, 131072},
+                                               {2, 3, 300007}, {8, 202752}}) {
+    check_variants(outer, shape, {"column_walk", "auto"}, stream);
   }
   const Op& full = *registry().find("sum_full");
   for (const Shape& shape : std::vector<Shape>{{1000003}, {7, 262147}, {5, 3001, 2999}}) {

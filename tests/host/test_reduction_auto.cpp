@@ -94,16 +94,29 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: narrow_columns below a 16-byte strip, one_pass beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
-  CHECK(sum::auto_column_kernel(4, true) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(33, false) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(64, true) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(100, false) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(100, true) == ColumnKernel::one_pass);
-  CHECK(sum::auto_column_kernel(257, false) == ColumnKernel::one_pass);
-  CHECK(sum::auto_column_kernel(8192, true) == ColumnKernel::one_pass);
+  auto pick = [](std::int64_t cols, std::size_t size, bool vector_rows) {
+    return sum::auto_column_kernel(cols, size, vector_rows, kH100Sms);
+  };
+  CHECK(pick(262147, 4, false) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
+  CHECK(pick(1000003, 2, false) == ColumnKernel::walk);
+  CHECK(pick(262144, 2, true) == ColumnKernel::walk);
+  CHECK(pick(101376, 4, true) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
+  CHECK(pick(101375, 4, true) == ColumnKernel::one_pass);
+  CHECK(pick(202752, 2, true) == ColumnKernel::walk);
+  CHECK(pick(202751, 2, true) == ColumnKernel::one_pass);
+  CHECK(pick(4, 4, true) == ColumnKernel::narrow);
+  CHECK(pick(33, 2, false) == ColumnKernel::narrow);
+  CHECK(pick(64, 2, true) == ColumnKernel::narrow);
+  CHECK(pick(100, 4, false) == ColumnKernel::narrow);
+  CHECK(pick(100, 4, true) == ColumnKernel::one_pass);
+  CHECK(pick(257, 2, false) == ColumnKernel::one_pass);
+  CHECK(pick(8192, 4, true) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
+  CHECK(pick(8192, 2, true) == ColumnKernel::one_pass);
+  CHECK(sum::auto_column_kernel(101376, 4, true, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
+  CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
 }
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
