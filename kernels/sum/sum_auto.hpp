@@ -34,7 +34,7 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { walk, narrow, one_pass };
+enum class ColumnKernel { walk, narrow, tiles, one_pass };
 
 /// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
 /// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
@@ -50,13 +50,17 @@ constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 constexpr std::int64_t kAutoNarrowMaxCols = 64;
 
 /// `vector_rows`: every row starts 16-byte aligned (aligned tensor, cols a multiple of the
-/// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads, so they
-/// take the narrow kernel (16-byte loads of the flat array) up to its limit (kNarrowColumnsMaxCols).
+/// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads (one column
+/// per thread, 4 rows in flight: 2-4 KB per block), so they take kernels that read the flat array
+/// as 16-byte vectors: the narrow kernel up to its limit (kNarrowColumnsMaxCols), the column
+/// tiles beyond it up to kColumnTilesMaxCols (the zoo's fp16 16 x 16384 x 257: one_pass 77.8 us,
+/// two_stage 67.8, against a copy roof of about 41).
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
                                           int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kAutoNarrowMaxCols) return ColumnKernel::narrow;
   if (!vector_rows && cols <= kNarrowColumnsMaxCols) return ColumnKernel::narrow;
+  if (!vector_rows && cols <= kColumnTilesMaxCols) return ColumnKernel::tiles;
   return ColumnKernel::one_pass;
 }
 
@@ -65,7 +69,10 @@ constexpr const char* kernel_name(RowKernel k) {
   return k == RowKernel::flat ? "flat_rows" : k == RowKernel::split ? "split_row" : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) {
-  return k == ColumnKernel::walk ? "column_walk" : k == ColumnKernel::narrow ? "narrow_columns" : "one_pass";
+  return k == ColumnKernel::walk     ? "column_walk"
+         : k == ColumnKernel::narrow ? "narrow_columns"
+         : k == ColumnKernel::tiles  ? "column_tiles"
+                                     : "one_pass";
 }
 
 }  // namespace kbench::sum

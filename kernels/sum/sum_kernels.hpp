@@ -188,6 +188,24 @@ template <typename T>
 void launch_columns_narrow(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int sm_count,
                            cudaStream_t stream);
 
+/// Columns up to which launch_columns_tiles runs (a tile of 8 rows stays within 32 KiB of shared
+/// memory in fp32).
+constexpr std::int64_t kColumnTilesMaxCols = 1024;
+
+/// Blocks of the column-tiles kernel (and rows of its partials): 4 per SM, at most one per tile;
+/// column_chunks beyond kColumnTilesMaxCols, where launch_columns_tiles runs two_stage.
+int column_tiles_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
+
+/// Rows that are not whole 16-byte vectors, up to kColumnTilesMaxCols columns: each of `chunks`
+/// blocks walks its chunk of whole-row tiles (about 16 KiB, tile_rows), copying each into shared
+/// memory with 16-byte loads of the flat array, and thread t adds columns t, t + 256, ... over the
+/// tile's rows; partials[chunk][col], then a thread per column adds the chunks in order. `partials`
+/// holds chunks x cols floats (chunks from column_tiles_chunks). Wider than kColumnTilesMaxCols:
+/// launch_columns_two_stage.
+template <typename T>
+void launch_columns_tiles(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
+                          cudaStream_t stream);
+
 // ---- vendor baselines ---------------------------------------------------------------------------
 
 /// cub::DeviceReduce::TransformReduce (fp32 accumulation). Call with temp == nullptr to get the

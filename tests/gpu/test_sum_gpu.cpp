@@ -112,6 +112,13 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
                                                {2, 3, 300007}, {8, 202752}}) {
     check_variants(outer, shape, {"column_walk", "auto"}, stream);
   }
+  // Odd widths past narrow_columns' 128 (column_tiles): rows at every alignment, 1-4 columns per
+  // thread, chunks of several tiles and a short last tile; whole vectors and > 1024 (two_stage).
+  for (const Shape& shape : std::vector<Shape>{{16, 16384, 257}, {65537, 129}, {40961, 255}, {20011, 511},
+                                               {4099, 1000}, {3001, 1023}, {2053, 1024}, {7, 1021}, {1, 131},
+                                               {4097, 1031}, {9, 4096}}) {
+    check_variants(outer, shape, {"column_tiles", "auto"}, stream);
+  }
   const Op& full = *registry().find("sum_full");
   for (const Shape& shape : std::vector<Shape>{{1000003}, {7, 262147}, {5, 3001, 2999}}) {
     check_variants(full, shape, {"auto"}, stream);

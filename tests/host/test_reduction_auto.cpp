@@ -94,7 +94,7 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, one_pass beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, column_tiles for odd widths, one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
   auto pick = [](std::int64_t cols, std::size_t size, bool vector_rows) {
     return sum::auto_column_kernel(cols, size, vector_rows, kH100Sms);
@@ -111,12 +111,22 @@ TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below 
   CHECK(pick(64, 2, true) == ColumnKernel::narrow);
   CHECK(pick(100, 4, false) == ColumnKernel::narrow);
   CHECK(pick(100, 4, true) == ColumnKernel::one_pass);
-  CHECK(pick(257, 2, false) == ColumnKernel::one_pass);
+  CHECK(pick(129, 2, false) == ColumnKernel::tiles);
+  CHECK(pick(257, 2, false) == ColumnKernel::tiles);  // the zoo's 16 x 16384 x 257
+  CHECK(pick(1000, 4, false) == ColumnKernel::tiles);
+  CHECK(pick(1024, 2, false) == ColumnKernel::tiles);
+  CHECK(pick(1025, 2, false) == ColumnKernel::one_pass);
+  CHECK(pick(1000, 4, true) == ColumnKernel::one_pass);  // whole vectors: one_pass's 16-byte strips
   CHECK(pick(8192, 4, true) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
   CHECK(pick(8192, 2, true) == ColumnKernel::one_pass);
   CHECK(sum::auto_column_kernel(101376, 4, true, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
   CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
+  CHECK(std::string(sum::kernel_name(ColumnKernel::tiles)) == "column_tiles");
+  // column_tiles: 4 blocks per SM, never more than its tiles, two_stage's chunks past 1024 columns.
+  CHECK(sum::column_tiles_chunks(262144, 257, kH100Sms, 2) == 521);  // 10923 tiles of 24 rows, 21 per chunk
+  CHECK(sum::column_tiles_chunks(100, 257, kH100Sms, 2) == 5);  // 24-row tiles
+  CHECK(sum::column_tiles_chunks(8192, 4096, kH100Sms, 4) == sum::column_chunks(8192, 4096, kH100Sms, 4));
 }
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
