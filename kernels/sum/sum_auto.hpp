@@ -54,7 +54,7 @@ constexpr std::int64_t kAutoNarrowMaxCols = 64;
 /// per thread, 4 rows in flight: 2-4 KB per block), so they take kernels that read the flat array
 /// as 16-byte vectors: the narrow kernel up to its limit (kNarrowColumnsMaxCols), the column
 /// tiles beyond it up to kColumnTilesMaxCols (the zoo's fp16 16 x 16384 x 257: one_pass 77.8 us,
-/// two_stage 67.8, against a copy roof of about 41).
+/// two_stage 67.8, against a copy roof of about 44-47).
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
                                           int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
