@@ -11,15 +11,8 @@
 namespace kbench::sum {
 
 /// sum_inner's and max_inner's kernels.
-enum class RowKernel { thread_per_row, packed, split, row_parallel };
+enum class RowKernel { flat, split, row_parallel };
 
-/// Rows up to this many elements: a thread per row (the `naive` kernel). On the H100's shape zoo it
-/// ran 3-17-column rows in half packed_rows' time and 61 columns 7 % faster: a warp's 32 rows are
-/// one contiguous stretch that L1 serves across the row's steps.
-constexpr std::int64_t kAutoThreadPerRowMaxCols = 64;
-/// Rows up to this many elements (and above the thread-per-row limit): the packed-rows kernel (a
-/// warp per row would leave lanes idle; measured at 100 columns: 61.2 µs against row_parallel's 69.7).
-constexpr std::int64_t kAutoPackedMaxCols = 128;
 /// Fewer rows than this many per SM, each at least two split blocks (32 KiB) long: the split-row
 /// kernel. One block per row then gives each SM at most 3 blocks (768 threads with 4 loads in
 /// flight: under the ~25 KB an SM needs in flight to stream its share of the bandwidth), and
@@ -27,16 +20,29 @@ constexpr std::int64_t kAutoPackedMaxCols = 128;
 constexpr std::int64_t kAutoSplitRowsPerSm = 4;
 constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 
+/// Rows up to kFlatRowsMaxCols (1024) elements, of any width and alignment: the flat-rows kernel.
+/// Its blocks load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
+/// read at 91 / 88 % of peak in fp32 / fp16 in sum_layout_probe), 16 KiB in flight per block,
+/// whatever the row width: the thread-per-row kernel's 2-4-byte strided loads fell to 42 % of the
+/// copy roof at 61 fp16 columns (84-87 % at 8-17), packed_rows' shuffles per row made it compute-bound, and a warp
+/// per row has 1-2 vectors per lane below 256 columns.
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
-  if (cols <= kAutoThreadPerRowMaxCols) return RowKernel::thread_per_row;
-  if (cols <= kAutoPackedMaxCols) return RowKernel::packed;
+  if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
   return RowKernel::row_parallel;
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { narrow, one_pass };
+enum class ColumnKernel { walk, narrow, tiles, one_pass };
+
+/// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
+/// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
+/// about 25 KB). With fewer columns its threads cannot keep that much in flight and the row-split
+/// kernels (narrow_columns, one_pass) must make up the parallelism from the rows, at the price of
+/// partials and a hand-off; with as many, the walk needs neither (the zoo's fp32 64 x 262147: a
+/// thread per column 26.5 us against one_pass's 52.4 and cuBLAS's 30.8).
+constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 
 /// Columns up to this many: the narrow-column kernel. two_stage's and one_pass's blocks are 32
 /// column lanes of a 16-byte strip (128 fp32 or 256 16-bit columns), so below a strip most of
@@ -44,21 +50,29 @@ enum class ColumnKernel { narrow, one_pass };
 constexpr std::int64_t kAutoNarrowMaxCols = 64;
 
 /// `vector_rows`: every row starts 16-byte aligned (aligned tensor, cols a multiple of the
-/// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads, so they
-/// take the narrow kernel (16-byte loads of the flat array) up to its limit (kNarrowColumnsMaxCols).
-constexpr ColumnKernel auto_column_kernel(std::int64_t cols, bool vector_rows) {
+/// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads (one column
+/// per thread, 4 rows in flight: 2-4 KB per block), so they take kernels that read the flat array
+/// as 16-byte vectors: the narrow kernel up to its limit (kNarrowColumnsMaxCols), the column
+/// tiles beyond it up to kColumnTilesMaxCols (the zoo's fp16 16 x 16384 x 257: one_pass 77.8 us,
+/// two_stage 67.8, against a copy roof of about 44-47).
+constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
+                                          int sm_count) {
+  if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kAutoNarrowMaxCols) return ColumnKernel::narrow;
   if (!vector_rows && cols <= kNarrowColumnsMaxCols) return ColumnKernel::narrow;
+  if (!vector_rows && cols <= kColumnTilesMaxCols) return ColumnKernel::tiles;
   return ColumnKernel::one_pass;
 }
 
 /// A name for reports and tests.
 constexpr const char* kernel_name(RowKernel k) {
-  return k == RowKernel::thread_per_row ? "naive"
-         : k == RowKernel::packed     ? "packed_rows"
-         : k == RowKernel::split      ? "split_row"
-                                      : "row_parallel";
+  return k == RowKernel::flat ? "flat_rows" : k == RowKernel::split ? "split_row" : "row_parallel";
 }
-constexpr const char* kernel_name(ColumnKernel k) { return k == ColumnKernel::narrow ? "narrow_columns" : "one_pass"; }
+constexpr const char* kernel_name(ColumnKernel k) {
+  return k == ColumnKernel::walk     ? "column_walk"
+         : k == ColumnKernel::narrow ? "narrow_columns"
+         : k == ColumnKernel::tiles  ? "column_tiles"
+                                     : "one_pass";
+}
 
 }  // namespace kbench::sum

@@ -50,6 +50,41 @@ Variant<ReductionArgs> two_stage() {
   return v;
 }
 
+Variant<ReductionArgs> column_walk() {
+  Variant<ReductionArgs> v;
+  v.name = "column_walk";
+  v.description =
+      "a thread per column (per 16-byte column group when rows are aligned) walking every row, 8 rows in flight; "
+      "one kernel, no partials";
+  v.launch = [](const ReductionArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
+CallFn tiles_call(const ReductionArgs& args) {
+  const int chunks = column_tiles_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
+  auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) *
+                                                 static_cast<std::size_t>(args.cols) * sizeof(float));
+  return [args, chunks, partials](cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) {
+      launch_columns_tiles(x, y, args.rows, args.cols, partials->as<float>(), chunks, stream);
+    });
+  };
+}
+
+Variant<ReductionArgs> column_tiles() {
+  Variant<ReductionArgs> v;
+  v.name = "column_tiles";
+  v.description =
+      "4 blocks per SM, each copying its chunk's tiles of whole rows (16 KiB, 16-byte loads of the flat array) to "
+      "shared memory and adding columns t, t + 256, ...; then a pass per column; wider than 1024 columns runs "
+      "two_stage";
+  v.kernels_per_call = 2;
+  v.prepare = tiles_call;
+  return v;
+}
+
 /// one_pass's partials and per-strip tickets for one problem.
 struct OnePassState {
   int chunks = 1;
@@ -112,12 +147,21 @@ Variant<ReductionArgs> auto_variant() {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): narrow_columns up to 64 columns (128 when rows are not whole 16-byte "
-      "vectors), one_pass otherwise";
+      "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
+      "narrow_columns up to 64 columns (128 when rows are not whole 16-byte vectors), column_tiles up to 1024 for "
+      "rows that are not whole vectors, one_pass otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     const bool vector_rows = reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0 &&
                              args.cols % static_cast<std::int64_t>(16 / element_bytes(args)) == 0;
-    if (auto_column_kernel(args.cols, vector_rows) == ColumnKernel::narrow) return narrow_call(args);
+    switch (auto_column_kernel(args.cols, element_bytes(args), vector_rows, args.device.sm_count)) {
+      case ColumnKernel::walk:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
+        };
+      case ColumnKernel::narrow: return narrow_call(args);
+      case ColumnKernel::tiles: return tiles_call(args);
+      case ColumnKernel::one_pass: break;
+    }
     return one_pass().prepare(args);
   };
   return v;
@@ -164,7 +208,8 @@ Variant<ReductionArgs> cublas_gemv() {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> column_variants() {
-  return {naive(), two_stage(), one_pass(), narrow_columns(), auto_variant(), cublas_gemv()};
+  return {naive(),       two_stage(),    one_pass(),     narrow_columns(),
+          column_walk(), column_tiles(), auto_variant(), cublas_gemv()};
 }
 
 double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
@@ -173,10 +218,13 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   const double one_pass_chunks = std::max(columns_one_pass_chunks(rows, cols, kAnySmCount, size, 0),
                                           columns_one_pass_chunks(rows, cols, kAnySmCount, size, 9));
   const double narrow_blocks = std::max<double>(two_stage_chunks, narrow_column_tiles(rows, cols, size));
-  // Partials of chunks x cols floats (narrow_columns' and auto's: tiles or chunks x cols, auto's or
-  // one_pass's); tickets: a strip is at least one column, once for one_pass and once for auto;
-  // cuBLAS's workspace and ones vector (the handle's own allocations are cuBLAS's, not counted).
-  return (two_stage_chunks + 2 * one_pass_chunks + 2 * narrow_blocks) * static_cast<double>(cols) * sizeof(float) +
+  const double tiles_chunks = column_tiles_chunks(rows, cols, kAnySmCount, size);
+  // Partials of chunks x cols floats (narrow_columns' and column_tiles', and auto's when it takes
+  // one of them or one_pass); tickets: a strip is at least one column, once for one_pass and once
+  // for auto; cuBLAS's workspace and ones vector (the handle's own allocations are cuBLAS's, not
+  // counted).
+  return (two_stage_chunks + 2 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
+             sizeof(float) +
          2 * static_cast<double>(cols) * sizeof(unsigned) + static_cast<double>(kCublasWorkspaceBytes) +
          static_cast<double>(rows) * static_cast<double>(size);
 }

@@ -3,6 +3,8 @@
 /// accumulation is always fp32 and the output is written in T. Every launcher enqueues on
 /// `stream` and checks its launches.
 
+#include "kernels/common/flat_tile.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -72,6 +74,37 @@ template <typename T>
 void launch_rows_packed(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                         cudaStream_t stream);
 
+/// Rows up to this many elements take the flat-rows kernel; longer rows run launch_rows_parallel
+/// (a tile of 8 rows of 1024 fp32 is already 32 KiB).
+constexpr std::int64_t kFlatRowsMaxCols = 1024;
+
+/// Shared memory of a flat-rows block for rows of `cols` elements of `element_size` bytes: two
+/// floats (the head and tail pieces) per 16-byte vector of a tile of tile_rows(cols) rows.
+constexpr std::int64_t flat_rows_piece_bytes(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t per_vector = static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t vectors = (tile_rows(cols, element_size) * cols + per_vector - 1) / per_vector;
+  return 2 * vectors * static_cast<std::int64_t>(sizeof(float));
+}
+
+/// Lanes that join one row's pieces in the flat-rows kernel: the largest power of two (at most
+/// 32) with which a tile's rows still fit in one round of the block's 256 threads, at least 1.
+constexpr int flat_rows_join_lanes(std::int64_t rows_per_tile) {
+  int lanes = 1;
+  while (lanes < 32 && rows_per_tile * lanes * 2 <= 256) lanes *= 2;
+  return lanes;
+}
+
+/// Short-to-medium rows of any width and alignment: each block takes a tile of whole rows
+/// (tile_rows: about 16 KiB, one contiguous stretch of the flat array) and loads it as coalesced
+/// 16-byte vectors, 4 in flight per thread, as a copy would; each thread cuts its vectors at the
+/// rows' ends in registers, a row that lies inside one vector is written at once, and the pieces
+/// of rows that cross vectors (two floats per vector in shared memory) are joined in vector order
+/// by flat_rows_join_lanes lanes per row after one barrier. Element-wise loads when `in` is not
+/// 16-byte aligned. Rows longer than kFlatRowsMaxCols run launch_rows_parallel.
+template <typename T>
+void launch_rows_flat(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                      cudaStream_t stream);
+
 /// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
 /// vectors), at least 1.
 std::int64_t rows_split_count(std::int64_t cols, std::size_t element_size);
@@ -91,6 +124,21 @@ void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols
 /// One thread per column, walking down it: coalesced, but only `cols` threads of parallelism.
 template <typename T>
 void launch_columns_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// Rows each thread of the column walk loads before adding any of them.
+constexpr int kColumnWalkUnroll = 8;
+
+/// Bytes the column walk keeps in flight over the whole device when every thread has its loads
+/// out: kColumnWalkUnroll rows of every column, whatever the columns per thread.
+constexpr std::int64_t column_walk_bytes_in_flight(std::int64_t cols, std::size_t element_size) {
+  return cols * kColumnWalkUnroll * static_cast<std::int64_t>(element_size);
+}
+
+/// Many columns: a thread per column, or per 16-byte vector of columns when `in` is 16-byte
+/// aligned and cols a multiple of the vector width, adds its columns over every row
+/// (kColumnWalkUnroll rows in flight) and writes them: one kernel, no partials.
+template <typename T>
+void launch_columns_walk(const T* in, T* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
 /// Row chunks for the two-stage column reduction: enough blocks to fill the device.
 int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
@@ -139,6 +187,24 @@ std::int64_t narrow_column_tiles(std::int64_t rows, std::int64_t cols, std::size
 template <typename T>
 void launch_columns_narrow(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int sm_count,
                            cudaStream_t stream);
+
+/// Columns up to which launch_columns_tiles runs (a tile of 8 rows stays within 32 KiB of shared
+/// memory in fp32).
+constexpr std::int64_t kColumnTilesMaxCols = 1024;
+
+/// Blocks of the column-tiles kernel (and rows of its partials): 4 per SM, at most one per tile;
+/// column_chunks beyond kColumnTilesMaxCols, where launch_columns_tiles runs two_stage.
+int column_tiles_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
+
+/// Rows that are not whole 16-byte vectors, up to kColumnTilesMaxCols columns: each of `chunks`
+/// blocks walks its chunk of whole-row tiles (about 16 KiB, tile_rows), copying each into shared
+/// memory with 16-byte loads of the flat array, and thread t adds columns t, t + 256, ... over the
+/// tile's rows; partials[chunk][col], then a thread per column adds the chunks in order. `partials`
+/// holds chunks x cols floats (chunks from column_tiles_chunks). Wider than kColumnTilesMaxCols:
+/// launch_columns_two_stage.
+template <typename T>
+void launch_columns_tiles(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
+                          cudaStream_t stream);
 
 // ---- vendor baselines ---------------------------------------------------------------------------
 

@@ -46,6 +46,18 @@ Variant<ReductionArgs> packed_rows(Reduction reduction) {
   return v;
 }
 
+Variant<ReductionArgs> flat_rows(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "flat_rows";
+  v.description =
+      "tiles of whole rows (16 KiB) read as coalesced 16-byte vectors, each cut at its row ends in registers, pieces "
+      "of rows that cross vectors joined in shared memory; rows longer than 1024 elements run row_parallel";
+  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { launch_rows_flat(x, y, args.rows, args.cols, reduction, stream); });
+  };
+  return v;
+}
+
 /// split_row's partials and per-row ticket counters for one problem.
 struct SplitState {
   DeviceBuffer partials;  ///< rows x rows_split_count floats
@@ -84,18 +96,14 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): a thread per row (naive) up to 64 columns, packed_rows up to 128, split_row for fewer rows than 4 per SM of at "
+      "picks per problem (sum/NOTES.md): flat_rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
-      case RowKernel::thread_per_row:
+      case RowKernel::flat:
         return [args, reduction](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { launch_rows_naive(x, y, args.rows, args.cols, reduction, stream); });
-        };
-      case RowKernel::packed:
-        return [args, reduction](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { launch_rows_packed(x, y, args.rows, args.cols, reduction, stream); });
+          with_typed(args, [&](auto x, auto y) { launch_rows_flat(x, y, args.rows, args.cols, reduction, stream); });
         };
       case RowKernel::row_parallel: break;
     }
@@ -142,8 +150,8 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
-  return {naive(reduction),       row_parallel(reduction), packed_rows(reduction),
-          split_row(reduction),   auto_variant(reduction), cub_segmented_variant(reduction)};
+  return {naive(reduction),     row_parallel(reduction),  packed_rows(reduction),          flat_rows(reduction),
+          split_row(reduction), auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

@@ -48,13 +48,14 @@ std::vector<Variant<ReductionArgs>> full_variants();
 /// Upper bound of the device bytes full_variants' prepare allocate for n elements of `dtype`.
 double full_scratch_bytes(std::int64_t n, DType dtype);
 
-/// sum_inner (Reduction::sum) or max_inner (Reduction::max): naive, row_parallel, packed_rows,
+/// sum_inner (Reduction::sum) or max_inner (Reduction::max): naive, row_parallel, packed_rows, flat_rows,
 /// split_row, auto; baseline cub_segmented.
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction);
 /// Upper bound of the device bytes row_variants' prepare allocate for rows x cols of `dtype`.
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype);
 
-/// sum_outer: naive, two_stage, one_pass, narrow_columns, auto; baseline cublas_gemv.
+/// sum_outer: naive, two_stage, one_pass, narrow_columns, column_walk, column_tiles, auto; baseline
+/// cublas_gemv.
 std::vector<Variant<ReductionArgs>> column_variants();
 /// Upper bound of the device bytes column_variants' prepare allocate for rows x cols of `dtype`.
 double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype);

@@ -61,11 +61,13 @@ void register_stand_in_ops(Registry& registry) {
   };
   add("add", "add", storage, variants({"naive", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
   add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass", "auto"}, "cub_reduce"), any_rank);
-  add("sum_inner", "sum", storage, variants({"naive", "row_parallel", "packed_rows", "split_row", "auto"}, "cub_segmented"),
-      any_rank);
-  add("sum_outer", "sum", storage, variants({"naive", "two_stage", "one_pass", "narrow_columns", "auto"}, "cublas_gemv"), sum_outer_shape);
-  add("max_inner", "sum", storage, variants({"naive", "row_parallel", "packed_rows", "split_row", "auto"}, "cub_segmented"),
-      any_rank);
+  add("sum_inner", "sum", storage,
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
+  add("sum_outer", "sum", storage,
+      variants({"naive", "two_stage", "one_pass", "narrow_columns", "column_walk", "column_tiles", "auto"}, "cublas_gemv"),
+      sum_outer_shape);
+  add("max_inner", "sum", storage,
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   std::vector<VariantInfo> matmul = variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "auto"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
   matmul[3].only_dtypes = {DType::f16, DType::bf16, DType::tf32};

@@ -3,6 +3,7 @@
 // odd extents (rows of 1, 7 and 1031 elements) and on the size classes; and a variant that writes
 // nothing fails.
 #include "harness/device/cuda_resources.hpp"
+#include "harness/ops/host_tensor.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
@@ -10,6 +11,14 @@
 #include "support/gpu_test_scope.hpp"
 
 #include "kbench/ops/reduction.hpp"
+#include "kernels/sum/reduction_reference.hpp"
+#include "kernels/sum/sum_kernels.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstring>
 
 #include <algorithm>
 #include <random>
@@ -84,7 +93,7 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
   // start at every alignment: few long rows (split_row), many short rows (packed_rows), few
   // columns (narrow_columns), 3-D; outputs poisoned and guarded by the workload's verify.
   CudaStream stream;
-  const std::vector<std::string> rows_kernels{"row_parallel", "packed_rows", "split_row", "auto"};
+  const std::vector<std::string> rows_kernels{"row_parallel", "packed_rows", "flat_rows", "split_row", "auto"};
   for (const char* name : {"sum_inner", "max_inner"}) {
     const Op& op = *registry().find(name);
     for (const Shape& shape : std::vector<Shape>{{3, 1000003}, {1000003, 3}, {7, 262147}, {1048573, 5}, {262147, 64},
@@ -95,11 +104,84 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
   const Op& outer = *registry().find("sum_outer");
   for (const Shape& shape : std::vector<Shape>{{1048573, 7}, {1000003, 3}, {262147, 64}, {131071, 127}, {65537, 129},
                                                {3, 1000003}, {7, 262147}, {1000003, 1}, {3, 5, 33}, {4099, 3, 17}}) {
-    check_variants(outer, shape, {"narrow_columns", "auto"}, stream);
+    check_variants(outer, shape, {"narrow_columns", "column_walk", "auto"}, stream);
+  }
+  // Many columns, so that auto takes column_walk: odd widths (a column per thread, element loads)
+  // and whole vectors (16-byte column groups), rows below and above the walk's 8 rows in flight.
+  for (const Shape& shape : std::vector<Shape>{{64, 262147}, {3, 1000003}, {1, 1000003}, {9, 262144}, {17, 131072},
+                                               {2, 3, 300007}, {8, 202752}}) {
+    check_variants(outer, shape, {"column_walk", "auto"}, stream);
+  }
+  // Odd widths past narrow_columns' 128 (column_tiles): rows at every alignment, 1-4 columns per
+  // thread, chunks of several tiles and a short last tile; whole vectors and > 1024 (two_stage).
+  for (const Shape& shape : std::vector<Shape>{{16, 16384, 257}, {65537, 129}, {40961, 255}, {20011, 511},
+                                               {4099, 1000}, {3001, 1023}, {2053, 1024}, {7, 1021}, {1, 131},
+                                               {4097, 1031}, {9, 4096}}) {
+    check_variants(outer, shape, {"column_tiles", "auto"}, stream);
   }
   const Op& full = *registry().find("sum_full");
   for (const Shape& shape : std::vector<Shape>{{1000003}, {7, 262147}, {5, 3001, 2999}}) {
     check_variants(full, shape, {"auto"}, stream);
+  }
+}
+
+TEST_CASE("flat_rows matches the reference on every width class, odd and prime", "[gpu][sum][flat_rows]") {
+  // Widths below, at and above a 16-byte vector (4 fp32, 8 16-bit elements), rows that cross
+  // vectors at every offset, tiles whose last one is short, the 1024-column limit and past it.
+  CudaStream stream;
+  for (const char* name : {"sum_inner", "max_inner"}) {
+    const Op& op = *registry().find(name);
+    for (const Shape& shape : std::vector<Shape>{{1000003, 1}, {524287, 2}, {1048573, 3}, {262147, 4}, {131071, 7},
+                                                 {131072, 8}, {65537, 9}, {300007, 17}, {262147, 61}, {4099, 63},
+                                                 {8191, 100}, {3, 4099, 33}, {2053, 257}, {1031, 1000}, {517, 1023},
+                                                 {4099, 1024}, {33, 1025}, {1, 5}, {7, 1}, {9, 1021}}) {
+      check_variants(op, shape, {"flat_rows", "auto"}, stream);
+    }
+  }
+}
+
+namespace {
+
+/// launch_rows_flat on a tensor that starts one element past a 16-byte boundary (the element-wise
+/// load path; the workload's buffers are always aligned), output poisoned with NaN bits first.
+template <typename T>
+void check_flat_rows_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, sum::Reduction reduction,
+                               CudaStream& stream) {
+  const std::uint64_t seed = fresh_seed();
+  INFO(dtype_name(dtype) << " " << rows << " x " << cols << (reduction == sum::Reduction::max ? " max" : " sum")
+                         << " seed " << seed);
+  const auto n = static_cast<std::size_t>(rows * cols);
+  const HostTensor x = random_tensor(dtype, n, seed);
+  DeviceBuffer in((n + 1) * sizeof(T));
+  upload(in.as<T>() + 1, x.bytes.data(), x.bytes.size());
+  DeviceBuffer out(static_cast<std::size_t>(rows) * sizeof(T));
+  KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+  sum::launch_rows_flat(in.as<T>() + 1, out.as<T>(), rows, cols, reduction, stream.get());
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
+  std::vector<std::uint8_t> bytes(out.bytes());
+  KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.get(), bytes.size(), cudaMemcpyDeviceToHost));
+  const std::vector<float> got = decode_to_float(dtype, bytes.data(), static_cast<std::size_t>(rows));
+  const sum::ReductionReference want = sum::reference_rows(x.values, rows, cols, reduction);
+  const Tolerance tol = sum::reduction_tolerance(dtype, reduction);
+  std::int64_t bad = 0;
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    const double allowed = tol.abs + tol.rel * std::fabs(want.values[r]) + tol.scaled * want.scale[r];
+    if (!(std::fabs(got[r] - want.values[r]) <= allowed)) ++bad;
+  }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("flat_rows reads a tensor that is not 16-byte aligned element by element", "[gpu][sum][flat_rows]") {
+  CudaStream stream;
+  for (sum::Reduction reduction : {sum::Reduction::sum, sum::Reduction::max}) {
+    for (std::int64_t cols : {1, 3, 8, 61, 1000}) {
+      check_flat_rows_unaligned<float>(DType::f32, 4099, cols, reduction, stream);
+      check_flat_rows_unaligned<__half>(DType::f16, 4099, cols, reduction, stream);
+      check_flat_rows_unaligned<__nv_bfloat16>(DType::bf16, 2053, cols, reduction, stream);
+    }
   }
 }
 

@@ -48,37 +48,85 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: a thread per row for short rows, packed up to 128 columns, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: flat_rows up to 1024 columns, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
-  CHECK(rows_pick(4194304, 8, 4) == RowKernel::thread_per_row);
-  CHECK(rows_pick(1048576, 33, 2) == RowKernel::thread_per_row);
-  CHECK(rows_pick(1048573, 5, 4) == RowKernel::thread_per_row);
-  CHECK(rows_pick(262144, 64, 2) == RowKernel::thread_per_row);
-  CHECK(rows_pick(262144, 65, 2) == RowKernel::packed);
-  CHECK(rows_pick(262144, 128, 4) == RowKernel::packed);
+  // Short and medium rows of every width, odd and prime included, whole vectors or not.
+  for (std::int64_t cols : {1, 3, 5, 8, 17, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      CHECK(rows_pick(1048576, cols, size) == RowKernel::flat);
+      CHECK(rows_pick(3, cols, size) == RowKernel::flat);  // few short rows: still one tile
+    }
+  }
+  CHECK(rows_pick(64 * 4096, 100, 4) == RowKernel::flat);  // the zoo's 64 x 4096 x 100
+  CHECK(rows_pick(262144, 1025, 2) == RowKernel::row_parallel);
   CHECK(rows_pick(16, 4194304, 4) == RowKernel::split);
   CHECK(rows_pick(64, 1048576, 2) == RowKernel::split);
   CHECK(rows_pick(3, 1000003, 2) == RowKernel::split);
   CHECK(rows_pick(1, 70001, 4) == RowKernel::split);
   CHECK(rows_pick(8192, 8192, 4) == RowKernel::row_parallel);  // the targets' square: 90 % measured
-  CHECK(rows_pick(262144, 100, 4) == RowKernel::packed);
-  CHECK(rows_pick(262144, 129, 4) == RowKernel::row_parallel);
-  CHECK(rows_pick(100, 1000, 4) == RowKernel::row_parallel);  // rows of 4 KB: too short to split
+  CHECK(rows_pick(528, 8192, 4) == RowKernel::row_parallel);   // 4 rows per SM: one block each is enough
+  CHECK(rows_pick(527, 8192, 4) == RowKernel::split);
+  CHECK(rows_pick(100, 4000, 2) == RowKernel::row_parallel);  // rows of 8 KB: too short to split
   CHECK(sum::rows_split_count(4194304, 4) == 1024);           // one block per 16 KiB
   CHECK(sum::rows_split_count(7, 2) == 1);
   CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
+  CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
 }
 
-TEST_CASE("auto column sums: narrow_columns below a 16-byte strip, one_pass beyond", "[auto][sum]") {
+TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its join lanes", "[auto][sum][tiles]") {
+  for (std::int64_t cols = 1; cols <= sum::kFlatRowsMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      const std::int64_t rows = tile_rows(cols, size);
+      const std::int64_t vectors = (rows * cols * static_cast<std::int64_t>(size) + 15) / 16;
+      CHECK(sum::flat_rows_piece_bytes(cols, size) == vectors * 8);
+      CHECK(sum::flat_rows_piece_bytes(cols, size) <= 16 * 1024);  // 8 blocks of 256 threads fit an SM's 228 KiB
+      const int lanes = sum::flat_rows_join_lanes(rows);
+      CHECK((lanes & (lanes - 1)) == 0);
+      CHECK(lanes <= 32);
+      if (lanes > 1) CHECK(rows * lanes <= 256);       // one round of the block's threads
+      if (lanes < 32) CHECK(rows * lanes * 2 > 256);  // and no more lanes would still fit
+    }
+  }
+  CHECK(sum::flat_rows_join_lanes(1024) == 1);  // 8 bf16 columns: a thread per row, 4 rounds
+  CHECK(sum::flat_rows_join_lanes(128) == 2);   // 61 fp16 columns
+  CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
+}
+
+TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, column_tiles for odd widths, one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
-  CHECK(sum::auto_column_kernel(4, true) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(33, false) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(64, true) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(100, false) == ColumnKernel::narrow);
-  CHECK(sum::auto_column_kernel(100, true) == ColumnKernel::one_pass);
-  CHECK(sum::auto_column_kernel(257, false) == ColumnKernel::one_pass);
-  CHECK(sum::auto_column_kernel(8192, true) == ColumnKernel::one_pass);
+  auto pick = [](std::int64_t cols, std::size_t size, bool vector_rows) {
+    return sum::auto_column_kernel(cols, size, vector_rows, kH100Sms);
+  };
+  CHECK(pick(262147, 4, false) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
+  CHECK(pick(1000003, 2, false) == ColumnKernel::walk);
+  CHECK(pick(262144, 2, true) == ColumnKernel::walk);
+  CHECK(pick(101376, 4, true) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
+  CHECK(pick(101375, 4, true) == ColumnKernel::one_pass);
+  CHECK(pick(202752, 2, true) == ColumnKernel::walk);
+  CHECK(pick(202751, 2, true) == ColumnKernel::one_pass);
+  CHECK(pick(4, 4, true) == ColumnKernel::narrow);
+  CHECK(pick(33, 2, false) == ColumnKernel::narrow);
+  CHECK(pick(64, 2, true) == ColumnKernel::narrow);
+  CHECK(pick(100, 4, false) == ColumnKernel::narrow);
+  CHECK(pick(100, 4, true) == ColumnKernel::one_pass);
+  CHECK(pick(129, 2, false) == ColumnKernel::tiles);
+  CHECK(pick(257, 2, false) == ColumnKernel::tiles);  // the zoo's 16 x 16384 x 257
+  CHECK(pick(1000, 4, false) == ColumnKernel::tiles);
+  CHECK(pick(1024, 2, false) == ColumnKernel::tiles);
+  CHECK(pick(1025, 2, false) == ColumnKernel::one_pass);
+  CHECK(pick(1000, 4, true) == ColumnKernel::one_pass);  // whole vectors: one_pass's 16-byte strips
+  CHECK(pick(8192, 4, true) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
+  CHECK(pick(8192, 2, true) == ColumnKernel::one_pass);
+  CHECK(sum::auto_column_kernel(101376, 4, true, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
+  CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
+  CHECK(std::string(sum::kernel_name(ColumnKernel::tiles)) == "column_tiles");
+  // column_tiles: 4 blocks per SM, never more than its tiles, two_stage's chunks past 1024 columns.
+  CHECK(sum::column_tiles_chunks(262144, 257, kH100Sms, 2) == 521);  // 10923 tiles of 24 rows, 21 per chunk
+  CHECK(sum::column_tiles_chunks(100, 257, kH100Sms, 2) == 5);  // 24-row tiles
+  CHECK(sum::column_tiles_chunks(8192, 4096, kH100Sms, 4) == sum::column_chunks(8192, 4096, kH100Sms, 4));
 }
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
