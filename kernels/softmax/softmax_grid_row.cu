@@ -159,13 +159,14 @@ template <typename T>
 GridRowPlan plan_grid_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int cc_major) {
   GridRowPlan plan;
   if (cc_major < 9 || !same_phase(x, y) || rows < 1) return plan;
+  // The largest slice any plan makes, so that a plan never narrows another's limit.
+  KBENCH_CUDA_CALL(cudaFuncSetAttribute(softmax_grid_row_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(kGridSliceMost)));
   int per_sm = kGridBlocksPerSm;
   for (int attempt = 0; attempt < 2 && per_sm > 0; ++attempt) {
     const GridRowShape shape = grid_row_shape(rows, cols, sizeof(T), static_cast<std::int64_t>(per_sm) * sm_count);
     if (shape.blocks_per_row == 0) return plan;
     const int bytes = static_cast<int>(shape.slice_vectors * 16);
-    KBENCH_CUDA_CALL(
-        cudaFuncSetAttribute(softmax_grid_row_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     int fits = 0;
     KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, softmax_grid_row_kernel<T>, kGridBlock, bytes));
     if (fits >= per_sm) {
