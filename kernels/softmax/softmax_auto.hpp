@@ -50,7 +50,81 @@ constexpr std::int64_t split_row_chunks(std::int64_t cols, std::size_t element_s
   return chunks > 0 ? chunks : 1;
 }
 
-enum class SoftmaxKernel { packed, register_row, cluster, split, online };
+/// The short-rows kernel (rows of at most kShortMaxCols elements): a group of `lanes` lanes (1 to
+/// 32, a power of two) owns a row and holds it in registers, `per_lane` units each (16-byte
+/// vectors when rows are whole vectors, read straight from global memory; elements otherwise,
+/// from a tile of whole rows staged in shared memory with 16-byte copies). `rows_per_group` rows
+/// per group when a row is shorter than 4 vectors, so that every thread keeps 64 bytes in flight.
+constexpr std::int64_t kShortMaxCols = 1024;
+constexpr int kShortVectorsPerLane = 4;   ///< direct path: 16-byte vectors per lane (8 past 128 vectors)
+constexpr int kShortElementsPerLane = 8;  ///< staged path: elements per lane (32 past 256 elements)
+
+struct ShortRowsShape {
+  bool staged = false;     ///< elements from a shared-memory tile (rows not whole vectors, or unaligned)
+  int lanes = 1;           ///< per row
+  int per_lane = 1;        ///< vectors (direct) or elements (staged) each lane holds
+  int rows_per_group = 1;  ///< rows each lane group holds at once (direct path)
+};
+
+constexpr int next_power_of_two(std::int64_t n) {
+  int p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/// The short-rows shape for rows of `cols` (at most kShortMaxCols) elements; `vector_rows` as in
+/// SoftmaxLayout.
+constexpr ShortRowsShape short_rows_shape(std::int64_t cols, std::size_t element_size, bool vector_rows) {
+  ShortRowsShape shape;
+  shape.staged = !vector_rows;
+  const std::int64_t units = vector_rows ? cols / static_cast<std::int64_t>(16 / element_size) : cols;
+  const int most = vector_rows ? kShortVectorsPerLane : kShortElementsPerLane;
+  while (shape.lanes < 32 && (units + shape.lanes - 1) / shape.lanes > most) shape.lanes *= 2;
+  shape.per_lane = next_power_of_two((units + shape.lanes - 1) / shape.lanes);
+  // A lane holds at least `most` units (guarded), except one lane per row of 1-3 vectors, which
+  // holds its rows' vectors and takes several rows instead.
+  if (shape.per_lane < most && (shape.staged || shape.lanes > 1)) shape.per_lane = most;
+  if (!shape.staged && shape.lanes == 1) shape.rows_per_group = kShortVectorsPerLane / shape.per_lane;
+  return shape;
+}
+
+/// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
+/// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
+/// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
+/// `rows_in_flight` rows at a time; a grid of rows_in_flight x blocks_per_row blocks (at most
+/// the resident blocks) walks the rows in batches.
+constexpr std::int64_t kGridSliceMost = 96 * 1024;
+constexpr int kGridBlocksPerSm = 2;
+constexpr std::int64_t kGridMaxBlocksPerRow = 1024;
+
+struct GridRowShape {
+  std::int64_t blocks_per_row = 0;  ///< 0: the kernel cannot hold one slice per block
+  std::int64_t rows_in_flight = 0;
+  std::int64_t slice_vectors = 0;   ///< 16-byte vectors of each block's slice
+};
+
+/// The fewest blocks per row whose slices fit kGridSliceMost, then as many as keep every one of
+/// `resident_blocks` busy: rows_in_flight = the rows that many slices hold (at most `rows`), and
+/// the blocks spread over them.
+constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
+                                      std::int64_t resident_blocks) {
+  GridRowShape shape;
+  const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t most_vectors = kGridSliceMost / 16;
+  const std::int64_t fewest = vectors > 0 ? (vectors + most_vectors - 1) / most_vectors : 1;
+  if (rows < 1 || fewest > resident_blocks || fewest > kGridMaxBlocksPerRow) return shape;
+  std::int64_t in_flight = resident_blocks / fewest;
+  if (in_flight > rows) in_flight = rows;
+  std::int64_t blocks = resident_blocks / in_flight;
+  if (blocks > kGridMaxBlocksPerRow) blocks = kGridMaxBlocksPerRow;
+  if (blocks > vectors) blocks = vectors > fewest ? vectors : fewest;  // no block without a vector
+  shape.blocks_per_row = blocks;
+  shape.rows_in_flight = in_flight;
+  shape.slice_vectors = vectors > 0 ? (vectors + blocks - 1) / blocks : 1;
+  return shape;
+}
+
+enum class SoftmaxKernel { packed, short_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -66,33 +140,39 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 }
 
 /// The heuristic, in order:
-/// 1. up to 128 columns, or up to kPackedMaxCols when rows are not whole vectors: packed rows
-///    (several rows per warp, 16-byte tile loads whatever the alignment);
+/// 1. up to kShortMaxCols columns: short rows (a lane group per row, the row in registers; 16-byte
+///    loads straight from global memory where rows are whole vectors, a staged tile otherwise);
 /// 2. rows that register_row holds, with at least 2 rows per SM: register_row (one read, one
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. rows that a cluster holds in shared memory, with at least one block per SM, on compute
-///    capability 9.0+: cluster (one read, one write);
-/// 5. otherwise (rows too long for 8 slices, too few rows to fill the GPU, or no clusters):
-///    split (two kernels, the second re-reading x, from L2 when the tensor fits there).
+/// 4. at least one row per SM, rows that a cluster holds in shared memory, compute capability
+///    9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the roof);
+/// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
+///    over many blocks of one cooperative grid, the tensor streamed through shared memory in
+///    batches of rows: one read, one write);
+/// 6. otherwise (no Hopper): split (two kernels, the second re-reading x, from L2 when the
+///    tensor fits there).
 constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size,
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
-  if (cols <= 128 || (cols <= kPackedMaxCols && !layout.vector_rows)) return SoftmaxKernel::packed;
+  if (cols <= kShortMaxCols) return SoftmaxKernel::short_rows;
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
   if (layout.vector_rows && vectors <= auto_register_row_max_vectors(element_size) && rows >= 2 * sms) {
     return SoftmaxKernel::register_row;
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
-  const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count);
-  if (cc_major >= 9 && blocks > 0 && rows * blocks >= sms) return SoftmaxKernel::cluster;
+  if (cc_major < 9) return SoftmaxKernel::split;
+  if (rows >= sms && cluster_row_blocks(rows, cols, element_size, sm_count) > 0) return SoftmaxKernel::cluster;
+  if (grid_row_shape(rows, cols, element_size, kGridBlocksPerSm * sms).blocks_per_row > 0) return SoftmaxKernel::grid;
   return SoftmaxKernel::split;
 }
 
 constexpr const char* kernel_name(SoftmaxKernel k) {
   switch (k) {
     case SoftmaxKernel::packed: return "packed_rows";
+    case SoftmaxKernel::short_rows: return "short_rows";
+    case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";
     case SoftmaxKernel::split: return "split_row";

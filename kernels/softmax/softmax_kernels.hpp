@@ -4,6 +4,8 @@
 /// (load, widen, compute, round on store). Each launcher enqueues on `stream` and checks every
 /// launch. Instantiated for float, __half and __nv_bfloat16.
 
+#include "kernels/softmax/softmax_auto.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -65,6 +67,39 @@ void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols,
 /// launch_online.
 template <typename T>
 void launch_packed_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// Many short rows (at most kShortMaxCols elements, softmax_auto.hpp): a group of 1-32 lanes per
+/// row holds the row in registers from load to store (short_rows_shape): 16-byte loads and stores
+/// straight from global memory where rows are whole vectors of an aligned tensor, otherwise a tile
+/// of whole rows staged in shared memory with 16-byte copies. Longer rows run launch_online.
+template <typename T>
+void launch_short_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
+/// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
+struct GridRowPlan {
+  GridRowShape shape;  ///< blocks_per_row = 0: the online kernel runs instead
+};
+
+/// Bytes of device scratch launch_grid_row needs for `shape`: two buffers of every block's
+/// (max, sum) and two counters per row in flight. The counters must be zero before the first call;
+/// every call leaves them zero.
+std::size_t grid_row_scratch_bytes(const GridRowShape& shape);
+
+/// The launch shape of the grid-row kernel (grid_row_shape, for the blocks of it that the device
+/// holds at once), with the kernel's shared-memory limit raised to its slice; blocks_per_row = 0
+/// where it cannot run (below compute capability 9.0, x and y at different offsets from a 16-byte
+/// boundary, rows too long for every resident block's slice together). Host work: call it outside
+/// any timed window.
+template <typename T>
+GridRowPlan plan_grid_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int cc_major);
+
+/// Few long rows (Hopper): one cooperative grid of resident blocks, each row over
+/// plan.shape.blocks_per_row blocks that hold their slices in shared memory (filled by bulk
+/// copies) and exchange their (max, sum) through `scratch` (grid_row_scratch_bytes, zeroed once):
+/// one read and one write per element. plan.shape.blocks_per_row == 0: launch_online.
+template <typename T>
+void launch_grid_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const GridRowPlan& plan, void* scratch,
+                     cudaStream_t stream);
 
 /// How launch_cluster_row runs a problem, decided once per problem (plan_cluster_row).
 struct ClusterRowPlan {

@@ -3,6 +3,7 @@
 // variants are declared here, once each, beside the launchers they call (softmax_kernels.hpp).
 #include "kernels/softmax/softmax_op.hpp"
 
+#include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
@@ -35,6 +36,10 @@ Matrix as_matrix(const Shape& shape) {
   m.rows = element_count(shape) / m.cols;
   return m;
 }
+
+/// grid_row's scratch for a grid of up to 8192 resident blocks (grid_row_scratch_bytes), for
+/// the memory check; the scratch itself is sized from the problem's plan.
+constexpr double kGridScratchMost = 8192 * (2 * 8 + 8);
 
 /// Inputs are drawn from [-4, 4): rows whose largest terms are e^8 ~ 3000 times their smallest,
 /// so the maximum, the sum and the normalisation all matter, with nothing near overflow.
@@ -129,6 +134,38 @@ Variant<SoftmaxArgs> packed_rows() {
   return v;
 }
 
+Variant<SoftmaxArgs> short_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "short_rows";
+  v.description =
+      "rows up to 1024 elements held in registers by a group of 1-32 lanes: 16-byte loads straight from memory "
+      "where rows are whole vectors, a tile of whole rows staged in shared memory otherwise; longer rows run the "
+      "online kernel";
+  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) { softmax::launch_short_rows(x, y, args.rows, args.cols, stream); });
+  };
+  return v;
+}
+
+/// The grid-row call: the plan and the zeroed scratch of its counters and states, made once per
+/// problem; the call owns them. Empty where the kernel cannot run the problem (`fallback` then).
+CallFn grid_call(const SoftmaxArgs& args) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const softmax::GridRowPlan plan =
+        softmax::plan_grid_row(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
+    if (plan.shape.blocks_per_row == 0) return {};
+    auto scratch = std::make_shared<DeviceBuffer>(softmax::grid_row_scratch_bytes(plan.shape));
+    KBENCH_CUDA_CALL(cudaMemset(scratch->get(), 0, scratch->bytes()));
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // zero before the first call, whatever stream it runs on
+    return [x, y, rows = args.rows, cols = args.cols, plan, scratch](cudaStream_t stream) {
+      softmax::launch_grid_row(x, y, rows, cols, plan, scratch->get(), stream);
+    };
+  });
+}
+
 CallFn cluster_call(const SoftmaxArgs& args) {
   return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
     using T = typename decltype(tag)::type;
@@ -176,12 +213,29 @@ Variant<SoftmaxArgs> split_row() {
   return v;
 }
 
+Variant<SoftmaxArgs> grid_row() {
+  Variant<SoftmaxArgs> v;
+  v.name = "grid_row";
+  v.description =
+      "every row over many blocks of one cooperative grid (Hopper), slices in shared memory filled by bulk "
+      "copies, (max, sum) exchanged through global memory: one read, one write; the online kernel where it "
+      "cannot run";
+  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
+    if (CallFn call = grid_call(args)) return call;
+    return [args](cudaStream_t stream) {
+      with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
+    };
+  };
+  return v;
+}
+
 Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): packed_rows for short rows, register_row where the row fits its "
-      "registers and rows fill the GPU, cluster_row where a cluster holds the row, split_row beyond";
+      "picks per problem (softmax/NOTES.md): short_rows up to 1024 columns, register_row where the row fits its "
+      "registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);
     const auto x = reinterpret_cast<std::uintptr_t>(args.x), y = reinterpret_cast<std::uintptr_t>(args.y);
@@ -194,6 +248,15 @@ Variant<SoftmaxArgs> auto_variant() {
         return [args](cudaStream_t stream) {
           with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
         };
+      case softmax::SoftmaxKernel::short_rows:
+        return [args](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { softmax::launch_short_rows(x, y, args.rows, args.cols, stream); });
+        };
+      case softmax::SoftmaxKernel::grid: {
+        // plan_grid_row may still find that the device cannot hold the grid: split then.
+        CallFn call = grid_call(args);
+        return call ? call : split_call(args);
+      }
       case softmax::SoftmaxKernel::register_row:
         return [args](cudaStream_t stream) {
           with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
@@ -265,13 +328,13 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return Traffic{bytes, bytes, 4 * elements, "fp32"};
   };
   // The manual chain's two intermediates and its per-row max and sum; split_row's chunk states,
-  // and auto's when it splits.
+  // and auto's when it splits; grid_row's states and counters (at most kGridScratchMost).
   op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
     const Matrix m = as_matrix(problem.shape);
     return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) +
-           2 * static_cast<double>(split_states(m.rows, m.cols, problem.dtype)) * sizeof(float);
+           2 * static_cast<double>(split_states(m.rows, m.cols, problem.dtype)) * sizeof(float) + kGridScratchMost;
   };
   op.inputs = [](const Problem& problem) {
     return std::vector<InputSpec>{{"x", element_count(problem.shape), kInputLow, kInputHigh}};
@@ -292,8 +355,8 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     const Matrix m = as_matrix(problem.shape);
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
-  op.variants = {manual(), fused(), online(), register_row(), packed_rows(), cluster_row(), split_row(), auto_variant(),
-                 baseline()};
+  op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
+                 cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

@@ -80,15 +80,22 @@ TEST_CASE("every softmax variant matches the reference for every dtype and shape
 
 TEST_CASE("the shape-class softmax kernels and auto match the reference on large odd extents", "[gpu][softmax]") {
   // Issue 22's classes with primes and widths that are no multiple of the vector width (rows start
-  // at every alignment): many short rows (packed_rows), vocabulary and long rows (cluster_row;
-  // split_row past what 8 cluster slices hold), few long rows, 3-D; poisoned, guarded outputs.
+  // at every alignment): many short rows (packed_rows, short_rows), vocabulary and long rows
+  // (cluster_row; split_row past what 8 cluster slices hold), few long rows (grid_row), 3-D;
+  // poisoned, guarded outputs.
   const Op& op = softmax_op();
   CudaStream stream;
-  const std::vector<std::string> names{"packed_rows", "cluster_row", "split_row", "auto"};
+  // short_rows: every lane-group shape of both paths (widths 1-1024, odd and whole vectors);
+  // grid_row: few long rows of prime lengths, and 5 rows of 16 MiB (fp32), which the grid takes
+  // one row at a time (its batches, its counters' reuse; verify calls it twice, so the counters'
+  // reset between calls is checked too).
+  const std::vector<std::string> names{"packed_rows", "short_rows", "cluster_row", "grid_row", "split_row", "auto"};
   const auto variants = op.variants();
   const std::vector<Shape> shapes{{1000003, 3}, {1048573, 5}, {262147, 32}, {65537, 100}, {4099, 1000}, {3, 5, 1031},
                                   {33, 50257},  {64, 32000},  {7, 262147},  {3, 1000003}, {2, 1048576}, {1, 7},
-                                  {5, 1},       {9, 129}};
+                                  {5, 1},       {9, 129},     {65537, 1},   {65537, 2},   {20011, 7},   {30011, 31},
+                                  {30011, 33},  {4099, 127},  {100003, 4},  {100003, 8},  {30011, 16},  {30011, 64},
+                                  {4099, 512},  {4099, 1024}, {7, 11, 13},  {4, 1048573}, {5, 4194301}, {1, 65537}};
   for (const Shape& shape : shapes) {
     for (DType dtype : op.dtypes()) {
       const std::uint64_t seed = fresh_seed();

@@ -131,20 +131,104 @@ TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below 
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::packed);
-  CHECK(softmax_pick(262144, 32, 4) == SoftmaxKernel::packed);
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::packed);
-  CHECK(softmax_pick(1000, 1031, 4) == SoftmaxKernel::cluster);      // odd width, past the packed tile
-  CHECK(softmax_pick(4096, 1000, 4) == SoftmaxKernel::register_row);  // whole vectors
+  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
+  CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
+  CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::cluster);       // odd width, past short rows
+  CHECK(softmax_pick(4096, 2048, 4) == SoftmaxKernel::register_row);  // whole vectors
   CHECK(softmax_pick(8192, 8192, 2) == SoftmaxKernel::register_row);  // the targets: 91.6 % measured
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
-  CHECK(softmax_pick(4096, 50257, 2) == SoftmaxKernel::cluster);
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);
-  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);         // too few rows for register_row
-  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::split);         // 4 MiB rows: no cluster holds one
-  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::split);          // 64 cluster blocks would leave SMs idle
-  CHECK(softmax_pick(4096, 50257, 4, true, 8) == SoftmaxKernel::split);  // no clusters before Hopper
+  CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
+  CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::grid);          // few long rows: the whole GPU on them
+  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid);          // 4 MiB rows: no cluster holds one
+  CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid);         // 1 GiB: batches of rows
+  CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid);       // rows too long for 8 cluster slices
+  CHECK(softmax_pick(32, 131072, 4, true, 8) == SoftmaxKernel::split);   // no clusters or bulk copies before Hopper
+  CHECK(softmax_pick(4096, 50257, 4, true, 8) == SoftmaxKernel::split);
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
+}
+
+TEST_CASE("short rows: lane groups that hold at most 4 vectors or 8 elements per lane", "[auto][softmax]") {
+  using softmax::short_rows_shape;
+  // Direct path (whole 16-byte vectors): one lane takes 1-3 vectors' rows, several rows at once.
+  CHECK(short_rows_shape(4, 4, true).lanes == 1);
+  CHECK(short_rows_shape(4, 4, true).rows_per_group == 4);
+  CHECK(short_rows_shape(8, 4, true).per_lane == 2);
+  CHECK(short_rows_shape(8, 4, true).rows_per_group == 2);
+  CHECK(short_rows_shape(12, 4, true).per_lane == 4);  // 3 vectors, the fourth guarded
+  CHECK(short_rows_shape(12, 4, true).rows_per_group == 1);
+  CHECK(short_rows_shape(32, 4, true).lanes == 2);     // 8 vectors: 2 lanes x 4
+  CHECK(short_rows_shape(32, 4, true).per_lane == 4);
+  CHECK(short_rows_shape(1000, 2, true).lanes == 32);  // 125 vectors
+  CHECK(short_rows_shape(1000, 2, true).per_lane == 4);
+  CHECK(short_rows_shape(1024, 4, true).per_lane == 8);  // 256 vectors: the only 8-vector shape
+  CHECK(short_rows_shape(1024, 2, true).per_lane == 4);
+  // Staged path (any width): up to 8 elements per lane, 32 lanes beyond 256 elements.
+  for (std::int64_t cols : {1, 2, 3, 7, 8}) {
+    INFO("cols " << cols);
+    CHECK(short_rows_shape(cols, 2, false).staged);
+    CHECK(short_rows_shape(cols, 2, false).lanes == 1);
+    CHECK(short_rows_shape(cols, 2, false).per_lane == 8);
+  }
+  CHECK(short_rows_shape(31, 4, false).lanes == 4);
+  CHECK(short_rows_shape(33, 4, false).lanes == 8);
+  CHECK(short_rows_shape(100, 2, false).lanes == 16);
+  CHECK(short_rows_shape(257, 2, false).per_lane == 16);
+  CHECK(short_rows_shape(1023, 4, false).per_lane == 32);
+  // Every shape covers its row.
+  for (std::int64_t cols = 1; cols <= softmax::kShortMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      for (bool vector_rows : {false, true}) {
+        if (vector_rows && cols % static_cast<std::int64_t>(16 / size) != 0) continue;
+        const auto shape = short_rows_shape(cols, size, vector_rows);
+        const std::int64_t units = vector_rows ? cols / static_cast<std::int64_t>(16 / size) : cols;
+        INFO("cols " << cols << ", " << size << "-byte elements, vector rows " << vector_rows);
+        CHECK(static_cast<std::int64_t>(shape.lanes) * shape.per_lane >= units);
+        CHECK(shape.lanes <= 32);
+      }
+    }
+  }
+}
+
+TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches past the grid's shared memory",
+          "[auto][softmax]") {
+  using softmax::grid_row_shape;
+  constexpr std::int64_t kResident = 2 * kH100Sms;
+  const auto s32 = grid_row_shape(32, 131072, 4, kResident);  // 512 KiB rows
+  CHECK(s32.blocks_per_row == 8);
+  CHECK(s32.rows_in_flight == 32);
+  CHECK(s32.slice_vectors * 16 == 64 * 1024);
+  const auto s4 = grid_row_shape(4, 1048576, 4, kResident);  // 4 MiB rows
+  CHECK(s4.blocks_per_row == 66);
+  CHECK(s4.rows_in_flight == 4);
+  CHECK(s4.slice_vectors * 16 <= softmax::kGridSliceMost);
+  const auto s64 = grid_row_shape(64, 4194301, 4, kResident);  // 16 MiB rows, 1 GiB: batches
+  CHECK(s64.rows_in_flight == 1);
+  CHECK(s64.blocks_per_row <= kResident);
+  CHECK(s64.slice_vectors * 16 <= softmax::kGridSliceMost);
+  CHECK(s64.blocks_per_row * s64.slice_vectors >= 4194301 / 4);
+  CHECK(grid_row_shape(1, 7, 2, kResident).blocks_per_row == 1);  // no vector: one block
+  CHECK(grid_row_shape(3, 1000003, 2, kResident).slice_vectors >= 1);
+  CHECK(grid_row_shape(1, 200000000, 4, kResident).blocks_per_row == 0);  // 800 MB: more than 264 slices hold
+  for (std::int64_t rows : {1, 3, 4, 7, 8, 31, 64, 200, 1000}) {
+    for (std::int64_t cols : {65536, 131071, 262147, 1048576, 4194301}) {
+      const auto s = grid_row_shape(rows, cols, 2, kResident);
+      INFO(rows << " x " << cols);
+      REQUIRE(s.blocks_per_row > 0);
+      CHECK(s.blocks_per_row * s.rows_in_flight <= kResident);
+      CHECK(s.rows_in_flight <= rows);
+      CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
+      CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
+    }
+  }
 }
 
 TEST_CASE("cluster rows: slices near 32 KiB, more blocks for few rows, none past 8 x 192 KiB", "[auto][softmax]") {
