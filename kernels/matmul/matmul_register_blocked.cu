@@ -143,25 +143,27 @@ __global__ void __launch_bounds__(kThreads, kVectorized ? 2 : 1)
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
 
-  int k_begin = 0, k_end = k;
+  // A split sees its K range as a product of its own: A and B start at k_begin (A's rows keep
+  // their length k), and k_end is the range's length.
+  int k_end = k;
   if constexpr (kPartial) {
-    k_begin = static_cast<int>(blockIdx.y) * k_per_split;
-    k_end = min(k, k_begin + k_per_split);
+    const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
+    k_end = min(k - k_begin, k_per_split);
+    a += k_begin;
+    b += static_cast<long long>(k_begin) * n;
     c += static_cast<long long>(blockIdx.y) * m * n;
   }
 
   Panels next;
-  load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, k_begin);
+  load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, 0);
   store_panels(next, a_tile[0], b_tile[0]);
   __syncthreads();
 
-  const int steps = max(0, ceil_div(k_end - k_begin, kBK));
+  const int steps = ceil_div(k_end, kBK);
   for (int step = 0; step < steps; ++step) {
     const int cur = step & 1;
     // Issue the next step's global loads now; their latency hides behind the FMAs below.
-    if (step + 1 < steps) {
-      load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, k_begin + (step + 1) * kBK);
-    }
+    if (step + 1 < steps) load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, (step + 1) * kBK);
 
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
