@@ -23,9 +23,46 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
-    case AutoKernel::register_blocked: break;
+    default: break;
   }
   throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for a 16-bit dtype");
+}
+
+/// fp32 data, computed exactly (DType::f32) or as TF32.
+void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace, cudaStream_t stream) {
+  const float* a = static_cast<const float*>(args.a);
+  const float* b = static_cast<const float*>(args.b);
+  float* c = static_cast<float*>(args.c);
+  const bool tf32 = args.dtype == DType::tf32;
+  switch (plan.kernel) {
+    case AutoKernel::register_blocked:
+      if (!tf32) return launch_register_blocked(a, b, c, dims, stream);
+      break;
+    case AutoKernel::register_blocked_split_k:
+      if (tf32) break;
+      launch_register_blocked_partials(a, b, workspace, dims, plan.splits, stream);
+      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    case AutoKernel::small_simt:
+      if (!tf32) return launch_small_simt(a, b, c, dims, stream);
+      break;
+    case AutoKernel::small_simt_split_k:
+      if (tf32) break;
+      launch_small_simt_partials(a, b, workspace, dims, plan.splits, stream);
+      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    case AutoKernel::tensor_core:
+      if (tf32) return launch_tensor_core_tf32(a, b, c, dims, stream);
+      break;
+    case AutoKernel::tensor_core_split_k:
+    case AutoKernel::tensor_core_small_split_k:
+      if (!tf32) break;
+      launch_tensor_core_tf32_partials(
+          a, b, workspace, dims, plan.kernel == AutoKernel::tensor_core_split_k ? Tf32Tile::big : Tf32Tile::small,
+          plan.splits, stream);
+      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    default: break;
+  }
+  throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for " +
+                         (tf32 ? "tf32" : "fp32"));
 }
 
 }  // namespace
@@ -45,11 +82,7 @@ void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace,
   }
   switch (args.dtype) {
     case DType::f32:
-      return launch_register_blocked(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                                     static_cast<float*>(args.c), dims, stream);
-    case DType::tf32:
-      return launch_tensor_core_tf32(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                                     static_cast<float*>(args.c), dims, stream);
+    case DType::tf32: return launch_fp32(plan, args, dims, workspace, stream);
     case DType::f16: return launch_16bit<__half>(plan, args, dims, workspace, stream);
     case DType::bf16: return launch_16bit<__nv_bfloat16>(plan, args, dims, workspace, stream);
   }

@@ -1,5 +1,6 @@
 #include "kernels/matmul/matmul_auto_plan.hpp"
 
+#include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <algorithm>
@@ -41,7 +42,12 @@ AutoPlan split_or_whole(Dims dims, int sm_count) {
 std::string_view auto_kernel_name(AutoKernel kernel) {
   switch (kernel) {
     case AutoKernel::register_blocked: return "register_blocked";
+    case AutoKernel::register_blocked_split_k: return "register_blocked_split_k";
+    case AutoKernel::small_simt: return "small_simt";
+    case AutoKernel::small_simt_split_k: return "small_simt_split_k";
     case AutoKernel::tensor_core: return "tensor_core";
+    case AutoKernel::tensor_core_split_k: return "tensor_core_split_k";
+    case AutoKernel::tensor_core_small_split_k: return "tensor_core_small_split_k";
     case AutoKernel::wgmma: return "wgmma";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
   }
@@ -49,8 +55,12 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
 }
 
 AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16) {
-  if (dtype == DType::f32) return {AutoKernel::register_blocked, 1, 0};
-  if (dtype == DType::tf32 || !device.wgmma) return {AutoKernel::tensor_core, 1, 0};
+  // fp32 and TF32: the SIMT / mma.sync kernel and K split with the lowest modelled time
+  // (matmul_auto_split.hpp). Their 16-byte paths need K and N multiples of 4.
+  const bool fp32_aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
+  if (dtype == DType::f32) return plan_split_model(dims, fp32_kernels(fp32_aligned), device.sm_count);
+  if (dtype == DType::tf32) return plan_split_model(dims, tf32_kernels(fp32_aligned), device.sm_count);
+  if (!device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
   // The wgmma kernel copies 16-byte chunks when K and N are multiples of 8; otherwise it copies

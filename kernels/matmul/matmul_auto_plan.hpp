@@ -15,7 +15,12 @@ namespace kbench::matmul {
 /// The kernels `auto` chooses from.
 enum class AutoKernel {
   register_blocked,  ///< fp32: launch_register_blocked (128×128 tiles, or its small-tile split-K kernel)
+  register_blocked_split_k,   ///< fp32: launch_register_blocked_partials, then launch_split_k_reduce
+  small_simt,                 ///< fp32: launch_small_simt (16×32 tiles, K over the block's warps)
+  small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
+  tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
+  tensor_core_small_split_k,  ///< tf32: the same on 32×32 tiles
   wgmma,             ///< fp16/bf16 on compute capability 9.0: launch_wgmma, one block per 128×256 tile
   wgmma_split_k,     ///< the same kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
 };
@@ -30,8 +35,8 @@ struct AutoDevice {
 
 struct AutoPlan {
   AutoKernel kernel = AutoKernel::register_blocked;
-  int splits = 1;                   ///< K splits for wgmma_split_k (2 .. kMaxSplitK, none empty); else 1
-  std::size_t workspace_bytes = 0;  ///< wgmma_split_k: its fp32 slices, splits × M × N × 4 bytes; else 0
+  int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty); else 1
+  std::size_t workspace_bytes = 0;  ///< a *_split_k kernel's fp32 slices, splits × M × N × 4 bytes; else 0
 };
 
 /// No plan asks for more workspace than this.

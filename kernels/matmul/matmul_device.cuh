@@ -5,6 +5,10 @@
 
 #include "harness/device/device_setup.hpp"
 #include "kernels/common/dtype_convert.cuh"
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <stdexcept>
+#include <string>
 
 namespace kbench::matmul {
 
@@ -15,6 +19,14 @@ inline __host__ __device__ int ceil_div(int x, int y) { return (x + y - 1) / y; 
 inline int launch_sm_count() {
   static const int count = current_sm_count();
   return count;
+}
+
+/// Throws std::invalid_argument unless 1 <= splits <= kMaxSplitK (the split-K launchers' contract).
+inline void check_split_count(const char* launcher, int splits) {
+  if (splits < 1 || splits > kMaxSplitK) {
+    throw std::invalid_argument(std::string(launcher) + ": splits must be in [1, " + std::to_string(kMaxSplitK) +
+                                "], got " + std::to_string(splits));
+  }
 }
 
 struct TileCoord {

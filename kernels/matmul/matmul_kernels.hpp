@@ -69,6 +69,37 @@ void launch_wgmma_partials(const __half* a, const __half* b, float* partials, Di
 void launch_wgmma_partials(const __nv_bfloat16* a, const __nv_bfloat16* b, float* partials, Dims dims, int splits,
                            cudaStream_t stream);
 
+/// Split K for fp32 and TF32 (the same contract as launch_wgmma_partials: split s takes
+/// ceil(steps / splits) of the kernel's K steps, whole rounds of them for the small-tile kernel,
+/// and writes its unrounded fp32 sums to slice s of `partials`; an empty split writes zeros;
+/// 1 <= splits <= kMaxSplitK, else std::invalid_argument). Any shape; then launch_split_k_reduce.
+///
+/// register_blocked's 128×128 kernel, K steps of 8 (matmul_register_blocked.cu).
+void launch_register_blocked_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                      cudaStream_t stream);
+/// register_blocked's 16×32 small-tile kernel, rounds of 8 chunks of 16 k (matmul_small_simt.cu).
+/// Needs what launch_small_simt needs: K % 4 == 0, N % 4 == 0, 16-byte aligned pointers.
+void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                cudaStream_t stream);
+
+/// register_blocked's tiles: 128×128 (the big kernel), 16×32 (the small-tile kernel).
+constexpr int kSimtBigTile = 128, kSimtSmallTileM = 16, kSimtSmallTileN = 32;
+
+/// The TF32 tiles of tensor_core: 32×32 blocks of four warps splitting each step, or 128×128
+/// (16-byte copies when tf32_aligned, element-wise ones otherwise, which always take 128×128).
+enum class Tf32Tile { small, big };
+constexpr int kTf32SmallTile = 32, kTf32BigTile = 128;
+
+/// Whether tensor_core's TF32 kernels copy 16-byte chunks for these extents and pointers.
+inline bool tf32_aligned(Dims dims, const void* a, const void* b, const void* c) {
+  auto aligned = [](const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; };
+  return dims.k % 4 == 0 && dims.n % 4 == 0 && aligned(a) && aligned(b) && aligned(c);
+}
+
+/// tensor_core's TF32 kernel on `tile` (big whenever !tf32_aligned) with K split.
+void launch_tensor_core_tf32_partials(const float* a, const float* b, float* partials, Dims dims, Tf32Tile tile,
+                                      int splits, cudaStream_t stream);
+
 /// Split K, second kernel: C = the sum of the `splits` slices of `partials`, added in slice order
 /// in fp32 and rounded once to C's type (matmul_split_k_reduce.cu).
 void launch_split_k_reduce(const float* partials, int splits, float* c, Dims dims, cudaStream_t stream);

@@ -161,7 +161,8 @@ Variant<MatmulArgs> auto_variant() {
   v.description =
       "per problem, from a fixed rule on M, N, K, dtype and device: wgmma (Hopper, 16-bit), with K split over "
       "the SMs and a reduction kernel when its tiles fill under half of them; tensor_core below 512^3, off "
-      "Hopper and for tf32; register_blocked for fp32";
+      "Hopper; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / tensor_core (128x128 or 32x32), "
+      "with K split and the fp32 reduction where a cost model of each finds it faster";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const matmul::AutoPlan plan = matmul::plan_for(args);
     auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);

@@ -63,23 +63,24 @@ struct Panels {
   float4 b[kBLoads];
 };
 
-/// Loads step `k0`'s panels of A and B into registers, zeros outside the matrices.
+/// Loads step `k0`'s panels of A and B into registers, zeros outside the matrices and at or past
+/// `k_end` (K for a whole product, the end of its K range for a split; `k` is A's row length).
 template <bool kVectorized>
 __device__ __forceinline__ void load_panels(Panels& p, const float* __restrict__ a, const float* __restrict__ b,
-                                            int m, int n, int k, int block_row, int block_col, int k0) {
+                                            int m, int n, int k, int k_end, int block_row, int block_col, int k0) {
 #pragma unroll
   for (int l = 0; l < kALoads; ++l) {
     const int f = static_cast<int>(threadIdx.x) + l * kThreads;
     const int row = block_row + f / (kBK / 4);
     const int col = k0 + (f % (kBK / 4)) * 4;
     if constexpr (kVectorized) {
-      p.a[l] = (row < m && col < k) ? *reinterpret_cast<const float4*>(a + row * k + col) : make_float4(0, 0, 0, 0);
+      p.a[l] = (row < m && col < k_end) ? *reinterpret_cast<const float4*>(a + row * k + col) : make_float4(0, 0, 0, 0);
     } else {
       const bool row_ok = row < m;
-      p.a[l].x = (row_ok && col + 0 < k) ? a[row * k + col + 0] : 0.0f;
-      p.a[l].y = (row_ok && col + 1 < k) ? a[row * k + col + 1] : 0.0f;
-      p.a[l].z = (row_ok && col + 2 < k) ? a[row * k + col + 2] : 0.0f;
-      p.a[l].w = (row_ok && col + 3 < k) ? a[row * k + col + 3] : 0.0f;
+      p.a[l].x = (row_ok && col + 0 < k_end) ? a[row * k + col + 0] : 0.0f;
+      p.a[l].y = (row_ok && col + 1 < k_end) ? a[row * k + col + 1] : 0.0f;
+      p.a[l].z = (row_ok && col + 2 < k_end) ? a[row * k + col + 2] : 0.0f;
+      p.a[l].w = (row_ok && col + 3 < k_end) ? a[row * k + col + 3] : 0.0f;
     }
   }
 #pragma unroll
@@ -88,9 +89,9 @@ __device__ __forceinline__ void load_panels(Panels& p, const float* __restrict__
     const int row = k0 + f / (kBN / 4);
     const int col = block_col + (f % (kBN / 4)) * 4;
     if constexpr (kVectorized) {
-      p.b[l] = (row < k && col < n) ? *reinterpret_cast<const float4*>(b + row * n + col) : make_float4(0, 0, 0, 0);
+      p.b[l] = (row < k_end && col < n) ? *reinterpret_cast<const float4*>(b + row * n + col) : make_float4(0, 0, 0, 0);
     } else {
-      const bool row_ok = row < k;
+      const bool row_ok = row < k_end;
       p.b[l].x = (row_ok && col + 0 < n) ? b[row * n + col + 0] : 0.0f;
       p.b[l].y = (row_ok && col + 1 < n) ? b[row * n + col + 1] : 0.0f;
       p.b[l].z = (row_ok && col + 2 < n) ? b[row * n + col + 2] : 0.0f;
@@ -120,10 +121,13 @@ __device__ __forceinline__ void store_panels(const Panels& p, float (*a_tile)[kB
 
 // Two blocks per SM cap the vectorized kernel at 128 registers a thread, which it fits without
 // spilling; the scalar fallback's extra address arithmetic would spill there, so it may use more.
-template <bool kVectorized>
+// kPartial: split K. Block (x, y) computes tile x over K range y, [y·k_per_split, (y+1)·k_per_split)
+// clipped to K (k_per_split a multiple of kBK), and writes its unrounded sums to slice y of the
+// M×N fp32 workspace `c`; an empty range writes zeros.
+template <bool kVectorized, bool kPartial>
 __global__ void __launch_bounds__(kThreads, kVectorized ? 2 : 1)
     matmul_register_blocked_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                                   int m, int n, int k) {
+                                   int m, int n, int k, int k_per_split) {
   __shared__ __align__(16) float a_tile[2][kBK][kBM + kAPad];
   __shared__ __align__(16) float b_tile[2][kBK][kBN];
 
@@ -139,16 +143,27 @@ __global__ void __launch_bounds__(kThreads, kVectorized ? 2 : 1)
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
 
+  // A split sees its K range as a product of its own: A and B start at k_begin (A's rows keep
+  // their length k), and k_end is the range's length.
+  int k_end = k;
+  if constexpr (kPartial) {
+    const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
+    k_end = min(k - k_begin, k_per_split);
+    a += k_begin;
+    b += static_cast<long long>(k_begin) * n;
+    c += static_cast<long long>(blockIdx.y) * m * n;
+  }
+
   Panels next;
-  load_panels<kVectorized>(next, a, b, m, n, k, block_row, block_col, 0);
+  load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, 0);
   store_panels(next, a_tile[0], b_tile[0]);
   __syncthreads();
 
-  const int steps = ceil_div(k, kBK);
+  const int steps = ceil_div(k_end, kBK);
   for (int step = 0; step < steps; ++step) {
     const int cur = step & 1;
     // Issue the next step's global loads now; their latency hides behind the FMAs below.
-    if (step + 1 < steps) load_panels<kVectorized>(next, a, b, m, n, k, block_row, block_col, (step + 1) * kBK);
+    if (step + 1 < steps) load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, (step + 1) * kBK);
 
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
@@ -203,11 +218,29 @@ void launch_register_blocked(const float* a, const float* b, float* c, Dims dims
     return;
   }
   if (vectorized) {
-    matmul_register_blocked_kernel<true>
-        <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+    matmul_register_blocked_kernel<true, false>
+        <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k, dims.k);
   } else {
-    matmul_register_blocked_kernel<false>
-        <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+    matmul_register_blocked_kernel<false, false>
+        <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k, dims.k);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
+void launch_register_blocked_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                      cudaStream_t stream) {
+  check_split_count("register_blocked split-K", splits);
+  const long long tiles = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
+  const bool vectorized =
+      dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(partials);
+  const int k_per_split = ceil_div(ceil_div(dims.k, kBK), splits) * kBK;
+  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+  if (vectorized) {
+    matmul_register_blocked_kernel<true, true>
+        <<<grid, kThreads, 0, stream>>>(a, b, partials, dims.m, dims.n, dims.k, k_per_split);
+  } else {
+    matmul_register_blocked_kernel<false, true>
+        <<<grid, kThreads, 0, stream>>>(a, b, partials, dims.m, dims.n, dims.k, k_per_split);
   }
   KBENCH_CHECK_LAUNCH();
 }

@@ -78,10 +78,14 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const 
 /// (1024³: 2048 blocks). The guarded one needs the bound for that (unbounded, ptxas spilled 4
 /// bytes); the whole-tile one does not, and is left unbounded: bounded, it ran 2.96 µs per call at
 /// 256³ on the H100 against 2.84 for the probe's unbounded copy.
-template <bool Whole>
+///
+/// kPartial: split K over blockIdx.y. Block (x, y) takes chunks y·chunks_per_split .. + chunks_per_split
+/// - 1 (clipped to K; chunks_per_split a multiple of kWarps, so every split hands its warps chunks
+/// in the same order) and writes its unrounded sums to slice y of the M×N fp32 workspace `c`.
+template <bool Whole, bool kPartial>
 __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
-                             int n, int k) {
+                             int n, int k, int chunks_per_split) {
   extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials
   const int tiles_n = ceil_div(n, kBN);
   const int block_row = static_cast<int>(blockIdx.x) / tiles_n * kBM;
@@ -91,9 +95,15 @@ __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
   const int ty = lane / 8, tx = lane % 8;
   float* ring = shared + warp * kRing * kPiece;
 
-  // The warp's i-th chunk is chunk warp + kWarps i, held in buffer i % kRing.
-  const int chunks = ceil_div(k, kChunkK);
-  auto chunk_k0 = [&](int i) { return (warp + kWarps * i) * kChunkK; };
+  // The warp's i-th chunk is chunk first + warp + kWarps i of K, held in buffer i % kRing; the
+  // block's chunks are first .. first + chunks - 1.
+  int first = 0, chunks = ceil_div(k, kChunkK);
+  if constexpr (kPartial) {
+    first = static_cast<int>(blockIdx.y) * chunks_per_split;
+    chunks = max(0, min(chunks - first, chunks_per_split));
+    c += static_cast<long long>(blockIdx.y) * m * n;
+  }
+  auto chunk_k0 = [&](int i) { return (first + warp + kWarps * i) * kChunkK; };
   float acc[4][4] = {};
 #pragma unroll
   for (int i = 0; i < kRing - 1; ++i) {
@@ -160,17 +170,39 @@ void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cuda
   // 52 KB of dynamic shared memory, above the 48 KB a kernel gets without asking: asked for once
   // per process, on the device kbench runs on.
   static const bool shared_memory_set = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          kSharedBytes));
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<false>,
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<true, false>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<false, false>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
     return true;
   }();
   (void)shared_memory_set;
   const bool whole = dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0;
-  const auto kernel = whole ? matmul_small_simt_kernel<true> : matmul_small_simt_kernel<false>;
+  const auto kernel = whole ? matmul_small_simt_kernel<true, false> : matmul_small_simt_kernel<false, false>;
   const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
-  kernel<<<static_cast<unsigned>(blocks), kThreads, kSharedBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  kernel<<<static_cast<unsigned>(blocks), kThreads, kSharedBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k, 0);
+  KBENCH_CHECK_LAUNCH();
+}
+
+void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                cudaStream_t stream) {
+  check_split_count("register_blocked small-tile split-K", splits);
+  static const bool shared_memory_set = [] {
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<true, true>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<false, true>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    return true;
+  }();
+  (void)shared_memory_set;
+  const bool whole = dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0;
+  const auto kernel = whole ? matmul_small_simt_kernel<true, true> : matmul_small_simt_kernel<false, true>;
+  const long long tiles = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
+  // Whole rounds of kWarps chunks per split, so each split's warps share its chunks evenly.
+  const int rounds = ceil_div(ceil_div(dims.k, kChunkK), kWarps);
+  const int chunks_per_split = ceil_div(rounds, splits) * kWarps;
+  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+  kernel<<<grid, kThreads, kSharedBytes, stream>>>(a, b, partials, dims.m, dims.n, dims.k, chunks_per_split);
   KBENCH_CHECK_LAUNCH();
 }
 

@@ -218,9 +218,10 @@ __device__ __forceinline__ void copy_chunk_guarded(T* dst, const T* src_row, boo
 
 /// Starts the copies of the step whose K range begins at `k0` into one stage. Thread t copies
 /// chunk column t % ChunksPerRow of rows t / ChunksPerRow + l * (kThreads / ChunksPerRow).
+/// Elements at or past `k_end` (K, or the end of a split's K range) are zeros; `k` is A's row length.
 template <typename T, typename Cfg, bool kAligned>
 __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __restrict__ a, const T* __restrict__ b,
-                                           int m, int n, int k, int block_row, int block_col, int k0) {
+                                           int m, int n, int k, int k_end, int block_row, int block_col, int k0) {
   constexpr int kARowStep = Cfg::kThreads / Cfg::kAChunksPerRow;
   constexpr int kBRowStep = Cfg::kThreads / Cfg::kBChunksPerRow;
   const int tid = static_cast<int>(threadIdx.x);
@@ -232,10 +233,10 @@ __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __re
     const int row = block_row + r;
     T* dst = a_stage + r * Cfg::kALd + a_col;
     if constexpr (kAligned) {
-      const bool inside = row < m && k0 + a_col < k;
+      const bool inside = row < m && k0 + a_col < k_end;
       cp_async_16(dst, inside ? a + row * k + k0 + a_col : a, inside);
     } else {
-      copy_chunk_guarded<T, Cfg::kChunk>(dst, row < m ? a + row * k : a, row < m, k0 + a_col, k);
+      copy_chunk_guarded<T, Cfg::kChunk>(dst, row < m ? a + row * k : a, row < m, k0 + a_col, k_end);
     }
   }
 #pragma unroll
@@ -244,10 +245,10 @@ __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __re
     const int row = k0 + r;
     T* dst = b_stage + r * Cfg::kBLd + b_col;
     if constexpr (kAligned) {
-      const bool inside = row < k && block_col + b_col < n;
+      const bool inside = row < k_end && block_col + b_col < n;
       cp_async_16(dst, inside ? b + row * n + block_col + b_col : b, inside);
     } else {
-      copy_chunk_guarded<T, Cfg::kChunk>(dst, row < k ? b + row * n : b, row < k, block_col + b_col, n);
+      copy_chunk_guarded<T, Cfg::kChunk>(dst, row < k_end ? b + row * n : b, row < k_end, block_col + b_col, n);
     }
   }
 }
@@ -287,10 +288,14 @@ __device__ __forceinline__ void load_fragments(unsigned (&a_frag)[Cfg::kTilesM][
   }
 }
 
-template <typename T, typename Cfg, bool kAligned>
+/// kPartial (TF32 only, where C is fp32 already): split K. Block (x, y) computes tile x over K
+/// range y, [y·k_per_split, (y+1)·k_per_split) clipped to K (k_per_split a multiple of kBK), and
+/// writes its unrounded sums to slice y of the M×N fp32 workspace `c`; an empty range writes zeros.
+template <typename T, typename Cfg, bool kAligned, bool kPartial>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     matmul_tensor_core_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int m, int n,
-                              int k) {
+                              int k, int k_per_split) {
+  static_assert(!kPartial || std::is_same_v<T, float>, "split-K partials are fp32: TF32 only");
   extern __shared__ __align__(128) unsigned char smem[];
   T* const stages = reinterpret_cast<T*>(smem);
   auto a_stage = [&](int s) { return stages + s * (Cfg::kAStage + Cfg::kBStage); };
@@ -314,10 +319,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
 #pragma unroll
       for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.0f;
 
-  const int steps = ceil_div(k, Cfg::kBK);
+  int k_begin = 0, k_end = k;
+  if constexpr (kPartial) {
+    k_begin = static_cast<int>(blockIdx.y) * k_per_split;
+    k_end = min(k, k_begin + k_per_split);
+    c += static_cast<long long>(blockIdx.y) * m * n;
+  }
+  const int steps = max(0, ceil_div(k_end - k_begin, Cfg::kBK));
 #pragma unroll
   for (int s = 0; s < Cfg::kStages - 1; ++s) {
-    if (s < steps) load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, s * Cfg::kBK);
+    if (s < steps) {
+      load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, k_end, block_row, block_col,
+                                   k_begin + s * Cfg::kBK);
+    }
     cp_async_commit();
   }
 
@@ -328,7 +342,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
       const int ahead = step + Cfg::kStages - 1;
       if (ahead < steps) {
         const int s = ahead % Cfg::kStages;  // the stage step - 1 used
-        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, ahead * Cfg::kBK);
+        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, k_end, block_row, block_col,
+                                     k_begin + ahead * Cfg::kBK);
       }
       cp_async_commit();
 
@@ -365,7 +380,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
       const int ahead = step + Cfg::kStages - 1;
       if (ahead < steps) {
         const int s = ahead % Cfg::kStages;
-        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, block_row, block_col, ahead * Cfg::kBK);
+        load_stage<T, Cfg, kAligned>(a_stage(s), b_stage(s), a, b, m, n, k, k_end, block_row, block_col,
+                                     k_begin + ahead * Cfg::kBK);
       }
       cp_async_commit();
 #pragma unroll
@@ -451,9 +467,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
   }
 }
 
-template <typename T, typename Cfg, bool kAligned>
-void launch_config(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream) {
-  auto* kernel = matmul_tensor_core_kernel<T, Cfg, kAligned>;
+/// Launches one configuration on a tiles × `splits` grid (splits > 1 only with kPartial).
+template <typename T, typename Cfg, bool kAligned, bool kPartial = false>
+void launch_config(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream, int splits = 1) {
+  auto* kernel = matmul_tensor_core_kernel<T, Cfg, kAligned, kPartial>;
   // Over 48 KB of dynamic shared memory needs an opt-in, once per kernel (kbench uses one device
   // per process). The first call is the verification run, outside any graph capture.
   static const bool opted_in = [kernel] {
@@ -463,7 +480,9 @@ void launch_config(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream)
   }();
   (void)opted_in;
   const long long blocks = static_cast<long long>(ceil_div(dims.m, Cfg::kBM)) * ceil_div(dims.n, Cfg::kBN);
-  kernel<<<static_cast<unsigned>(blocks), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+  const int k_per_split = ceil_div(ceil_div(dims.k, Cfg::kBK), splits) * Cfg::kBK;
+  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(splits));
+  kernel<<<grid, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k, k_per_split);
   KBENCH_CHECK_LAUNCH();
 }
 
@@ -514,6 +533,23 @@ void launch_tensor_core(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfl
 
 void launch_tensor_core_tf32(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
   launch<float>(a, b, c, dims, stream);
+}
+
+void launch_tensor_core_tf32_partials(const float* a, const float* b, float* partials, Dims dims, Tf32Tile tile,
+                                      int splits, cudaStream_t stream) {
+  check_split_count("tensor_core tf32 split-K", splits);
+  using Shipped32 = Shipped<float>;
+  static_assert(Shipped32::Small::kBM == kTf32SmallTile && Shipped32::Small::kBN == kTf32SmallTile &&
+                    Shipped32::Aligned::kBM == kTf32BigTile && Shipped32::Aligned::kBN == kTf32BigTile &&
+                    Shipped32::Fallback::kBM == kTf32BigTile && Shipped32::Fallback::kBN == kTf32BigTile,
+                "the tile sizes matmul_kernels.hpp states");
+  if (!tf32_aligned(dims, a, b, partials)) {
+    launch_config<float, Shipped32::Fallback, false, true>(a, b, partials, dims, stream, splits);
+  } else if (tile == Tf32Tile::small) {
+    launch_config<float, Shipped32::Small, true, true>(a, b, partials, dims, stream, splits);
+  } else {
+    launch_config<float, Shipped32::Aligned, true, true>(a, b, partials, dims, stream, splits);
+  }
 }
 
 }  // namespace kbench::matmul

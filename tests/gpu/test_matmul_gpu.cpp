@@ -82,12 +82,63 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
 /// The split counts the split-K test runs: one split, an odd count, and the most.
 const std::vector<int> kForcedSplits{1, 3, matmul::kMaxSplitK};
 
+/// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
+/// split count, whatever the shape.
+enum class Fp32Split { register_blocked, small_simt, tf32_big, tf32_small };
+
+const char* fp32_split_name(Fp32Split kernel) {
+  switch (kernel) {
+    case Fp32Split::register_blocked: return "register_blocked";
+    case Fp32Split::small_simt: return "small_simt";
+    case Fp32Split::tf32_big: return "tensor_core_big";
+    case Fp32Split::tf32_small: return "tensor_core_small";
+  }
+  return "?";
+}
+
+Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
+  Variant<MatmulArgs> v;
+  v.name = std::string(fp32_split_name(kernel)) + "_split_k_" + std::to_string(splits);
+  v.description = "test-only: fp32/tf32 partials over a fixed number of K splits, then their reduction";
+  const bool tf32 = kernel == Fp32Split::tf32_big || kernel == Fp32Split::tf32_small;
+  v.dtypes = {tf32 ? DType::tf32 : DType::f32};
+  v.prepare = [kernel, splits](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    return [kernel, splits, args, dims, workspace](cudaStream_t stream) {
+      float* slices = workspace->as<float>();
+      const float* a = static_cast<const float*>(args.a);
+      const float* b = static_cast<const float*>(args.b);
+      switch (kernel) {
+        case Fp32Split::register_blocked:
+          matmul::launch_register_blocked_partials(a, b, slices, dims, splits, stream);
+          break;
+        case Fp32Split::small_simt: matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream); break;
+        case Fp32Split::tf32_big:
+          matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::big, splits, stream);
+          break;
+        case Fp32Split::tf32_small:
+          matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::small, splits, stream);
+          break;
+      }
+      matmul::launch_split_k_reduce(slices, splits, static_cast<float*>(args.c), dims, stream);
+    };
+  };
+  return v;
+}
+
+const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::small_simt, Fp32Split::tf32_big,
+                                         Fp32Split::tf32_small};
+
 /// matmul with the fixed-split variants above.
 const Op& matmul_with_split_variants() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
-    for (int splits : kForcedSplits) r.add_variant("matmul", wgmma_split_k(splits));
+    for (int splits : kForcedSplits) {
+      r.add_variant("matmul", wgmma_split_k(splits));
+      for (Fp32Split kernel : kFp32Splits) r.add_variant("matmul", fp32_split_k(kernel, splits));
+    }
     return r;
   }();
   return *registry.find("matmul");
@@ -112,7 +163,10 @@ std::vector<Shape> shapes_to_check() {
                             // element-wise copies), and whole ones (the 16-byte copies; the
                             // reduction's float4 path), a partial last tile row among them.
                             {17, 4099, 8191}, {1, 1000, 3001}, {257, 129, 65537}, {16, 4096, 4096},
-                            {264, 256, 32768}};
+                            {264, 256, 32768},
+                            // fp32 / tf32 auto: small M (the small-tile split-K kernels), large K
+                            // (128×128 split 16 ways), a partial wave split in two, odd extents.
+                            {32, 4096, 4096}, {512, 512, 32768}, {3001, 997, 2003}, {3000, 1000, 2000}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
@@ -271,6 +325,52 @@ TEST_CASE("wgmma split-K matches the reference for any split count, empty splits
         CHECK(check.passed);
       }
     }
+  }
+}
+
+TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty splits included",
+          "[gpu][matmul]") {
+  // The small-tile SIMT kernel needs K % 4 == 0 and N % 4 == 0 (launch_small_simt_partials): it
+  // runs on the shapes that have them, every other kernel on all. 64 splits of 7x13x5 or 130x250x64
+  // leave most splits empty; 17x4099x1031 and 257x129x4097 take the element-wise copies.
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{200, 72, 264}, Shape{130, 250, 64}, Shape{257, 129, 4097},
+                             Shape{128, 512, 2048}, Shape{17, 4099, 1031}, Shape{64, 136, 36}, Shape{1, 1000, 3001}}) {
+    const bool simt_small_runs = shape[1] % 4 == 0 && shape[2] % 4 == 0;
+    for (DType dtype : {DType::f32, DType::tf32}) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      for (Fp32Split kernel : kFp32Splits) {
+        const bool tf32_kernel = kernel == Fp32Split::tf32_big || kernel == Fp32Split::tf32_small;
+        if (tf32_kernel != (dtype == DType::tf32)) continue;
+        if (kernel == Fp32Split::small_simt && !simt_small_runs) continue;
+        for (int splits : kForcedSplits) {
+          const std::string name = std::string(fp32_split_name(kernel)) + "_split_k_" + std::to_string(splits);
+          INFO(name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+          const Verification check = workload->verify(variant_index(op, name), stream.get());
+          INFO(check.message);
+          CHECK(check.passed);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matmul]") {
+  CudaStream stream;
+  DeviceBuffer operands(3 * 64 * 64 * sizeof(float)), slices(std::size_t(matmul::kMaxSplitK + 1) * 64 * 64 * 4);
+  const float* a = operands.as<float>();
+  const matmul::Dims dims{64, 64, 64};
+  for (int splits : {0, matmul::kMaxSplitK + 1}) {
+    INFO(splits);
+    CHECK_THROWS_AS(matmul::launch_register_blocked_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(matmul::launch_small_simt_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(matmul::launch_tensor_core_tf32_partials(a, a, slices.as<float>(), dims, matmul::Tf32Tile::small,
+                                                             splits, stream.get()),
+                    std::invalid_argument);
   }
 }
 

@@ -1,9 +1,11 @@
 // matmul's `auto` rule (kernels/matmul/matmul_auto_plan.hpp): which kernel and how many K splits
 // each class of problem gets, and the limits every plan keeps. No GPU.
 #include "kernels/matmul/matmul_auto_plan.hpp"
+#include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,16 +21,125 @@ AutoPlan plan(int m, int n, int k, DType dtype = DType::f16, AutoDevice device =
   return plan_auto({m, n, k}, dtype, device, aligned);
 }
 
-std::int64_t steps_of(int k) { return (std::int64_t{k} + kWgmmaStepK - 1) / kWgmmaStepK; }
+
+/// The K per step that a split-K kernel's launcher divides among the splits.
+int split_step_k(AutoKernel kernel) {
+  switch (kernel) {
+    case AutoKernel::wgmma_split_k: return kWgmmaStepK;
+    case AutoKernel::register_blocked_split_k: return 8;
+    case AutoKernel::small_simt_split_k: return 128;  // a round of 8 warps' chunks of 16 k
+    case AutoKernel::tensor_core_split_k: return 16;
+    case AutoKernel::tensor_core_small_split_k: return 32;
+    default: return 0;
+  }
+}
+
+bool fp32_kernel(AutoKernel k) {
+  return k == AutoKernel::register_blocked || k == AutoKernel::register_blocked_split_k ||
+         k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k;
+}
+
+bool tf32_kernel(AutoKernel k) {
+  return k == AutoKernel::tensor_core || k == AutoKernel::tensor_core_split_k ||
+         k == AutoKernel::tensor_core_small_split_k;
+}
 
 }  // namespace
 
-TEST_CASE("auto: fp32 runs register_blocked, tf32 tensor_core, on any shape and device", "[matmul][auto]") {
-  for (const Dims d : {Dims{4096, 4096, 4096}, Dims{16, 4096, 4096}, Dims{256, 256, 65536}, Dims{7, 13, 5}}) {
-    CHECK(plan(d.m, d.n, d.k, DType::f32).kernel == AutoKernel::register_blocked);
-    CHECK(plan(d.m, d.n, d.k, DType::tf32).kernel == AutoKernel::tensor_core);
-    CHECK(plan(d.m, d.n, d.k, DType::f32).splits == 1);
+TEST_CASE("auto: fp32 runs the SIMT kernels, tf32 the mma.sync ones, on any shape and device", "[matmul][auto]") {
+  for (const Dims d : {Dims{4096, 4096, 4096}, Dims{16, 4096, 4096}, Dims{256, 256, 65536}, Dims{7, 13, 5},
+                       Dims{3000, 1000, 2000}, Dims{17, 4099, 8191}}) {
+    for (const AutoDevice device : {kH100, kA100}) {
+      INFO(d.m << "x" << d.n << "x" << d.k << " on " << device.sm_count << " SMs");
+      CHECK(fp32_kernel(plan(d.m, d.n, d.k, DType::f32, device).kernel));
+      CHECK(tf32_kernel(plan(d.m, d.n, d.k, DType::tf32, device).kernel));
+    }
   }
+}
+
+TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave SMs idle", "[matmul][auto]") {
+  struct Case {
+    Dims dims;
+    DType dtype;
+    AutoKernel kernel;
+    int splits;
+  };
+  // The choices the model makes on 132 SMs (NOTES.md, "fp32 and TF32 split-K", has each one's sums).
+  const std::vector<Case> cases{
+      {{4096, 4096, 4096}, DType::f32, AutoKernel::register_blocked, 1},          // 1024 tiles: 8 per SM
+      {{8192, 8192, 8192}, DType::f32, AutoKernel::register_blocked, 1},
+      {{512, 512, 32768}, DType::f32, AutoKernel::register_blocked_split_k, 16},  // 16 tiles × 16: 2 per SM
+      {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 3 per SM, not 2 of 1.45
+      {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
+      {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt_split_k, 2},
+      {{4096, 4096, 4096}, DType::tf32, AutoKernel::tensor_core, 1},
+      {{32, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},  // 128 tiles of 32×32
+      {{512, 512, 32768}, DType::tf32, AutoKernel::tensor_core_split_k, 16},
+      {{3000, 1000, 2000}, DType::tf32, AutoKernel::tensor_core_split_k, 2}};
+  for (const Case& c : cases) {
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << " " << (c.dtype == DType::f32 ? "fp32" : "tf32"));
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, c.dtype);
+    CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
+    CHECK(p.splits == c.splits);
+    CHECK(p.workspace_bytes == (c.splits == 1 ? 0 : std::size_t(p.splits) * c.dims.m * c.dims.n * sizeof(float)));
+  }
+}
+
+TEST_CASE("auto: fp32 and tf32 shapes off the 16-byte paths never take the small kernels", "[matmul][auto]") {
+  // K or N not a multiple of 4, or misaligned pointers: only the 128×128 kernels copy element-wise.
+  for (const Dims d : {Dims{32, 4096, 4095}, Dims{1, 1000, 3001}, Dims{1024, 1023, 1024}, Dims{16, 4096, 4096}}) {
+    for (DType dtype : {DType::f32, DType::tf32}) {
+      const bool shape_aligned = d.k % 4 == 0 && d.n % 4 == 0;
+      const AutoPlan p = plan(d.m, d.n, d.k, dtype, kH100, shape_aligned ? false : true);
+      INFO(d.m << "x" << d.n << "x" << d.k << ": " << auto_kernel_name(p.kernel));
+      CHECK(p.kernel != AutoKernel::small_simt);
+      CHECK(p.kernel != AutoKernel::small_simt_split_k);
+      CHECK(p.kernel != AutoKernel::tensor_core_small_split_k);
+    }
+  }
+}
+
+TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimates fastest", "[matmul][auto]") {
+  for (const Dims d : {Dims{512, 512, 32768}, Dims{3000, 1000, 2000}, Dims{32, 4096, 4096}, Dims{1, 4096, 4096},
+                       Dims{257, 129, 65537}, Dims{4096, 4096, 4096}}) {
+    for (bool tf32 : {false, true}) {
+      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(true);
+      const AutoPlan p = plan_split_model(d, kernels, 132);
+      double best = 1e30;
+      double chosen = -1;
+      for (const SplitKernel& kernel : kernels) {
+        const int splits = best_splits(d, kernel, 132);
+        const double us = split_estimate_us(d, kernel, splits, 132);
+        best = std::min(best, us);
+        // (tf32's two tiles share one whole-K kernel, whose launcher picks the tile: the lower counts.)
+        if ((splits == 1 ? kernel.whole : kernel.split) == p.kernel && splits == p.splits) {
+          chosen = chosen < 0 ? us : std::min(chosen, us);
+        }
+        // best_splits is no worse than any count it may take.
+        for (int s = 1; s <= kMaxSplitK; ++s) {
+          const std::int64_t steps = (std::int64_t{d.k} + kernel.step_k - 1) / kernel.step_k;
+          if (s > 1 && (steps / s < kernel.min_steps ||
+                        std::size_t(s) * d.m * d.n * sizeof(float) > kAutoWorkspaceCapBytes)) {
+            continue;
+          }
+          INFO(d.m << "x" << d.n << "x" << d.k << " " << auto_kernel_name(kernel.split) << " s=" << s);
+          CHECK(us <= split_estimate_us(d, kernel, s, 132) + 1e-9);
+        }
+      }
+      INFO(d.m << "x" << d.n << "x" << d.k << (tf32 ? " tf32 " : " fp32 ") << auto_kernel_name(p.kernel));
+      CHECK(chosen == best);
+    }
+  }
+}
+
+TEST_CASE("auto: the split estimate charges the reduction and never beats reading A and B", "[matmul][auto]") {
+  const SplitKernel big = fp32_kernels(true).front();
+  const Dims d{4096, 4096, 4096};
+  // 4096³ on 132 SMs: doubling the splits doubles the blocks per SM and halves their steps, so
+  // only the reduction's cost differs.
+  CHECK(split_estimate_us(d, big, 2, 132) > split_estimate_us(d, big, 1, 132));
+  // 1x4096x4096 reads 64 MB of B: at least ~21 µs however it is split.
+  for (int s = 1; s <= kMaxSplitK; ++s) CHECK(split_estimate_us({1, 4096, 4096}, big, s, 132) >= 20.0);
 }
 
 TEST_CASE("auto: 16-bit without wgmma runs tensor_core", "[matmul][auto]") {
@@ -94,17 +205,20 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
                    << p.splits);
             CHECK(p.workspace_bytes <= auto_workspace_bound({m, n, k}));
             CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
-            if (p.kernel != AutoKernel::wgmma_split_k) {
+            const int step_k = split_step_k(p.kernel);
+            if (step_k == 0) {
               CHECK(p.splits == 1);
               CHECK(p.workspace_bytes == 0);
               continue;
             }
             CHECK(p.splits >= 2);
             CHECK(p.splits <= kMaxSplitK);
+            CHECK(p.workspace_bytes == std::size_t(p.splits) * m * n * sizeof(float));
             // The launcher gives each split ceil(steps / splits) steps: the last one starts inside K.
-            const std::int64_t per_split = (steps_of(k) + p.splits - 1) / p.splits;
-            CHECK((p.splits - 1) * per_split < steps_of(k));
-            CHECK(per_split >= kAutoMinStepsPerSplit);
+            const std::int64_t steps = (std::int64_t{k} + step_k - 1) / step_k;
+            const std::int64_t per_split = (steps + p.splits - 1) / p.splits;
+            CHECK((p.splits - 1) * per_split < steps);
+            if (p.kernel == AutoKernel::wgmma_split_k) CHECK(per_split >= kAutoMinStepsPerSplit);
           }
         }
       }
