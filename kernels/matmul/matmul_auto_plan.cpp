@@ -32,7 +32,7 @@ int wgmma_splits(Dims dims, int sm_count) {
 
 AutoPlan split_or_whole(Dims dims, int sm_count) {
   const int splits = wgmma_splits(dims, sm_count);
-  if (splits == 1) return {AutoKernel::wgmma, 1, 0};
+  if (splits == 1) return {AutoKernel::wgmma_tma, 1, 0};
   return {AutoKernel::wgmma_split_k, splits, splits * slice_bytes(dims)};
 }
 
@@ -42,7 +42,7 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
   switch (kernel) {
     case AutoKernel::register_blocked: return "register_blocked";
     case AutoKernel::tensor_core: return "tensor_core";
-    case AutoKernel::wgmma: return "wgmma";
+    case AutoKernel::wgmma_tma: return "wgmma_tma";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
   }
   return "?";
@@ -53,10 +53,11 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (dtype == DType::tf32 || !device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
-  // The wgmma kernel copies 16-byte chunks when K and N are multiples of 8; otherwise it copies
-  // element by element, as tensor_core's 128×128 fallback does. On one such shape (127×4099×65)
-  // the fallback was faster (NOTES.md), so unaligned shapes take wgmma only where its K splits
-  // put 2 or more blocks on every tile (far more SMs at work than the fallback's tiles give).
+  // Whole-K plans run the TMA kernel, which needs K and N multiples of 8 (wgmma_tma_unsupported).
+  // Other shapes: the cp.async wgmma kernel copies them element by element, as tensor_core's
+  // 128×128 fallback does; on one such shape (127×4099×65) the fallback was faster (NOTES.md), so
+  // unaligned shapes take wgmma only where its K splits put 2 or more blocks on every tile (far
+  // more SMs at work than the fallback's tiles give).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
   if (!aligned && plan.kernel != AutoKernel::wgmma_split_k) return {AutoKernel::tensor_core, 1, 0};
