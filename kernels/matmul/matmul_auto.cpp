@@ -21,6 +21,7 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
   T* c = static_cast<T*>(args.c);
   switch (plan.kernel) {
     case AutoKernel::tensor_core: return launch_tensor_core(a, b, c, dims, stream);
+    case AutoKernel::wgmma: return launch_wgmma(a, b, c, dims, stream);
     case AutoKernel::wgmma_tma: {
       const auto* maps = std::get_if<WgmmaTmaOperands<T>>(&tma);
       if (maps == nullptr) throw std::logic_error("matmul auto: a wgmma_tma plan launched without its tensor maps");

@@ -16,6 +16,7 @@ namespace kbench::matmul {
 enum class AutoKernel {
   register_blocked,  ///< fp32: launch_register_blocked (128×128 tiles, or its small-tile split-K kernel)
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
+  wgmma,             ///< fp16/bf16 on compute capability 9.0, K or N not a multiple of 8: launch_wgmma (cp.async)
   wgmma_tma,         ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma (TMA-fed, persistent)
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
 };

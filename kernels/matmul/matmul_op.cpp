@@ -193,10 +193,10 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: wgmma_tma (Hopper, 16-bit, K and N multiples "
-      "of 8); wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half of "
-      "them; tensor_core below 512^3, off Hopper, for tf32 and for unaligned shapes that do not split; "
-      "register_blocked for fp32";
+      "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma (K and N "
+      "multiples of 8) or wgmma (others), with K split over the SMs and a reduction kernel when the 128x256 tiles "
+      "fill under half of them; tensor_core below 512^3, off Hopper, for tf32 and for unaligned shapes of few "
+      "tiles that do not split; register_blocked for fp32";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const matmul::AutoPlan plan = matmul::plan_for(args);
     auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);

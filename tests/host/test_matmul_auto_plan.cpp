@@ -76,14 +76,17 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
   }
 }
 
-TEST_CASE("auto: unaligned 16-bit shapes take wgmma only with K split, else tensor_core", "[matmul][auto]") {
+TEST_CASE("auto: unaligned 16-bit shapes take the cp.async wgmma kernel with K split or half the SMs' tiles, "
+          "else tensor_core", "[matmul][auto]") {
   CHECK(plan(17, 4099, 8191).kernel == AutoKernel::wgmma_split_k);   // N, K odd; 17 tiles
   CHECK(plan(257, 129, 65537).kernel == AutoKernel::wgmma_split_k);
-  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::tensor_core);   // 544 tiles: no split
-  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::tensor_core);
-  CHECK(plan(1023, 4097, 513).kernel == AutoKernel::tensor_core);    // the zoo's odd shape: TMA cannot load it
+  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma);         // 544 tiles: no split, no TMA
+  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::wgmma);
+  CHECK(plan(1023, 4097, 513).kernel == AutoKernel::wgmma);          // the zoo's odd shape: 136 tiles
+  CHECK(plan(1023, 4097, 65, DType::f16, AutoDevice{300, true}).kernel == AutoKernel::tensor_core);  // 136 < 150, 2 steps
+  CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);      // 17 tiles, 2 K steps: no split
   // Misaligned pointers count as unaligned shapes.
-  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::tensor_core);
+  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma);
   CHECK(plan(16, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma_split_k);
 }
 
