@@ -146,6 +146,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
 #pragma unroll
     for (int e = 0; e < 128; ++e) acc[e] = 0.0f;
+    wgmma::fence_operands(acc);
     for (int step = 0; step < steps; ++step, ++i) {
       tma::wait<false>(full_of(i), (i / kStages) & 1u, "full", static_cast<int>(i % kStages));
       const unsigned a_rows = stage_of(i) + static_cast<unsigned>(consumer * 64 * kRowBytes);
@@ -162,6 +163,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (step > 0 && releases) tma::arrive(empty_of(i - 1));
     }
     wgmma::wait_group<0>();
+    wgmma::fence_operands(acc);  // the epilogue reads them after the wait
     if (releases) tma::arrive(empty_of(i - 1));
     store_tile(acc, c, m, n, coord.row * kBM + consumer * 64, coord.col * kBN, thread_in_group);
   }
