@@ -1,5 +1,6 @@
 #include "kernels/matmul/matmul_auto.hpp"
 
+#include "harness/ops/dtype.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cstdint>
@@ -13,13 +14,19 @@ namespace {
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <typename T>
-void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace, cudaStream_t stream) {
+void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace,
+                  const AutoTmaOperands& tma, cudaStream_t stream) {
   const T* a = static_cast<const T*>(args.a);
   const T* b = static_cast<const T*>(args.b);
   T* c = static_cast<T*>(args.c);
   switch (plan.kernel) {
     case AutoKernel::tensor_core: return launch_tensor_core(a, b, c, dims, stream);
     case AutoKernel::wgmma: return launch_wgmma(a, b, c, dims, stream);
+    case AutoKernel::wgmma_tma: {
+      const auto* maps = std::get_if<WgmmaTmaOperands<T>>(&tma);
+      if (maps == nullptr) throw std::logic_error("matmul auto: a wgmma_tma plan launched without its tensor maps");
+      return launch_wgmma_tma(*maps, c, dims, stream);
+    }
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
@@ -74,7 +81,21 @@ AutoPlan plan_for(const MatmulArgs& args) {
   return plan_auto(dims, args.dtype, device, aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
 }
 
-void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, cudaStream_t stream) {
+AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args) {
+  if (plan.kernel != AutoKernel::wgmma_tma) return {};
+  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  if (args.dtype == DType::f16) {
+    return make_wgmma_tma_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), dims);
+  }
+  if (args.dtype == DType::bf16) {
+    return make_wgmma_tma_operands(static_cast<const __nv_bfloat16*>(args.a),
+                                   static_cast<const __nv_bfloat16*>(args.b), dims);
+  }
+  throw std::logic_error("matmul auto: a wgmma_tma plan for " + std::string(dtype_name(args.dtype)));
+}
+
+void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, const AutoTmaOperands& tma,
+                 cudaStream_t stream) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   if (plan.workspace_bytes > 0 && workspace == nullptr) {
     throw std::invalid_argument("matmul auto: the plan needs " + std::to_string(plan.workspace_bytes) +
@@ -83,8 +104,8 @@ void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace,
   switch (args.dtype) {
     case DType::f32:
     case DType::tf32: return launch_fp32(plan, args, dims, workspace, stream);
-    case DType::f16: return launch_16bit<__half>(plan, args, dims, workspace, stream);
-    case DType::bf16: return launch_16bit<__nv_bfloat16>(plan, args, dims, workspace, stream);
+    case DType::f16: return launch_16bit<__half>(plan, args, dims, workspace, tma, stream);
+    case DType::bf16: return launch_16bit<__nv_bfloat16>(plan, args, dims, workspace, tma, stream);
   }
   throw std::logic_error("matmul auto: unknown dtype");
 }

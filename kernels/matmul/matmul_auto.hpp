@@ -4,16 +4,26 @@
 
 #include "kbench/ops/matmul.hpp"
 #include "kernels/matmul/matmul_auto_plan.hpp"
+#include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cuda_runtime_api.h>
+
+#include <variant>
 
 namespace kbench::matmul {
 
 /// The plan that plan_auto makes for `args` on args.device.
 AutoPlan plan_for(const MatmulArgs& args);
 
+/// The tensor maps a wgmma_tma plan reads A and B through; nothing for the other plans.
+using AutoTmaOperands = std::variant<std::monostate, WgmmaTmaOperands<__half>, WgmmaTmaOperands<__nv_bfloat16>>;
+
+/// `plan`'s tensor maps for `args`, encoded on the host once per problem (outside the timed window).
+AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args);
+
 /// Enqueues `plan`'s kernels for `args` on `stream`. `workspace`: plan.workspace_bytes of device
-/// memory (cudaMalloc'd; may be null when that is 0).
-void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, cudaStream_t stream);
+/// memory (cudaMalloc'd; may be null when that is 0); `tma`: auto_tma_operands(plan, args).
+void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, const AutoTmaOperands& tma,
+                 cudaStream_t stream);
 
 }  // namespace kbench::matmul

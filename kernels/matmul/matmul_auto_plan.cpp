@@ -18,8 +18,10 @@ std::size_t slice_bytes(Dims dims) { return static_cast<std::size_t>(dims.m) * d
 /// as many as fill one wave (one block per SM: 197 KB of shared memory each), within
 /// kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, then evened out so that no split
 /// is empty and none is longer than it needs to be.
+std::int64_t wgmma_tiles(Dims dims) { return ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN); }
+
 int wgmma_splits(Dims dims, int sm_count) {
-  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN);
+  const std::int64_t tiles = wgmma_tiles(dims);
   const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
   if (2 * tiles > sm_count) return 1;
   std::int64_t splits = sm_count / tiles;
@@ -33,7 +35,7 @@ int wgmma_splits(Dims dims, int sm_count) {
 
 AutoPlan split_or_whole(Dims dims, int sm_count) {
   const int splits = wgmma_splits(dims, sm_count);
-  if (splits == 1) return {AutoKernel::wgmma, 1, 0};
+  if (splits == 1) return {AutoKernel::wgmma_tma, 1, 0};
   return {AutoKernel::wgmma_split_k, splits, splits * slice_bytes(dims)};
 }
 
@@ -49,6 +51,7 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::tensor_core_split_k: return "tensor_core_split_k";
     case AutoKernel::tensor_core_small_split_k: return "tensor_core_small_split_k";
     case AutoKernel::wgmma: return "wgmma";
+    case AutoKernel::wgmma_tma: return "wgmma_tma";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
   }
   return "?";
@@ -63,14 +66,16 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (!device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
-  // The wgmma kernel copies 16-byte chunks when K and N are multiples of 8; otherwise it copies
-  // element by element, as tensor_core's 128×128 fallback does. On one such shape (127×4099×65)
-  // the fallback was faster (NOTES.md), so unaligned shapes take wgmma only where its K splits
-  // put 2 or more blocks on every tile (far more SMs at work than the fallback's tiles give).
+  // Whole-K plans run the TMA kernel, which needs K and N multiples of 8 (wgmma_tma_unsupported).
+  // Other shapes: the cp.async wgmma kernel copies them element by element, as tensor_core's
+  // 128×128 fallback does. Measured on the H100 (NOTES.md): with 17 tiles (127×4099×65) the
+  // fallback was faster, with 136 (1023×4097×513) wgmma was. So unaligned shapes take wgmma where
+  // its tiles fill half the SMs or its K splits put 2 or more blocks on every tile, else tensor_core.
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
-  if (!aligned && plan.kernel != AutoKernel::wgmma_split_k) return {AutoKernel::tensor_core, 1, 0};
-  return plan;
+  if (aligned || plan.kernel == AutoKernel::wgmma_split_k) return plan;
+  if (2 * wgmma_tiles(dims) > device.sm_count) return {AutoKernel::wgmma, 1, 0};
+  return {AutoKernel::tensor_core, 1, 0};
 }
 
 std::size_t auto_workspace_bound(Dims dims) {

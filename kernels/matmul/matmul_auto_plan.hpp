@@ -21,8 +21,9 @@ enum class AutoKernel {
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
   tensor_core_small_split_k,  ///< tf32: the same on 32×32 tiles
-  wgmma,             ///< fp16/bf16 on compute capability 9.0: launch_wgmma, one block per 128×256 tile
-  wgmma_split_k,     ///< the same kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
+  wgmma,             ///< fp16/bf16 on compute capability 9.0, K or N not a multiple of 8: launch_wgmma (cp.async)
+  wgmma_tma,         ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma (TMA-fed, persistent)
+  wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
 };
 
 std::string_view auto_kernel_name(AutoKernel kernel);

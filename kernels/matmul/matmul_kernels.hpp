@@ -6,6 +6,7 @@
 
 #include "kernels/matmul/matmul_problem.hpp"
 
+#include <cuda.h>  // CUtensorMap (a type; kbench does not link the driver library)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -54,6 +55,33 @@ void launch_wgmma(const __half* a, const __half* b, __half* c, Dims dims, cudaSt
 void launch_wgmma(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, cudaStream_t stream);
 /// Empty when a device of this compute capability runs launch_wgmma's kernel, else why not.
 std::string wgmma_unavailable(int cc_major, int cc_minor);
+
+/// The TMA tensor maps through which launch_wgmma_tma reads A and B (T = __half, __nv_bfloat16).
+/// Built on the host by make_wgmma_tma_operands, once per problem (outside any timed window).
+template <typename T>
+struct WgmmaTmaOperands {
+  CUtensorMap a;  ///< A (M×K): boxes of 128 rows × 64 K, 128-byte swizzle
+  CUtensorMap b;  ///< B (K×N): boxes of 64 K-rows × 64 N, 128-byte swizzle
+};
+
+/// Empty when launch_wgmma_tma can run C = A·B of `dims` on these pointers, else why not: TMA needs
+/// 16-byte aligned A and B and row strides that are multiples of 16 bytes (K and N multiples of 8
+/// for 16-bit elements); C takes 4-byte stores. Host-only (matmul_wgmma_tma_operands.cpp).
+std::string wgmma_tma_unsupported(Dims dims, const void* a, const void* b, const void* c);
+
+/// A's and B's tensor maps, encoded by the driver's cuTensorMapEncodeTiled (found at run time
+/// through cudaGetDriverEntryPointByVersion). Throws std::invalid_argument where
+/// wgmma_tma_unsupported is not empty, CudaError where the driver refuses.
+WgmmaTmaOperands<__half> make_wgmma_tma_operands(const __half* a, const __half* b, Dims dims);
+WgmmaTmaOperands<__nv_bfloat16> make_wgmma_tma_operands(const __nv_bfloat16* a, const __nv_bfloat16* b, Dims dims);
+
+/// The wgmma kernel's tile fed by TMA: a persistent grid of min(tiles, SMs) blocks of three
+/// warpgroups (one issuing TMA loads into a 4-stage ring guarded by mbarriers, two issuing
+/// m64n256k16 wgmmas on 128×256 tiles), tiles walked in grouped order (matmul_wgmma_tma.cu).
+/// `operands` must come from make_wgmma_tma_operands for these dims. Compute capability 9.0 only,
+/// as launch_wgmma.
+template <typename T>
+void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream);
 
 /// The wgmma kernel's block tile of C and its K per pipeline step.
 constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;

@@ -151,6 +151,40 @@ Variant<MatmulArgs> wgmma() {
   return v;
 }
 
+/// The wgmma tile fed by TMA: the operands' tensor maps are encoded once per problem, outside the
+/// timed window; shapes TMA cannot load (K or N not a multiple of 8) are refused by name.
+Variant<MatmulArgs> wgmma_tma() {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_tma";
+  v.description =
+      "wgmma m64n256k16 (sm_90a; compute capability 9.0 only) fed by TMA: persistent grid of one block per SM, "
+      "a producer warpgroup issuing 128-byte-swizzled TMA loads into a 4-stage mbarrier ring, two consumer "
+      "warpgroups on 128x256 tiles; K and N multiples of 8";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    return matmul::wgmma_tma_unsupported(dims_of(args), args.a, args.b, args.c);
+  };
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    if (args.dtype == DType::f16) {
+      const auto x = operands<__half>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaOperands<__half>>(matmul::make_wgmma_tma_operands(x.a, x.b, dims));
+      return [maps, c = x.c, dims](cudaStream_t stream) { matmul::launch_wgmma_tma(*maps, c, dims, stream); };
+    }
+    if (args.dtype == DType::bf16) {
+      const auto x = operands<__nv_bfloat16>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaOperands<__nv_bfloat16>>(
+          matmul::make_wgmma_tma_operands(x.a, x.b, dims));
+      return [maps, c = x.c, dims](cudaStream_t stream) { matmul::launch_wgmma_tma(*maps, c, dims, stream); };
+    }
+    throw undeclared_dtype("wgmma_tma", args.dtype);
+  };
+  return v;
+}
+
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
 /// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
@@ -159,15 +193,18 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: wgmma (Hopper, 16-bit), with K split over "
-      "the SMs and a reduction kernel when its tiles fill under half of them; tensor_core below 512^3, off "
-      "Hopper; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / tensor_core (128x128 or 32x32), "
-      "with K split and the fp32 reduction where a cost model of each finds it faster";
+      "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma (K and N "
+      "multiples of 8) or wgmma (others), with K split over the SMs and a reduction kernel when the 128x256 tiles "
+      "fill under half of them; tensor_core below 512^3, off Hopper and for unaligned shapes of few "
+      "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
+      "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
+      "faster";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const matmul::AutoPlan plan = matmul::plan_for(args);
     auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
-    return [plan, args, workspace](cudaStream_t stream) {
-      matmul::launch_auto(plan, args, workspace->as<float>(), stream);
+    auto tma = std::make_shared<const matmul::AutoTmaOperands>(matmul::auto_tma_operands(plan, args));
+    return [plan, args, workspace, tma](cudaStream_t stream) {
+      matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);
     };
   };
   return v;
@@ -267,7 +304,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
     return MatmulArgs{problem.dtype, dims.m, dims.n, dims.k, buffers.inputs[0], buffers.inputs[1],
                       buffers.outputs[0], buffers.device};
   };
-  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), auto_variant(), cublas()};
+  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), wgmma_tma(), auto_variant(), cublas()};
   return op;
 }
 

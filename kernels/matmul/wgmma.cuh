@@ -33,6 +33,13 @@ template <int Pending>
 __device__ __forceinline__ void wait_group() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
 }
+/// Pins the accumulators in place around the wgmma asm: an empty asm that "writes" each of them,
+/// so the compiler moves no read or write of them across the wait_group (or fence) beside it.
+template <int N>
+__device__ __forceinline__ void fence_operands(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
 /// Makes this thread's shared-memory writes (st.shared, cp.async) visible to the async proxy
 /// that wgmma reads shared memory through; before the barrier that publishes a stage.
 __device__ __forceinline__ void fence_shared_for_async_proxy() {

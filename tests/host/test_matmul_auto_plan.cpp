@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 using namespace kbench;
@@ -150,11 +151,16 @@ TEST_CASE("auto: 16-bit without wgmma runs tensor_core", "[matmul][auto]") {
   }
 }
 
-TEST_CASE("auto: 16-bit on Hopper, whole tiles when they fill half the SMs, tensor_core when tiny", "[matmul][auto]") {
-  CHECK(plan(4096, 4096, 4096).kernel == AutoKernel::wgmma);           // 256 tiles
-  CHECK(plan(8192, 8192, 8192, DType::bf16).kernel == AutoKernel::wgmma);
-  CHECK(plan(2048, 2048, 2048).kernel == AutoKernel::wgmma);           // 128 tiles: no split
-  CHECK(plan(8192, 1024, 4096).kernel == AutoKernel::wgmma);
+TEST_CASE("auto: 16-bit on Hopper, whole tiles (TMA) when they fill half the SMs, tensor_core when tiny",
+          "[matmul][auto]") {
+  CHECK(plan(4096, 4096, 4096).kernel == AutoKernel::wgmma_tma);       // 512 tiles
+  CHECK(plan(8192, 8192, 8192, DType::bf16).kernel == AutoKernel::wgmma_tma);
+  CHECK(plan(2048, 2048, 2048).kernel == AutoKernel::wgmma_tma);       // 128 tiles: no split
+  CHECK(plan(8192, 1024, 4096).kernel == AutoKernel::wgmma_tma);
+  CHECK(plan(8192, 1024, 2048).kernel == AutoKernel::wgmma_tma);       // the zoo's non-square shapes
+  CHECK(plan(1024, 8192, 512, DType::bf16).kernel == AutoKernel::wgmma_tma);
+  CHECK(plan(1000, 1032, 1016, DType::f16, AutoDevice{78, true}).kernel == AutoKernel::wgmma_tma);  // 40 tiles
+  CHECK(plan(1000, 1032, 1016).kernel == AutoKernel::wgmma_split_k);  // 40 tiles for 132 SMs: K split
   CHECK(plan(512, 512, 512).kernel == AutoKernel::tensor_core);        // at kAutoSmallVolume
   CHECK(plan(256, 256, 256).kernel == AutoKernel::tensor_core);
   CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);
@@ -181,13 +187,17 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
   }
 }
 
-TEST_CASE("auto: unaligned 16-bit shapes take wgmma only with K split, else tensor_core", "[matmul][auto]") {
+TEST_CASE("auto: unaligned 16-bit shapes take the cp.async wgmma kernel with K split or half the SMs' tiles, "
+          "else tensor_core", "[matmul][auto]") {
   CHECK(plan(17, 4099, 8191).kernel == AutoKernel::wgmma_split_k);   // N, K odd; 17 tiles
   CHECK(plan(257, 129, 65537).kernel == AutoKernel::wgmma_split_k);
-  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::tensor_core);   // 544 tiles: no split
-  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::tensor_core);
+  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma);         // 544 tiles: no split, no TMA
+  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::wgmma);
+  CHECK(plan(1023, 4097, 513).kernel == AutoKernel::wgmma);          // the zoo's odd shape: 136 tiles
+  CHECK(plan(1023, 4097, 65, DType::f16, AutoDevice{300, true}).kernel == AutoKernel::tensor_core);  // 136 < 150, 2 steps
+  CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);      // 17 tiles, 2 K steps: no split
   // Misaligned pointers count as unaligned shapes.
-  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::tensor_core);
+  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma);
   CHECK(plan(16, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma_split_k);
 }
 
@@ -219,6 +229,46 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
             const std::int64_t per_split = (steps + p.splits - 1) / p.splits;
             CHECK((p.splits - 1) * per_split < steps);
             if (p.kernel == AutoKernel::wgmma_split_k) CHECK(per_split >= kAutoMinStepsPerSplit);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("wgmma_tma: TMA loads K and N multiples of 8 from 16-byte aligned operands, and refuses the rest by name",
+          "[matmul][auto]") {
+  alignas(16) static const unsigned char buffer[64] = {};
+  const void* aligned = buffer;
+  const void* off8 = buffer + 8;
+  const void* off4 = buffer + 4;
+  CHECK(wgmma_tma_unsupported({4096, 4096, 4096}, aligned, aligned, aligned).empty());
+  CHECK(wgmma_tma_unsupported({1, 8, 8}, aligned, aligned, aligned).empty());
+  CHECK(wgmma_tma_unsupported({1021, 1032, 1016}, aligned, aligned, off4).empty());  // M any, C 4-byte aligned
+  const std::string odd = wgmma_tma_unsupported({1023, 4097, 513}, aligned, aligned, aligned);
+  CHECK(odd.find("K and N to be multiples of 8") != std::string::npos);
+  CHECK(odd.find("1023x4097x513 (MxNxK)") != std::string::npos);
+  CHECK_FALSE(wgmma_tma_unsupported({64, 64, 36}, aligned, aligned, aligned).empty());   // K
+  CHECK_FALSE(wgmma_tma_unsupported({64, 136 + 2, 64}, aligned, aligned, aligned).empty());  // N
+  CHECK(wgmma_tma_unsupported({64, 64, 64}, off8, aligned, aligned) == "TMA needs A and B 16-byte aligned");
+  CHECK(wgmma_tma_unsupported({64, 64, 64}, aligned, off8, aligned) == "TMA needs A and B 16-byte aligned");
+  CHECK(wgmma_tma_unsupported({64, 64, 64}, aligned, aligned, buffer + 2) == "the stores need C 4-byte aligned");
+}
+
+TEST_CASE("auto: every wgmma_tma plan is a shape the TMA kernel accepts", "[matmul][auto]") {
+  alignas(16) static const unsigned char buffer[16] = {};
+  const std::vector<int> extents{1, 7, 8, 16, 100, 128, 129, 255, 256, 1000, 1016, 1024, 4096, 4099, 8192};
+  for (const AutoDevice device : {kH100, AutoDevice{78, true}, AutoDevice{2, true}}) {
+    for (int m : extents) {
+      for (int n : extents) {
+        for (int k : extents) {
+          for (bool aligned : {true, false}) {
+            const AutoPlan p = plan(m, n, k, DType::bf16, device, aligned);
+            if (p.kernel != AutoKernel::wgmma_tma) continue;
+            INFO(m << "x" << n << "x" << k << " " << device.sm_count << " SMs");
+            CHECK(aligned);
+            CHECK(wgmma_tma_unsupported({m, n, k}, buffer, buffer, buffer).empty());
+            CHECK(p.workspace_bytes == 0);
           }
         }
       }

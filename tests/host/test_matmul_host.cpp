@@ -104,7 +104,7 @@ TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tens
       case DType::tf32: CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "auto", "cublas"}); break;
       case DType::f16:
       case DType::bf16:
-        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "auto", "cublas"});
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "auto", "cublas"});
         break;
     }
   }
@@ -214,6 +214,33 @@ TEST_CASE("the matmul reference: a small C in full and in order, a large one at 
 
   CHECK(op.describe_position(large, 0, 401) == "row 1, col 1");
   CHECK(op.describe_position(large, 0, 300 * 400 - 1) == "row 299, col 399");
+}
+
+TEST_CASE("matmul wgmma_tma refuses other devices, and on Hopper the shapes TMA cannot load, saying why",
+          "[matmul]") {
+  const detail::AnyOpDefinition& op = matmul_definition();
+  const auto tma = std::find_if(op.variants.begin(), op.variants.end(),
+                                [](const detail::AnyVariant& v) { return v.name == "wgmma_tma"; });
+  REQUIRE(tma != op.variants.end());
+  REQUIRE(tma->cannot_run);
+  CHECK(tma->dtypes == std::vector<DType>{DType::f16, DType::bf16});
+  alignas(16) static unsigned char buffer[16];
+  MatmulArgs args;
+  args.dtype = DType::f16;
+  args.a = args.b = args.c = buffer;
+  args.m = 1000;
+  args.n = 1032;
+  args.k = 1016;
+  args.device.cc_major = 8;
+  args.device.cc_minor = 0;
+  CHECK(contains(tma->cannot_run(&args), "compute capability 9.0"));
+  args.device.cc_major = 9;
+  CHECK(tma->cannot_run(&args).empty());
+  args.n = 1031;
+  CHECK(contains(tma->cannot_run(&args), "TMA needs K and N to be multiples of 8"));
+  args.n = 1032;
+  args.k = 1015;
+  CHECK(contains(tma->cannot_run(&args), "1000x1032x1015 (MxNxK)"));
 }
 
 TEST_CASE("matmul wgmma declares itself unavailable off compute capability 9.0, saying why", "[matmul]") {

@@ -1,0 +1,97 @@
+// The host side of launch_wgmma_tma: which problems TMA can load, and the tensor maps of A and B.
+// The encoder is the driver's cuTensorMapEncodeTiled, found through the runtime
+// (cudaGetDriverEntryPointByVersion) so that kbench does not link libcuda itself.
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include "harness/device/cuda_check.hpp"
+
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kbench::matmul {
+
+namespace {
+
+/// The element box of one TMA load: 64 elements (128 bytes, the swizzle's row) along the
+/// contiguous dimension, `rows` along the other.
+constexpr cuuint32_t kBoxInner = 64;
+constexpr cuuint32_t kBoxRowsA = kWgmmaTileM;  // 128 rows of A
+constexpr cuuint32_t kBoxRowsB = kWgmmaStepK;  // 64 K-rows of B
+
+bool aligned_to(const void* p, std::uintptr_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
+
+PFN_cuTensorMapEncodeTiled_v12000 encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    KBENCH_CUDA_CALL(
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || function == nullptr) {
+      throw CudaError(cudaErrorNotSupported,
+                      "matmul wgmma_tma: the CUDA driver has no cuTensorMapEncodeTiled (needs a driver for CUDA 12.0 "
+                      "or later); query result " +
+                          std::to_string(static_cast<int>(found)));
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  }();
+  return encode;
+}
+
+/// The map of a row-major rows × cols matrix of 16-bit `type` at `data`, read in boxes of
+/// `box_rows` × 64 with the 128-byte swizzle; parts of a box outside the matrix read as zeros.
+CUtensorMap encode_2d(CUtensorMapDataType type, const void* data, int rows, int cols, cuuint32_t box_rows,
+                      const char* name) {
+  CUtensorMap map;
+  const cuuint64_t extents[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(cols) * 2};
+  const cuuint32_t box[2] = {kBoxInner, box_rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult result = encoder()(&map, type, 2, const_cast<void*>(data), extents, row_stride_bytes, box,
+                                    element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw CudaError(cudaErrorInvalidValue, std::string("matmul wgmma_tma: cuTensorMapEncodeTiled refused ") + name +
+                                               " (" + std::to_string(rows) + "x" + std::to_string(cols) +
+                                               "): CUresult " + std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
+
+/// Empty when TMA can read A and B of `dims` at these addresses, else why not.
+std::string operands_unsupported(Dims dims, const void* a, const void* b) {
+  if (dims.k % 8 != 0 || dims.n % 8 != 0) {
+    return "TMA needs K and N to be multiples of 8 (16-byte row strides); got " + std::to_string(dims.m) + "x" +
+           std::to_string(dims.n) + "x" + std::to_string(dims.k) + " (MxNxK)";
+  }
+  if (!aligned_to(a, 16) || !aligned_to(b, 16)) return "TMA needs A and B 16-byte aligned";
+  return {};
+}
+
+template <typename T>
+WgmmaTmaOperands<T> make(const T* a, const T* b, Dims dims, CUtensorMapDataType type) {
+  if (const std::string why = operands_unsupported(dims, a, b); !why.empty()) {
+    throw std::invalid_argument("matmul wgmma_tma: " + why);
+  }
+  return {encode_2d(type, a, dims.m, dims.k, kBoxRowsA, "A"), encode_2d(type, b, dims.k, dims.n, kBoxRowsB, "B")};
+}
+
+}  // namespace
+
+std::string wgmma_tma_unsupported(Dims dims, const void* a, const void* b, const void* c) {
+  if (std::string why = operands_unsupported(dims, a, b); !why.empty()) return why;
+  if (!aligned_to(c, 4)) return "the stores need C 4-byte aligned";
+  return {};
+}
+
+WgmmaTmaOperands<__half> make_wgmma_tma_operands(const __half* a, const __half* b, Dims dims) {
+  return make(a, b, dims, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+}
+
+WgmmaTmaOperands<__nv_bfloat16> make_wgmma_tma_operands(const __nv_bfloat16* a, const __nv_bfloat16* b, Dims dims) {
+  return make(a, b, dims, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+}
+
+}  // namespace kbench::matmul
