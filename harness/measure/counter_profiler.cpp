@@ -11,6 +11,7 @@
 #include <cxxabi.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -240,15 +241,15 @@ bool CounterProfiler::set_up() {
 
 std::optional<HardwareCounters> CounterProfiler::profile(const std::function<void(cudaStream_t)>& launch,
                                                          const std::function<void(cudaStream_t)>& prepare,
-                                                         cudaStream_t stream) {
-  std::optional<HardwareCounters> counters = profile_ranges(launch, prepare, stream);
+                                                         int prepare_kernels, cudaStream_t stream) {
+  std::optional<HardwareCounters> counters = profile_ranges(launch, prepare, prepare_kernels, stream);
   if (counters) name_kernels(*counters, launch, stream);
   return counters;
 }
 
 std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::function<void(cudaStream_t)>& launch,
                                                                 const std::function<void(cudaStream_t)>& prepare,
-                                                                cudaStream_t stream) {
+                                                                int prepare_kernels, cudaStream_t stream) {
   if (!tried_ && !set_up()) return std::nullopt;
   if (!unavailable_.empty()) return std::nullopt;
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
@@ -305,7 +306,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   config.range = CUPTI_AutoRange;        // one range per kernel launch
   // kbench replays the whole call, `prepare` (an L2 flush) before it in each pass, as cold mode runs
   // it, for as many passes as the metrics need. The flush runs after cuptiRangeProfilerStart, as
-  // the pass's first range, left out when decoding (kernels named l2_flush_*): starting a pass
+  // the pass's first range(s), left out when decoding (`prepare_kernels` of them): starting a pass
   // leaves about 20 MB of dirty lines in L2 on the H100, which a flush before it did not clear
   // and the call then wrote back (kbench read ~20 MB more DRAM writes than ncu on every kernel).
   config.replayMode = CUPTI_UserReplay;
@@ -342,7 +343,8 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   }
   HardwareCounters counters;
   std::vector<double> values(names.size());
-  for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+  const std::size_t skipped = prepare ? static_cast<std::size_t>(std::max(prepare_kernels, 0)) : 0;
+  for (std::size_t range = skipped; range < info.numTotalRanges; ++range) {
     auto name = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
     name.pCounterDataImage = counter_data.data();
@@ -366,7 +368,6 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
     }
     KernelCounters kernel;
     kernel.name = demangle(name.rangeName);
-    if (kernel.name.find("l2_flush_") != std::string::npos) continue;  // the pass's L2 flush
     for (std::size_t m = 0; m < names.size(); ++m) {
       // NaN or a negative value is a metric the range did not measure: left out, not guessed.
       if (values[m] >= 0) kernel.metrics[metrics_[m]] = values[m];

@@ -22,11 +22,13 @@ class CounterProfiler {
   /// The process's profiler (CUPTI's profiler state is per process).
   static CounterProfiler& instance();
 
-  /// Runs `prepare` (e.g. an L2 flush), synchronizes, then profiles one call of `launch` on
-  /// `stream` on the current device. Nothing when counters are unavailable; CUDA errors of the
-  /// call throw.
+  /// Profiles one call of `launch` on `stream` on the current device, `prepare` (e.g. an L2
+  /// flush, which launches exactly `prepare_kernels` kernels) running first inside each pass;
+  /// prepare's kernels are left out of the result. Nothing when counters are unavailable; CUDA
+  /// errors of the call throw.
   std::optional<HardwareCounters> profile(const std::function<void(cudaStream_t)>& launch,
-                                          const std::function<void(cudaStream_t)>& prepare, cudaStream_t stream);
+                                          const std::function<void(cudaStream_t)>& prepare, int prepare_kernels,
+                                          cudaStream_t stream);
 
   /// Empty while counters work; otherwise why they cannot be had (set by the first failure).
   const std::string& unavailable_reason() const { return unavailable_; }
@@ -39,7 +41,8 @@ class CounterProfiler {
  private:
   /// One profiled call; its kernels carry CUPTI's range names (the launch index for auto ranges).
   std::optional<HardwareCounters> profile_ranges(const std::function<void(cudaStream_t)>& launch,
-                                                 const std::function<void(cudaStream_t)>& prepare, cudaStream_t stream);
+                                                 const std::function<void(cudaStream_t)>& prepare, int prepare_kernels,
+                                                 cudaStream_t stream);
   CounterProfiler() = default;
   bool set_up();  ///< loads libcupti, initializes the profiler and builds the config image, once
   bool tried_ = false;

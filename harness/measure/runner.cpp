@@ -176,7 +176,8 @@ void collect_counters(const LaunchFn& launch, CaseResult& row, const MeasureCont
     const LaunchFn flush = [&](cudaStream_t s) {
       if (context.flusher != nullptr) context.flusher->flush(s);
     };
-    row.counters = profiler.profile(launch, flush, context.stream);
+    const int flush_kernels = context.flusher != nullptr ? L2Flusher::kKernelsPerFlush : 0;
+    row.counters = profiler.profile(launch, flush, flush_kernels, context.stream);
   }
   if (!profiler.missing_metrics().empty()) {
     std::string names;

@@ -139,15 +139,24 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
   return element_size == 4 ? 8 * 1024 : 4 * 1024;
 }
 
+/// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in
+/// 16-bit whole-vector rows (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
+/// on odd widths, fp32 92.6 against 107.5 µs at 32768x999, and to register_row in fp32, 42.9
+/// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
+constexpr std::int64_t kShortAlwaysMaxCols = 256;
+
 /// The heuristic, in order:
-/// 1. up to kShortMaxCols columns: short rows (a lane group per row, the row in registers; 16-byte
-///    loads straight from global memory where rows are whole vectors, a staged tile otherwise);
+/// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
+///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
+///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
+///    otherwise); other rows up to kShortMaxCols that are not whole vectors: packed rows;
 /// 2. rows that register_row holds, with at least 2 rows per SM: register_row (one read, one
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. at least one row per SM, rows that a cluster holds in shared memory, compute capability
-///    9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the roof);
+/// 4. rows that a cluster holds in shared memory with at least one block per SM, compute
+///    capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
+///    roof, 32x131072 at 17.7 µs against grid's 18.8);
 /// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
 ///    over many blocks of one cooperative grid, the tensor streamed through shared memory in
 ///    batches of rows: one read, one write);
@@ -155,15 +164,22 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 ///    tensor fits there).
 constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size,
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
-  if (cols <= kShortMaxCols) return SoftmaxKernel::short_rows;
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
+  if (cols <= kShortMaxCols) {
+    if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
+      return SoftmaxKernel::short_rows;
+    }
+    if (!layout.vector_rows) return SoftmaxKernel::packed;
+  }
   if (layout.vector_rows && vectors <= auto_register_row_max_vectors(element_size) && rows >= 2 * sms) {
     return SoftmaxKernel::register_row;
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
-  if (rows >= sms && cluster_row_blocks(rows, cols, element_size, sm_count) > 0) return SoftmaxKernel::cluster;
+  if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count); blocks > 0 && rows * blocks >= sms) {
+    return SoftmaxKernel::cluster;
+  }
   if (grid_row_shape(rows, cols, element_size, kGridBlocksPerSm * sms).blocks_per_row > 0) return SoftmaxKernel::grid;
   return SoftmaxKernel::split;
 }

@@ -11,7 +11,7 @@
 namespace kbench::sum {
 
 /// sum_inner's and max_inner's kernels.
-enum class RowKernel { flat, split, row_parallel };
+enum class RowKernel { thread_per_row, flat, split, row_parallel };
 
 /// Fewer rows than this many per SM, each at least two split blocks (32 KiB) long: the split-row
 /// kernel. One block per row then gives each SM at most 3 blocks (768 threads with 4 loads in
@@ -26,7 +26,16 @@ constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 /// whatever the row width: the thread-per-row kernel's 2-4-byte strided loads fell to 42 % of the
 /// copy roof at 61 fp16 columns (84-87 % at 8-17), packed_rows' shuffles per row made it compute-bound, and a warp
 /// per row has 1-2 vectors per lane below 256 columns.
+///
+/// Rows of at most kThreadPerRowMaxBytes bytes: a thread per row (`naive`). Its 32 rows per warp are
+/// one contiguous stretch that L1 serves across the row's steps, and it has no staging: on the
+/// H100 (2026-11-24) it beat flat_rows at 3-8 columns in both sizes (fp16 8388608x5 39.6 against
+/// 66.4 µs, fp32 4194304x8 51.7 against 54.0) and at 17 16-bit columns (28.4 against 32.4), and
+/// lost from 17 fp32 / 33 16-bit columns on (55.1 against 62.1; 30.0 against 41.3).
+constexpr std::int64_t kThreadPerRowMaxBytes = 48;
+
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
+  if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
   if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
@@ -54,19 +63,23 @@ constexpr std::int64_t kAutoNarrowMaxCols = 64;
 /// per thread, 4 rows in flight: 2-4 KB per block), so they take kernels that read the flat array
 /// as 16-byte vectors: the narrow kernel up to its limit (kNarrowColumnsMaxCols), the column
 /// tiles beyond it up to kColumnTilesMaxCols (the zoo's fp16 16 x 16384 x 257: one_pass 77.8 us,
-/// two_stage 67.8, against a copy roof of about 44-47).
+/// two_stage 67.8, against a copy roof of about 44-47). Measured on the H100 (2026-11-24), the
+/// column tiles lost to the narrow kernel's two_stage path at 129 and 257 odd columns (fp16
+/// 31.6 against 26.9 µs, 89.3 against 68.0), so auto sends those widths to the narrow kernel too.
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
                                           int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kAutoNarrowMaxCols) return ColumnKernel::narrow;
-  if (!vector_rows && cols <= kNarrowColumnsMaxCols) return ColumnKernel::narrow;
-  if (!vector_rows && cols <= kColumnTilesMaxCols) return ColumnKernel::tiles;
+  if (!vector_rows && cols <= kColumnTilesMaxCols) return ColumnKernel::narrow;
   return ColumnKernel::one_pass;
 }
 
 /// A name for reports and tests.
 constexpr const char* kernel_name(RowKernel k) {
-  return k == RowKernel::flat ? "flat_rows" : k == RowKernel::split ? "split_row" : "row_parallel";
+  return k == RowKernel::thread_per_row ? "naive"
+         : k == RowKernel::flat         ? "flat_rows"
+         : k == RowKernel::split        ? "split_row"
+                                        : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) {
   return k == ColumnKernel::walk     ? "column_walk"

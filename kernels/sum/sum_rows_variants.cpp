@@ -96,11 +96,15 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): flat_rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
+      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, flat_rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
+      case RowKernel::thread_per_row:
+        return [args, reduction](cudaStream_t stream) {
+          with_typed(args, [&](auto x, auto y) { launch_rows_naive(x, y, args.rows, args.cols, reduction, stream); });
+        };
       case RowKernel::flat:
         return [args, reduction](cudaStream_t stream) {
           with_typed(args, [&](auto x, auto y) { launch_rows_flat(x, y, args.rows, args.cols, reduction, stream); });

@@ -48,14 +48,15 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: flat_rows up to 1024 columns, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to 1024 columns, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
   // Short and medium rows of every width, odd and prime included, whole vectors or not.
   for (std::int64_t cols : {1, 3, 5, 8, 17, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      CHECK(rows_pick(1048576, cols, size) == RowKernel::flat);
-      CHECK(rows_pick(3, cols, size) == RowKernel::flat);  // few short rows: still one tile
+      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row : RowKernel::flat;
+      CHECK(rows_pick(1048576, cols, size) == expected);
+      CHECK(rows_pick(3, cols, size) == expected);  // few short rows: still one tile
     }
   }
   CHECK(rows_pick(64 * 4096, 100, 4) == RowKernel::flat);  // the zoo's 64 x 4096 x 100
@@ -72,6 +73,9 @@ TEST_CASE("auto row reductions: flat_rows up to 1024 columns, split for few long
   CHECK(sum::rows_split_count(7, 2) == 1);
   CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
   CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
+  CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
+  CHECK(rows_pick(8388608, 5, 2) == RowKernel::thread_per_row);  // 39.6 us against flat_rows' 66.4 (H100)
+  CHECK(rows_pick(2097143, 17, 4) == RowKernel::flat);           // 55.1 against 62.1
 }
 
 TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its join lanes", "[auto][sum][tiles]") {
@@ -94,7 +98,7 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, column_tiles for odd widths, one_pass beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, and for odd widths up to 1024 (column_tiles lost there), one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
   auto pick = [](std::int64_t cols, std::size_t size, bool vector_rows) {
     return sum::auto_column_kernel(cols, size, vector_rows, kH100Sms);
@@ -111,10 +115,10 @@ TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below 
   CHECK(pick(64, 2, true) == ColumnKernel::narrow);
   CHECK(pick(100, 4, false) == ColumnKernel::narrow);
   CHECK(pick(100, 4, true) == ColumnKernel::one_pass);
-  CHECK(pick(129, 2, false) == ColumnKernel::tiles);
-  CHECK(pick(257, 2, false) == ColumnKernel::tiles);  // the zoo's 16 x 16384 x 257
-  CHECK(pick(1000, 4, false) == ColumnKernel::tiles);
-  CHECK(pick(1024, 2, false) == ColumnKernel::tiles);
+  CHECK(pick(129, 2, false) == ColumnKernel::narrow);
+  CHECK(pick(257, 2, false) == ColumnKernel::narrow);  // the zoo's 16 x 16384 x 257
+  CHECK(pick(1000, 4, false) == ColumnKernel::narrow);
+  CHECK(pick(1024, 2, false) == ColumnKernel::narrow);
   CHECK(pick(1025, 2, false) == ColumnKernel::one_pass);
   CHECK(pick(1000, 4, true) == ColumnKernel::one_pass);  // whole vectors: one_pass's 16-byte strips
   CHECK(pick(8192, 4, true) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
@@ -136,15 +140,21 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
-  CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
+  CHECK(softmax_pick(16384, 1000, 4) == SoftmaxKernel::register_row);
+  CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::packed);        // odd width past 256: packed rows won
+  CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::packed);
+  CHECK(softmax_pick(100, 1000, 4) == SoftmaxKernel::short_rows);     // under 2 rows per SM
+  CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::cluster);       // odd width, past short rows
   CHECK(softmax_pick(4096, 2048, 4) == SoftmaxKernel::register_row);  // whole vectors
   CHECK(softmax_pick(8192, 8192, 2) == SoftmaxKernel::register_row);  // the targets: 91.6 % measured
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
   CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
   CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::grid);          // few long rows: the whole GPU on them
-  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);       // 32 rows x 8 blocks fill the SMs
+  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);
+  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid);           // few long rows: the whole GPU on them
   CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
   CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid);          // 4 MiB rows: no cluster holds one
   CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid);         // 1 GiB: batches of rows
