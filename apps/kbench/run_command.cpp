@@ -54,6 +54,7 @@ int dry_run(const PreparedRun& run, const Options& options, const std::string& c
   header.seed = options.seed;
   header.settings = run.settings;
   header.thresholds = run.thresholds.document;
+  header.identity = run.identity;
   write_plan_file(run.plan, header, options.json_path);
   std::cout << "Plan written to " << printable(options.json_path) << '\n';
   return exit_code::ok;

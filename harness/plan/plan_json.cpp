@@ -93,6 +93,9 @@ const JsonFields<PlanDocument>& document_fields() {
       written<PlanDocument>("seed", [](const PlanDocument& d) { return json_value(d.header->seed); }),
       written<PlanDocument>("settings", [](const PlanDocument& d) { return settings_to_json(d.header->settings); }),
       written<PlanDocument>("thresholds", [](const PlanDocument& d) { return d.header->thresholds; }),
+      written<PlanDocument>("plan", [](const PlanDocument& d) {
+        return d.header->identity ? plan_identity_to_json(*d.header->identity) : json(json::value_t::discarded);
+      }),
       json_list("cases", &PlanDocument::cases, &case_fields),
       json_list("skipped_cases", &PlanDocument::skipped_cases, &case_fields),
   };

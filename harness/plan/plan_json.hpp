@@ -7,6 +7,7 @@
 #include "harness/config/measure_settings.hpp"
 #include "harness/device/build_info.hpp"
 #include "harness/plan/plan.hpp"
+#include "harness/results/results.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,7 @@ struct PlanHeader {
   std::optional<std::uint64_t> seed;  ///< --seed; none: a run draws a fresh one
   MeasureSettings settings;           ///< after the config's settings and the command line
   nlohmann::json thresholds;          ///< the thresholds file's document, as read
+  std::optional<PlanIdentity> identity;  ///< the whole plan's fingerprint and cases, and this run's shard
 };
 
 /// The plan document. Rows of a config's skips attach to their case's "skipped_rows"; a case

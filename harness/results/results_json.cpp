@@ -250,16 +250,19 @@ json settings_to_json(const MeasureSettings& settings) {
   return out;
 }
 
+json plan_identity_to_json(const PlanIdentity& plan) {
+  json shard = nullptr;
+  if (plan.shard_count > 1) {
+    shard = {{"index", plan.shard_index + 1}, {"count", plan.shard_count}, {"source", plan.shard_source}};
+  }
+  return {{"fingerprint", plan.fingerprint}, {"cases", plan.cases}, {"shard", shard}};
+}
+
 namespace {
 
-/// plan: {fingerprint, cases, shard: {index (1-based), count, source} or null}.
 json plan_to_json(const std::optional<PlanIdentity>& plan) {
   if (!plan) return json(json::value_t::discarded);
-  json shard = nullptr;
-  if (plan->shard_count > 1) {
-    shard = {{"index", plan->shard_index + 1}, {"count", plan->shard_count}, {"source", plan->shard_source}};
-  }
-  return {{"fingerprint", plan->fingerprint}, {"cases", plan->cases}, {"shard", shard}};
+  return plan_identity_to_json(*plan);
 }
 
 void read_plan(const JsonObject& parent, const std::string& key, RunResults& results) {

@@ -25,6 +25,10 @@ const JsonFields<BuildInfo>& build_fields();
 /// The "settings" object; it follows measure_settings_table(), which also drives the CLI and configs.
 nlohmann::json settings_to_json(const MeasureSettings& settings);
 
+/// A plan's identity as results files and plan documents record it: {fingerprint, cases, shard:
+/// {index (1-based), count, source} or null}.
+nlohmann::json plan_identity_to_json(const PlanIdentity& plan);
+
 /// Parses a results document; throws InputError naming the JSON path of a missing, mistyped or
 /// out-of-range field (a negative or null time, a shape whose byte counts overflow), or an
 /// unsupported schema_version.

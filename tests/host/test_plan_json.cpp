@@ -229,6 +229,31 @@ TEST_CASE("an --op plan has no config, keeps --seed and repeats the thresholds d
   CHECK(document.at("skipped_cases").empty());
 }
 
+TEST_CASE("a shard's plan names the whole plan's fingerprint and cases, and its shard", "[plan_json]") {
+  const Registry registry = all_ops();
+  Selection selection;
+  selection.ops = {"add"};
+  selection.size_classes = {"small"};
+  selection.variants = {"naive"};
+  PlanHeader header;
+  header.build = build_info();
+  CHECK_FALSE(plan_to_json(make_plan(registry, selection), header).contains("plan"));  // no identity given
+  PlanIdentity identity;
+  identity.fingerprint = "fnv1a64:0123456789abcdef";
+  identity.cases = {"add fp32 256x256", "add fp32 512x512", "add fp16 256x256"};
+  identity.shard_index = 1;
+  identity.shard_count = 3;
+  identity.shard_source = "SLURM_ARRAY_TASK_ID";
+  header.identity = identity;
+  const json plan = plan_to_json(make_plan(registry, selection), header).at("plan");
+  CHECK(plan.at("fingerprint") == identity.fingerprint);
+  CHECK(plan.at("cases").size() == 3);
+  CHECK(plan.at("shard") == json{{"index", 2}, {"count", 3}, {"source", "SLURM_ARRAY_TASK_ID"}});
+  identity.shard_count = 1;
+  header.identity = identity;
+  CHECK(plan_to_json(make_plan(registry, selection), header).at("plan").at("shard").is_null());
+}
+
 TEST_CASE("a plan that cannot be written is an output error and leaves no file", "[plan_json]") {
   const Registry registry = all_ops();
   Selection selection;
