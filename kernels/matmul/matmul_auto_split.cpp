@@ -9,12 +9,15 @@ namespace kbench::matmul {
 
 namespace {
 
-/// The reduction kernel's fixed cost (a second launch on the stream) and the rate at which it
-/// and the partial kernel move slices (most stay in L2), µs and bytes per µs.
+/// The split plan's fixed cost (the reduction's launch) and the rate at which the slices are
+/// written, read back and C written, µs and bytes per µs. H100 (2026-11-24): the split runs of
+/// fp32 3000x1000x2000 (2 splits, 406.6 µs), tf32 3000x1000x2000 (2, 142.2) and fp32
+/// 512x512x32768 (16, 487.1) took 47, 53 and 34 µs beyond their modelled partial kernel for
+/// 60, 60 and 35 MB of slices and C: 1.1-1.4 TB/s, far below a copy's rate.
 constexpr double kReduceLaunchUs = 3.0;
-constexpr double kSliceBytesPerUs = 2.5e6;
-/// A and B read once from HBM (H100: 3.35 TB/s theoretical, ~3.0 reached by a copy).
-constexpr double kOperandBytesPerUs = 3.0e6;
+constexpr double kSliceBytesPerUs = 1.2e6;
+/// A and B read once from HBM: H100, cuBLAS's 1x4096x4096 (67 MB in 27.2 µs, fp32 and tf32).
+constexpr double kOperandBytesPerUs = 2.47e6;
 
 std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
 
@@ -24,15 +27,27 @@ std::int64_t tiles_of(Dims dims, const SplitKernel& kernel) {
   return ceil_div64(dims.m, kernel.tile_m) * ceil_div64(dims.n, kernel.tile_n);
 }
 
-/// Rounds of `resident` blocks an SM runs for `blocks` of them: blocks / resident when it holds
-/// at least `resident`; fewer run faster each, yet not in proportion (their loads are latency
-/// bound): (1 + blocks / resident) / 2 of a full round.
-double rounds_for(std::int64_t blocks, int resident) {
-  const double full = static_cast<double>(blocks) / resident;
-  return blocks >= resident ? full : (1.0 + full) / 2.0;
-}
+std::int64_t big_tf32_tiles(Dims dims) { return ceil_div64(dims.m, kTf32BigTile) * ceil_div64(dims.n, kTf32BigTile); }
 
 }  // namespace
+
+double rounds_for(std::int64_t blocks, int resident) {
+  const int held = std::max(resident, 1);
+  const std::int64_t waves = blocks / held;
+  const std::int64_t last = blocks % held;
+  const double partial = last == 0 ? 0.0 : kAloneRound + (1.0 - kAloneRound) * static_cast<double>(last) / held;
+  return static_cast<double>(waves) + partial;
+}
+
+bool whole_runs_tile(Dims dims, const SplitKernel& kernel, int sm_count) {
+  switch (kernel.whole_tile) {
+    case WholeTile::always: return true;
+    case WholeTile::tiles_fill_sms: return tiles_of(dims, kernel) >= sm_count;
+    case WholeTile::few_big_tiles: return 8 * big_tf32_tiles(dims) <= sm_count;
+    case WholeTile::many_big_tiles: return 8 * big_tf32_tiles(dims) > sm_count;
+  }
+  return true;
+}
 
 double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int sm_count) {
   const std::int64_t steps = ceil_div64(dims.k, kernel.step_k);
@@ -49,40 +64,49 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
   const std::int64_t steps = ceil_div64(dims.k, kernel.step_k);
   std::int64_t most = std::min<std::int64_t>(kMaxSplitK, steps / std::max(kernel.min_steps, 1));
   most = std::min<std::int64_t>(most, static_cast<std::int64_t>(static_cast<double>(kAutoWorkspaceCapBytes) / slice_bytes(dims)));
-  int best = 1;
-  double best_us = split_estimate_us(dims, kernel, 1, sm_count);
-  for (int splits = 2; splits <= most; ++splits) {
+  int best = 0;
+  double best_us = 0;
+  for (int splits = 1; splits <= std::max<std::int64_t>(most, 1); ++splits) {
+    if (splits == 1 && !whole_runs_tile(dims, kernel, sm_count)) continue;
     const double us = split_estimate_us(dims, kernel, splits, sm_count);
-    if (us < best_us) best = splits, best_us = us;
+    if (best == 0 || us < best_us) best = splits, best_us = us;
   }
+  if (best == 0) return 0;
   // Even out: the same number of steps per split, and no split left empty.
   const std::int64_t per_split = ceil_div64(steps, best);
   return static_cast<int>(ceil_div64(steps, per_split));
 }
 
+// Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
+// rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
 std::vector<SplitKernel> fp32_kernels(bool aligned) {
-  // step_us from the H100 runs in NOTES.md: 4096³ at 3.55 ms is 4 rounds of 2 blocks × 512 steps
-  // of 8 k; the small-tile kernel's steps (8 chunks of 16 k) came to 1.53 µs at 512x512x32768
-  // (522 µs, 4/3 rounds of 3 blocks × 256 steps) and 1.74 at 1024³ (74 µs, 16/3 rounds × 8).
+  // 128×128 SIMT, 8 k a step: 4096³ 3582 µs = 4 rounds × 512 steps (1.75); 3000x1000x2000
+  // 442.2 µs = 1 round × 250 (1.77). 16×32 SIMT, a round of 8 chunks of 16 k a step:
+  // 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70), 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192
+  // (2.06) and 512x512x32768 (1.36) lie either side.
   const SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
-                        kSimtBigTile, kSimtBigTile, 8, 2, 1.73, 16};
+                        kSimtBigTile, kSimtBigTile, 8, 2, 1.76, 16, WholeTile::always};
   const SplitKernel small{AutoKernel::small_simt, AutoKernel::small_simt_split_k,
-                          kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.6, 1};
+                          kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.7, 1, WholeTile::always};
   if (!aligned) return {big};
-  return {big, small};
+  SplitKernel big_aligned = big;
+  big_aligned.whole_tile = WholeTile::tiles_fill_sms;  // launch_register_blocked runs 16×32 below that
+  return {big_aligned, small};
 }
 
 std::vector<SplitKernel> tf32_kernels(bool aligned) {
-  // 128×128: 4096³ at 920 µs is 4 rounds of 2 blocks × 256 steps of 16 k. The 32×32 tile has no
-  // measurement at a size where its MMAs bound it (0.5 µs per 32-k step of 4 blocks is the
-  // prediction: one cp.async latency over the 4 stages in flight); element-wise copies
-  // (unaligned shapes) are taken as a third slower.
+  // 128×128, 16 k a step: 4096³ 888.5 µs = 4 rounds × 256 steps (0.87); 3000x1000x2000 105.7 µs =
+  // 1 × 125 (0.85). 32×32, 32 k a step: 512x512x32768 whole K (the launcher's tile) 455.4 µs =
+  // 0.625 round (2 of 4 blocks) × 1024 steps (0.71). Element-wise copies (unaligned shapes) are
+  // taken as a third slower (not measured).
   if (!aligned) {
-    return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 1.2, 8}};
+    return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 1.16, 8,
+             WholeTile::always}};
   }
-  return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 0.90, 8},
-          {AutoKernel::tensor_core, AutoKernel::tensor_core_small_split_k, kTf32SmallTile, kTf32SmallTile, 32, 4, 0.5,
-           4}};
+  return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 0.87, 8,
+           WholeTile::many_big_tiles},
+          {AutoKernel::tensor_core, AutoKernel::tensor_core_small_split_k, kTf32SmallTile, kTf32SmallTile, 32, 4, 0.71,
+           4, WholeTile::few_big_tiles}};
 }
 
 AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count) {
@@ -91,6 +115,7 @@ AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, in
   bool first = true;
   for (const SplitKernel& kernel : kernels) {
     const int splits = best_splits(dims, kernel, sm_count);
+    if (splits == 0) continue;  // its launcher runs another tile whole, and K is too short to split
     const double us = split_estimate_us(dims, kernel, splits, sm_count);
     if (first || us < best_us) {
       first = false;

@@ -5,9 +5,19 @@
 
 #include "kernels/matmul/matmul_auto_plan.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace kbench::matmul {
+
+/// When a kernel's whole-K launcher runs this tile (each launcher picks its tile from the shape, so
+/// a whole-K estimate counts only for the tile the launcher would run).
+enum class WholeTile {
+  always,
+  tiles_fill_sms,       ///< register_blocked 128×128: its tiles number at least the SMs (else it runs 16×32)
+  few_big_tiles,        ///< tensor_core 32×32: 8 × its 128×128 tiles <= SMs
+  many_big_tiles,       ///< tensor_core 128×128: 8 × its tiles > SMs
+};
 
 /// One kernel the model weighs: its block tile, the K one block covers per step, how many of its
 /// blocks an SM holds at once, the time of one step of one block while the SM holds that many,
@@ -21,16 +31,30 @@ struct SplitKernel {
   int resident = 1;     ///< blocks per SM
   double step_us = 0;   ///< µs per step with `resident` blocks on the SM (H100 measurements)
   int min_steps = 1;    ///< the fewest steps of a split
+  WholeTile whole_tile = WholeTile::always;  ///< when `whole` runs this tile
 };
 
+/// Whether `kernel.whole` runs `kernel`'s tile on `dims` with `sm_count` SMs.
+bool whole_runs_tile(Dims dims, const SplitKernel& kernel, int sm_count);
+
+/// The time of a round with a single block on the SM, as a fraction of a full one (H100: 0.61 for
+/// TF32 128×128, 1 of 2; 0.54 for SIMT 16×32, 1 of 3; NOTES.md, "fp32 and TF32 split-K").
+inline constexpr double kAloneRound = 0.25;
+
+/// Rounds of `resident` blocks that an SM holding `blocks` of them runs, in full rounds' time:
+/// whole waves, then a last wave of j < resident blocks at kAloneRound + (1 - kAloneRound)·j/resident
+/// of a full round (fewer blocks run faster each, yet far from in proportion).
+double rounds_for(std::int64_t blocks, int resident);
+
 /// The model's estimate for `kernel` on `dims` with `splits` K splits on `sm_count` SMs, in µs:
-/// the busiest SM's rounds of `resident` blocks (at least one) × steps per split × step_us, not
-/// below the time to read A and B once; with splits > 1, plus the reduction (its launch, and the
-/// slices written and read back, and C written).
+/// the busiest SM's rounds (rounds_for) × steps per split × step_us, not below the time to read
+/// A and B once from HBM; with splits > 1, plus the reduction (its launch, and the slices written
+/// and read back, and C written).
 double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int sm_count);
 
 /// The split count in 1 .. kMaxSplitK with the lowest estimate (the fewest on a tie), within
-/// kernel.min_steps per split and kAutoWorkspaceCapBytes of slices, evened out so none is empty.
+/// kernel.min_steps per split and kAutoWorkspaceCapBytes of slices, evened out so none is empty;
+/// 1 only where whole_runs_tile (0 when no count qualifies).
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
 /// The kernels plan_auto weighs for fp32 (`aligned`: K % 4 == 0, N % 4 == 0, 16-byte pointers;

@@ -65,18 +65,27 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
     AutoKernel kernel;
     int splits;
   };
-  // The choices the model makes on 132 SMs (NOTES.md, "fp32 and TF32 split-K", has each one's sums).
+  // The choices the model makes on 132 SMs (NOTES.md, "fp32 and TF32 split-K", has each one's sums),
+  // by class: large square, small M, large K, non-square.
   const std::vector<Case> cases{
       {{4096, 4096, 4096}, DType::f32, AutoKernel::register_blocked, 1},          // 1024 tiles: 8 per SM
       {{8192, 8192, 8192}, DType::f32, AutoKernel::register_blocked, 1},
       {{512, 512, 32768}, DType::f32, AutoKernel::register_blocked_split_k, 16},  // 16 tiles × 16: 2 per SM
+      {{256, 256, 65536}, DType::f32, AutoKernel::register_blocked_split_k, 64},
       {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 3 per SM, not 2 of 1.45
       {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
-      {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt_split_k, 2},
+      {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},   // small M: a split's last wave and reduction cost more
+      {{1, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},    // B's 64 MB bound it, split or not
+      {{16, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},
+      {{64, 8192, 8192}, DType::f32, AutoKernel::small_simt, 1},
       {{4096, 4096, 4096}, DType::tf32, AutoKernel::tensor_core, 1},
+      {{2048, 2048, 2048}, DType::tf32, AutoKernel::tensor_core, 1},
       {{32, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},  // 128 tiles of 32×32
+      {{1, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},
       {{512, 512, 32768}, DType::tf32, AutoKernel::tensor_core_split_k, 16},
-      {{3000, 1000, 2000}, DType::tf32, AutoKernel::tensor_core_split_k, 2}};
+      {{64, 8192, 8192}, DType::tf32, AutoKernel::tensor_core_split_k, 4},
+      {{3000, 1000, 2000}, DType::tf32, AutoKernel::tensor_core, 1},   // 192 tiles: the split's 24 MB of slices cost more
+      {{2000, 3000, 1000}, DType::tf32, AutoKernel::tensor_core, 1}};
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << " " << (c.dtype == DType::f32 ? "fp32" : "tf32"));
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, c.dtype);
@@ -102,7 +111,8 @@ TEST_CASE("auto: fp32 and tf32 shapes off the 16-byte paths never take the small
 
 TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimates fastest", "[matmul][auto]") {
   for (const Dims d : {Dims{512, 512, 32768}, Dims{3000, 1000, 2000}, Dims{32, 4096, 4096}, Dims{1, 4096, 4096},
-                       Dims{257, 129, 65537}, Dims{4096, 4096, 4096}}) {
+                       Dims{257, 129, 65537}, Dims{4096, 4096, 4096}, Dims{1024, 1024, 1024}, Dims{8192, 1024, 2048},
+                       Dims{64, 8192, 8192}}) {
     for (bool tf32 : {false, true}) {
       const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(true);
       const AutoPlan p = plan_split_model(d, kernels, 132);
@@ -110,15 +120,19 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
       double chosen = -1;
       for (const SplitKernel& kernel : kernels) {
         const int splits = best_splits(d, kernel, 132);
+        if (splits == 0) {
+          // No whole-K plan for this tile (its launcher runs the other one) and K too short to split.
+          CHECK_FALSE(whole_runs_tile(d, kernel, 132));
+          continue;
+        }
+        CHECK((splits > 1 || whole_runs_tile(d, kernel, 132)));
         const double us = split_estimate_us(d, kernel, splits, 132);
         best = std::min(best, us);
-        // (tf32's two tiles share one whole-K kernel, whose launcher picks the tile: the lower counts.)
-        if ((splits == 1 ? kernel.whole : kernel.split) == p.kernel && splits == p.splits) {
-          chosen = chosen < 0 ? us : std::min(chosen, us);
-        }
+        if ((splits == 1 ? kernel.whole : kernel.split) == p.kernel && splits == p.splits) chosen = us;
         // best_splits is no worse than any count it may take.
         for (int s = 1; s <= kMaxSplitK; ++s) {
           const std::int64_t steps = (std::int64_t{d.k} + kernel.step_k - 1) / kernel.step_k;
+          if (s == 1 && !whole_runs_tile(d, kernel, 132)) continue;
           if (s > 1 && (steps / s < kernel.min_steps ||
                         std::size_t(s) * d.m * d.n * sizeof(float) > kAutoWorkspaceCapBytes)) {
             continue;
@@ -141,6 +155,57 @@ TEST_CASE("auto: the split estimate charges the reduction and never beats readin
   CHECK(split_estimate_us(d, big, 2, 132) > split_estimate_us(d, big, 1, 132));
   // 1x4096x4096 reads 64 MB of B: at least ~21 µs however it is split.
   for (int s = 1; s <= kMaxSplitK; ++s) CHECK(split_estimate_us({1, 4096, 4096}, big, s, 132) >= 20.0);
+}
+
+TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-faster plan first", "[matmul][auto]") {
+  // Each row: the plain whole-K variant's plan (its launcher's tile) and auto's; `split_faster`: the
+  // measured µs (cold medians, NOTES.md) put auto's split plan ahead of the whole-K kernel.
+  struct Row {
+    Dims dims;
+    bool tf32;
+    bool split_faster;
+  };
+  const std::vector<Row> rows{{{512, 512, 32768}, false, true},   // 487.1 against 521.0
+                              {{3000, 1000, 2000}, false, true},  // 406.6 against 442.2
+                              {{32, 4096, 4096}, false, false},   // 53.2 against 40.7
+                              {{1, 4096, 4096}, false, false},    // 30.7 against 29.1
+                              {{32, 4096, 4096}, true, true},     // 37.5 against 136.2
+                              {{512, 512, 32768}, true, true},    // 129.3 against 455.4
+                              {{3000, 1000, 2000}, true, false},  // 142.2 against 105.7
+                              {{1, 4096, 4096}, true, true},      // 30.7 against 137.2
+                              {{64, 8192, 8192}, true, true}};    // 115.5 against 274.1
+  for (const Row& r : rows) {
+    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(true);
+    double whole_us = -1;
+    double split_us = 1e30;
+    for (const SplitKernel& kernel : kernels) {
+      // The plain variant's launcher runs the first listed tile whose whole-K kernel runs
+      // (fp32: 128×128 when its tiles fill the SMs, else 16×32; tf32: the one tile that qualifies).
+      if (whole_us < 0 && whole_runs_tile(r.dims, kernel, 132)) whole_us = split_estimate_us(r.dims, kernel, 1, 132);
+      for (int s = 2; s <= kMaxSplitK; ++s) split_us = std::min(split_us, split_estimate_us(r.dims, kernel, s, 132));
+    }
+    INFO(r.dims.m << "x" << r.dims.n << "x" << r.dims.k << (r.tf32 ? " tf32" : " fp32") << ": whole " << whole_us
+                  << " µs, best split " << split_us << " µs");
+    REQUIRE(whole_us > 0);
+    const AutoPlan p = plan(r.dims.m, r.dims.n, r.dims.k, r.tf32 ? DType::tf32 : DType::f32);
+    CHECK((p.splits > 1) == r.split_faster);
+    if (!r.split_faster) CHECK(whole_us < split_us);
+  }
+}
+
+TEST_CASE("auto: a last wave of fewer blocks than an SM holds costs less than a full round, more than its share",
+          "[matmul][auto]") {
+  CHECK(rounds_for(4, 2) == 2.0);
+  CHECK(rounds_for(3, 3) == 1.0);
+  for (int resident : {2, 3, 4}) {
+    for (int last = 1; last < resident; ++last) {
+      INFO(last << " of " << resident);
+      const double alone = rounds_for(last, resident);
+      CHECK(alone < 1.0);
+      CHECK(alone > static_cast<double>(last) / resident);
+      CHECK(rounds_for(resident + last, resident) == Approx(1.0 + alone));
+    }
+  }
 }
 
 TEST_CASE("auto: 16-bit without wgmma runs tensor_core", "[matmul][auto]") {
