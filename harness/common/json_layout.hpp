@@ -1,5 +1,5 @@
 #pragma once
-/// The layout of the JSON files kbench writes: indented like nlohmann's dump(2), except that an
+/// The layout of kbench's results files: indented like nlohmann's dump(2), except that an
 /// array of numbers stays on one line ("[0.004672, 0.00512, ...]"). A results file's per-sample
 /// times are most of its bytes; one number per line made a targets run with samples 10 MB where
 /// this layout makes it about 4. Host-only.

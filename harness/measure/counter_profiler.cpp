@@ -240,16 +240,14 @@ bool CounterProfiler::set_up() {
 }
 
 std::optional<HardwareCounters> CounterProfiler::profile(const std::function<void(cudaStream_t)>& launch,
-                                                         const std::function<void(cudaStream_t)>& prepare,
-                                                         int prepare_kernels, cudaStream_t stream) {
-  std::optional<HardwareCounters> counters = profile_ranges(launch, prepare, prepare_kernels, stream);
+                                                         const PassPrologue& prologue, cudaStream_t stream) {
+  std::optional<HardwareCounters> counters = profile_ranges(launch, prologue, stream);
   if (counters) name_kernels(*counters, launch, stream);
   return counters;
 }
 
 std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::function<void(cudaStream_t)>& launch,
-                                                                const std::function<void(cudaStream_t)>& prepare,
-                                                                int prepare_kernels, cudaStream_t stream) {
+                                                                const PassPrologue& prologue, cudaStream_t stream) {
   if (!tried_ && !set_up()) return std::nullopt;
   if (!unavailable_.empty()) return std::nullopt;
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
@@ -304,9 +302,9 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   config.counterDataImageSize = counter_data.size();
   config.pCounterDataImage = counter_data.data();
   config.range = CUPTI_AutoRange;        // one range per kernel launch
-  // kbench replays the whole call, `prepare` (an L2 flush) before it in each pass, as cold mode runs
-  // it, for as many passes as the metrics need. The flush runs after cuptiRangeProfilerStart, as
-  // the pass's first range(s), left out when decoding (`prepare_kernels` of them): starting a pass
+  // kbench replays the whole call, the prologue (an L2 flush) before it in each pass, as cold mode
+  // runs it, for as many passes as the metrics need. The flush runs after cuptiRangeProfilerStart,
+  // as the pass's first range(s), left out when decoding (prologue.kernels of them): starting a pass
   // leaves about 20 MB of dirty lines in L2 on the H100, which a flush before it did not clear
   // and the call then wrote back (kbench read ~20 MB more DRAM writes than ncu on every kernel).
   config.replayMode = CUPTI_UserReplay;
@@ -323,7 +321,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
     auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = object;
     if (const CUptiResult r = api.start(&start); r != CUPTI_SUCCESS) return give_up("cuptiRangeProfilerStart", r);
-    if (prepare) prepare(stream);
+    if (prologue.enqueue) prologue.enqueue(stream);
     launch(stream);
     KBENCH_CUDA_CALL(cudaStreamSynchronize(stream));
     auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
@@ -343,7 +341,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   }
   HardwareCounters counters;
   std::vector<double> values(names.size());
-  const std::size_t skipped = prepare ? static_cast<std::size_t>(std::max(prepare_kernels, 0)) : 0;
+  const std::size_t skipped = prologue.enqueue ? static_cast<std::size_t>(std::max(prologue.kernels, 0)) : 0;
   for (std::size_t range = skipped; range < info.numTotalRanges; ++range) {
     auto name = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
@@ -377,7 +375,7 @@ std::optional<HardwareCounters> CounterProfiler::profile_ranges(const std::funct
   if (decode.numOfRangeDropped > 0) {
     // Incomplete counters for this row only: the caller records the error in its message.
     throw std::runtime_error(std::to_string(decode.numOfRangeDropped) + " kernel launches of the call were dropped (more than " +
-                             std::to_string(kMaxRanges) + " ranges)");
+                             std::to_string(kMaxRanges - skipped) + " kernels per call)");
   }
   return counters;
 }

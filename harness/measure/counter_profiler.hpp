@@ -17,18 +17,23 @@
 
 namespace kbench {
 
+/// Work enqueued at the start of each profiled pass, before the call (an L2 flush, as cold mode
+/// runs it), and how many kernels it launches: their ranges are left out of the result.
+struct PassPrologue {
+  std::function<void(cudaStream_t)> enqueue;  ///< may be empty: nothing before the call
+  int kernels = 0;
+};
+
 class CounterProfiler {
  public:
   /// The process's profiler (CUPTI's profiler state is per process).
   static CounterProfiler& instance();
 
-  /// Profiles one call of `launch` on `stream` on the current device, `prepare` (e.g. an L2
-  /// flush, which launches exactly `prepare_kernels` kernels) running first inside each pass;
-  /// prepare's kernels are left out of the result. Nothing when counters are unavailable; CUDA
-  /// errors of the call throw.
+  /// Profiles one call of `launch` on `stream` on the current device, `prologue` running first
+  /// inside each pass; its kernels are left out of the result. Nothing when counters are
+  /// unavailable; CUDA errors of the call throw.
   std::optional<HardwareCounters> profile(const std::function<void(cudaStream_t)>& launch,
-                                          const std::function<void(cudaStream_t)>& prepare, int prepare_kernels,
-                                          cudaStream_t stream);
+                                          const PassPrologue& prologue, cudaStream_t stream);
 
   /// Empty while counters work; otherwise why they cannot be had (set by the first failure).
   const std::string& unavailable_reason() const { return unavailable_; }
@@ -41,8 +46,7 @@ class CounterProfiler {
  private:
   /// One profiled call; its kernels carry CUPTI's range names (the launch index for auto ranges).
   std::optional<HardwareCounters> profile_ranges(const std::function<void(cudaStream_t)>& launch,
-                                                 const std::function<void(cudaStream_t)>& prepare, int prepare_kernels,
-                                                 cudaStream_t stream);
+                                                 const PassPrologue& prologue, cudaStream_t stream);
   CounterProfiler() = default;
   bool set_up();  ///< loads libcupti, initializes the profiler and builds the config image, once
   bool tried_ = false;

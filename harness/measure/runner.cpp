@@ -173,11 +173,9 @@ void collect_counters(const LaunchFn& launch, CaseResult& row, const MeasureCont
   CounterProfiler& profiler = CounterProfiler::instance();
   if (profiler.unavailable_reason().empty()) {
     const NvtxRange range("counters");
-    const LaunchFn flush = [&](cudaStream_t s) {
-      if (context.flusher != nullptr) context.flusher->flush(s);
-    };
-    const int flush_kernels = context.flusher != nullptr ? L2Flusher::kKernelsPerFlush : 0;
-    row.counters = profiler.profile(launch, flush, flush_kernels, context.stream);
+    PassPrologue flush;
+    if (context.flusher != nullptr) flush = {[&](cudaStream_t s) { context.flusher->flush(s); }, L2Flusher::kKernelsPerFlush};
+    row.counters = profiler.profile(launch, flush, context.stream);
   }
   if (!profiler.missing_metrics().empty()) {
     std::string names;

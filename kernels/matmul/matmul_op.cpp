@@ -3,6 +3,7 @@
 // matmul_cublas.hpp).
 #include "kernels/matmul/matmul_op.hpp"
 
+#include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
@@ -200,9 +201,17 @@ Variant<MatmulArgs> auto_variant() {
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
-    const matmul::AutoPlan plan = matmul::plan_for(args);
+    matmul::AutoPlan plan = matmul::plan_for(args);
+    std::shared_ptr<const matmul::AutoTmaOperands> tma;
+    try {
+      tma = std::make_shared<const matmul::AutoTmaOperands>(matmul::auto_tma_operands(plan, args));
+    } catch (const CudaError&) {
+      // A driver without cuTensorMapEncodeTiled, or one that refuses the maps: the same tiles
+      // through cp.async (`wgmma`), as a framework would fall back.
+      plan = {matmul::AutoKernel::wgmma, 1, 0};
+      tma = std::make_shared<const matmul::AutoTmaOperands>();
+    }
     auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
-    auto tma = std::make_shared<const matmul::AutoTmaOperands>(matmul::auto_tma_operands(plan, args));
     return [plan, args, workspace, tma](cudaStream_t stream) {
       matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);
     };

@@ -117,7 +117,13 @@ __global__ void __launch_bounds__(kGridBlock)
       __threadfence();
       atomicAdd(arrived, 1u);
       const unsigned complete = static_cast<unsigned>((batch + 1) * per_row);
-      while (*static_cast<volatile unsigned*>(arrived) < complete) __nanosleep(64);
+      // A slot whose blocks never all arrive (co-residency broken) fails the launch after about
+      // 4 s at H100 clocks rather than hanging the run.
+      const long long start = clock64();
+      while (*static_cast<volatile unsigned*>(arrived) < complete) {
+        __nanosleep(64);
+        if (clock64() - start > (1ll << 33)) __trap();
+      }
       __threadfence();
     }
     __syncthreads();

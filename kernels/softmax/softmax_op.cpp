@@ -233,8 +233,9 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): short_rows up to 1024 columns, register_row where the row fits its "
-      "registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "picks per problem (softmax/NOTES.md): short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
+      "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);

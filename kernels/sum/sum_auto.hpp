@@ -43,7 +43,7 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { walk, narrow, tiles, one_pass };
+enum class ColumnKernel { walk, narrow, one_pass };
 
 /// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
 /// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
@@ -60,12 +60,12 @@ constexpr std::int64_t kAutoNarrowMaxCols = 64;
 
 /// `vector_rows`: every row starts 16-byte aligned (aligned tensor, cols a multiple of the
 /// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads (one column
-/// per thread, 4 rows in flight: 2-4 KB per block), so they take kernels that read the flat array
-/// as 16-byte vectors: the narrow kernel up to its limit (kNarrowColumnsMaxCols), the column
-/// tiles beyond it up to kColumnTilesMaxCols (the zoo's fp16 16 x 16384 x 257: one_pass 77.8 us,
-/// two_stage 67.8, against a copy roof of about 44-47). Measured on the H100 (2026-11-24), the
-/// column tiles lost to the narrow kernel's two_stage path at 129 and 257 odd columns (fp16
-/// 31.6 against 26.9 µs, 89.3 against 68.0), so auto sends those widths to the narrow kernel too.
+/// per thread, 4 rows in flight: 2-4 KB per block; the zoo's fp16 16 x 16384 x 257: one_pass 77.8
+/// us, two_stage 67.8, against a copy roof of about 44-47), so up to kColumnTilesMaxCols they take
+/// the narrow kernel, which reads whole-row tiles as 16-byte vectors up to its own limit
+/// (kNarrowColumnsMaxCols) and runs two_stage beyond it. `column_tiles`, built for those widths,
+/// lost to that path on the H100 (2026-11-24: fp16 65537 x 129 31.6 against 26.9 µs, 16 x 16384 x
+/// 257 89.3 against 68.0), so auto does not use it.
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
                                           int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
@@ -84,7 +84,6 @@ constexpr const char* kernel_name(RowKernel k) {
 constexpr const char* kernel_name(ColumnKernel k) {
   return k == ColumnKernel::walk     ? "column_walk"
          : k == ColumnKernel::narrow ? "narrow_columns"
-         : k == ColumnKernel::tiles  ? "column_tiles"
                                      : "one_pass";
 }
 

@@ -148,8 +148,8 @@ Variant<ReductionArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
-      "narrow_columns up to 64 columns (128 when rows are not whole 16-byte vectors), column_tiles up to 1024 for "
-      "rows that are not whole vectors, one_pass otherwise";
+      "narrow_columns up to 64 columns, and up to 1024 (two_stage past 128) when rows are not whole 16-byte "
+      "vectors, one_pass otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     const bool vector_rows = reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0 &&
                              args.cols % static_cast<std::int64_t>(16 / element_bytes(args)) == 0;
@@ -159,7 +159,6 @@ Variant<ReductionArgs> auto_variant() {
           with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
         };
       case ColumnKernel::narrow: return narrow_call(args);
-      case ColumnKernel::tiles: return tiles_call(args);
       case ColumnKernel::one_pass: break;
     }
     return one_pass().prepare(args);

@@ -49,7 +49,7 @@ TEST_CASE("counters of a cold 64 MiB copy: DRAM bytes within 10% of 64 MiB each 
   const auto flush = [&](cudaStream_t s) { flusher.flush(s); };
 
   CounterProfiler& profiler = CounterProfiler::instance();
-  const std::optional<HardwareCounters> counters = profiler.profile(launch, flush, L2Flusher::kKernelsPerFlush, stream.get());
+  const std::optional<HardwareCounters> counters = profiler.profile(launch, {flush, L2Flusher::kKernelsPerFlush}, stream.get());
   INFO("counters unavailable: " << profiler.unavailable_reason());
   REQUIRE(counters);
   for (const std::string& missing : profiler.missing_metrics()) std::printf("NOTE: this GPU lacks %s\n", missing.c_str());
@@ -91,7 +91,7 @@ TEST_CASE("counters of a cold read-only kernel: no DRAM writes but its own, and 
   const auto flush = [&](cudaStream_t s) { flusher.flush(s); };
   KBENCH_CUDA_CALL(cudaMemsetAsync(dirty.get(), 7, kBytes, stream.get()));  // dirty lines before the pass too
   CounterProfiler& profiler = CounterProfiler::instance();
-  const std::optional<HardwareCounters> counters = profiler.profile(launch, flush, L2Flusher::kKernelsPerFlush, stream.get());
+  const std::optional<HardwareCounters> counters = profiler.profile(launch, {flush, L2Flusher::kKernelsPerFlush}, stream.get());
   INFO("counters unavailable: " << profiler.unavailable_reason());
   REQUIRE(counters);
   REQUIRE(counters->kernels.size() == 1);

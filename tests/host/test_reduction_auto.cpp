@@ -126,7 +126,6 @@ TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below 
   CHECK(sum::auto_column_kernel(101376, 4, true, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
   CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
-  CHECK(std::string(sum::kernel_name(ColumnKernel::tiles)) == "column_tiles");
   // column_tiles: 4 blocks per SM, never more than its tiles, two_stage's chunks past 1024 columns.
   CHECK(sum::column_tiles_chunks(262144, 257, kH100Sms, 2) == 521);  // 10923 tiles of 24 rows, 21 per chunk
   CHECK(sum::column_tiles_chunks(100, 257, kH100Sms, 2) == 5);  // 24-row tiles

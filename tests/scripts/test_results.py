@@ -121,10 +121,6 @@ class Reading(unittest.TestCase):
 
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Layout(unittest.TestCase):
     def test_number_arrays_inline_like_kbench(self):
         doc = {"samples_ms": [0.004672, 0.00512], "shape": [4096, 17], "empty": [], "none": {},
@@ -139,3 +135,7 @@ class Layout(unittest.TestCase):
         self.assertEqual(json.loads(text), doc)
         plain = {"a": {"b": ["x", {"c": -1.5}]}}
         self.assertEqual(results.dumps_number_arrays_inline(plain), json.dumps(plain, indent=2))
+
+
+if __name__ == "__main__":
+    unittest.main()
