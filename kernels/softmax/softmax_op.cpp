@@ -57,6 +57,28 @@ void with_typed(const SoftmaxArgs& args, F&& f) {
 
 /// The manual chain's per-problem scratch: two rows x cols intermediates in the dtype, and the
 /// per-row max and sum in fp32.
+/// One of the stateless row kernels, `softmax::launch_*(x, y, rows, cols, stream)`, called on a
+/// problem's typed pointers: what most variants launch, and what `auto` picks among.
+template <typename LaunchRows>
+struct RowKernel {
+  LaunchRows launch_rows;
+  void operator()(const SoftmaxArgs& args, cudaStream_t stream) const {
+    with_typed(args, [&](auto x, auto y) { launch_rows(x, y, args.rows, args.cols, stream); });
+  }
+  /// The call on one problem.
+  CallFn bound(const SoftmaxArgs& args) const {
+    return [args, kernel = *this](cudaStream_t stream) { kernel(args, stream); };
+  }
+};
+template <typename LaunchRows>
+RowKernel(LaunchRows) -> RowKernel<LaunchRows>;
+
+const RowKernel fused_kernel{[](auto... a) { softmax::launch_fused(a...); }};
+const RowKernel online_kernel{[](auto... a) { softmax::launch_online(a...); }};
+const RowKernel register_row_kernel{[](auto... a) { softmax::launch_register_row(a...); }};
+const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a...); }};
+const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
+
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
       : shifted(static_cast<std::size_t>(args.rows * args.cols) * dtype_size(args.dtype)),
@@ -92,9 +114,7 @@ Variant<SoftmaxArgs> fused() {
   Variant<SoftmaxArgs> v;
   v.name = "fused";
   v.description = "one block per row, three passes over the row (max, sum of exp, write), warp-shuffle block reductions";
-  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { softmax::launch_fused(x, y, args.rows, args.cols, stream); });
-  };
+  v.launch = fused_kernel;
   return v;
 }
 
@@ -104,9 +124,7 @@ Variant<SoftmaxArgs> online() {
   v.description =
       "one-pass online max and rescaled sum, then a write pass; a warp per row up to 1024 elements, a block per "
       "row beyond; 16-byte vectors when rows are aligned";
-  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
-  };
+  v.launch = online_kernel;
   return v;
 }
 
@@ -116,9 +134,7 @@ Variant<SoftmaxArgs> register_row() {
   v.description =
       "one block per row holding the row in registers (16-byte vectors, 4 or 8 per thread): one read, one write; "
       "rows that are not whole vectors or longer than 32768 elements run the online kernel";
-  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
-  };
+  v.launch = register_row_kernel;
   return v;
 }
 
@@ -128,9 +144,7 @@ Variant<SoftmaxArgs> packed_rows() {
   v.description =
       "tiles of whole rows (16 KiB) in shared memory with 16-byte loads and stores, a group of lanes per row; rows "
       "longer than 1024 elements run the online kernel";
-  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
-  };
+  v.launch = packed_rows_kernel;
   return v;
 }
 
@@ -141,9 +155,7 @@ Variant<SoftmaxArgs> short_rows() {
       "rows up to 1024 elements held in registers by a group of 1-32 lanes: 16-byte loads straight from memory "
       "where rows are whole vectors, a tile of whole rows staged in shared memory otherwise; longer rows run the "
       "online kernel";
-  v.launch = [](const SoftmaxArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { softmax::launch_short_rows(x, y, args.rows, args.cols, stream); });
-  };
+  v.launch = short_rows_kernel;
   return v;
 }
 
@@ -222,9 +234,7 @@ Variant<SoftmaxArgs> grid_row() {
       "cannot run";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     if (CallFn call = grid_call(args)) return call;
-    return [args](cudaStream_t stream) {
-      with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
-    };
+    return online_kernel.bound(args);
   };
   return v;
 }
@@ -246,22 +256,16 @@ Variant<SoftmaxArgs> auto_variant() {
     switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
                                          layout)) {
       case softmax::SoftmaxKernel::packed:
-        return [args](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { softmax::launch_packed_rows(x, y, args.rows, args.cols, stream); });
-        };
+        return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
-        return [args](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { softmax::launch_short_rows(x, y, args.rows, args.cols, stream); });
-        };
+        return short_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::grid: {
         // plan_grid_row may still find that the device cannot hold the grid: split then.
         CallFn call = grid_call(args);
         return call ? call : split_call(args);
       }
       case softmax::SoftmaxKernel::register_row:
-        return [args](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { softmax::launch_register_row(x, y, args.rows, args.cols, stream); });
-        };
+        return register_row_kernel.bound(args);
       case softmax::SoftmaxKernel::cluster: {
         // plan_cluster_row may still find that the device cannot hold the cluster: split then.
         const bool holds = dispatch_dtype(args.dtype, [&](auto tag) {
@@ -275,9 +279,7 @@ Variant<SoftmaxArgs> auto_variant() {
       case softmax::SoftmaxKernel::split: return split_call(args);
       case softmax::SoftmaxKernel::online: break;
     }
-    return [args](cudaStream_t stream) {
-      with_typed(args, [&](auto x, auto y) { softmax::launch_online(x, y, args.rows, args.cols, stream); });
-    };
+    return online_kernel.bound(args);
   };
   return v;
 }

@@ -14,13 +14,33 @@ namespace {
 /// later version that wants a little.
 constexpr double kCubSegmentedTempBound = 4096;
 
+/// One of the stateless row kernels, `launch_rows_*(x, y, rows, cols, reduction, stream)`, called
+/// on a problem's typed pointers: what most variants launch, and what `auto` picks among.
+template <typename LaunchRows>
+struct RowLauncher {
+  LaunchRows launch_rows;
+  Reduction reduction;
+  void operator()(const ReductionArgs& args, cudaStream_t stream) const {
+    with_typed(args, [&](auto x, auto y) { launch_rows(x, y, args.rows, args.cols, reduction, stream); });
+  }
+  /// The call on one problem.
+  CallFn bound(const ReductionArgs& args) const {
+    return [args, launcher = *this](cudaStream_t stream) { launcher(args, stream); };
+  }
+};
+template <typename LaunchRows>
+RowLauncher(LaunchRows, Reduction) -> RowLauncher<LaunchRows>;
+
+constexpr auto naive_rows = [](auto... a) { launch_rows_naive(a...); };
+constexpr auto parallel_rows = [](auto... a) { launch_rows_parallel(a...); };
+constexpr auto packed_rows_launch = [](auto... a) { launch_rows_packed(a...); };
+constexpr auto flat_rows_launch = [](auto... a) { launch_rows_flat(a...); };
+
 Variant<ReductionArgs> naive(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "naive";
   v.description = "one thread per row walking it (uncoalesced)";
-  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { launch_rows_naive(x, y, args.rows, args.cols, reduction, stream); });
-  };
+  v.launch = RowLauncher{naive_rows, reduction};
   return v;
 }
 
@@ -28,9 +48,7 @@ Variant<ReductionArgs> row_parallel(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "row_parallel";
   v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads over each row's aligned body";
-  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { launch_rows_parallel(x, y, args.rows, args.cols, reduction, stream); });
-  };
+  v.launch = RowLauncher{parallel_rows, reduction};
   return v;
 }
 
@@ -40,9 +58,7 @@ Variant<ReductionArgs> packed_rows(Reduction reduction) {
   v.description =
       "tiles of whole rows (16 KiB) copied to shared memory with 16-byte loads, a group of lanes per row; rows "
       "longer than 1024 elements run row_parallel";
-  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { launch_rows_packed(x, y, args.rows, args.cols, reduction, stream); });
-  };
+  v.launch = RowLauncher{packed_rows_launch, reduction};
   return v;
 }
 
@@ -52,9 +68,7 @@ Variant<ReductionArgs> flat_rows(Reduction reduction) {
   v.description =
       "tiles of whole rows (16 KiB) read as coalesced 16-byte vectors, each cut at its row ends in registers, pieces "
       "of rows that cross vectors joined in shared memory; rows longer than 1024 elements run row_parallel";
-  v.launch = [reduction](const ReductionArgs& args, cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) { launch_rows_flat(x, y, args.rows, args.cols, reduction, stream); });
-  };
+  v.launch = RowLauncher{flat_rows_launch, reduction};
   return v;
 }
 
@@ -102,18 +116,12 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
       case RowKernel::thread_per_row:
-        return [args, reduction](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { launch_rows_naive(x, y, args.rows, args.cols, reduction, stream); });
-        };
+        return RowLauncher{naive_rows, reduction}.bound(args);
       case RowKernel::flat:
-        return [args, reduction](cudaStream_t stream) {
-          with_typed(args, [&](auto x, auto y) { launch_rows_flat(x, y, args.rows, args.cols, reduction, stream); });
-        };
+        return RowLauncher{flat_rows_launch, reduction}.bound(args);
       case RowKernel::row_parallel: break;
     }
-    return [args, reduction](cudaStream_t stream) {
-      with_typed(args, [&](auto x, auto y) { launch_rows_parallel(x, y, args.rows, args.cols, reduction, stream); });
-    };
+    return RowLauncher{parallel_rows, reduction}.bound(args);
   };
   return v;
 }
