@@ -13,6 +13,9 @@ kbench=build/kbench
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -n 1)
 [ -x "$ncu" ] || { echo "ncu_compare.sh: ncu not found" >&2; exit 2; }
 
+# NCU_REPLAY=application replays the whole kbench process per metric pass instead of one kernel
+# (ncu's default, which saves and restores device memory between passes); NCU_CASES="op ..."
+# keeps only the cases of those ops.
 # op, shape, dtype, variant: at least six kernels across the ops.
 cases=(
   "add 4096x4096 fp32 blocked"
@@ -23,8 +26,10 @@ cases=(
   "sum_full 4096x4096 fp32 naive_atomic"
   "matmul 4096x4096x4096 fp16 wgmma"
 )
+replay=${NCU_REPLAY:-kernel}
 for entry in "${cases[@]}"; do
   read -r op shape dtype variant <<<"$entry"
+  if [ -n "${NCU_CASES:-}" ] && [[ " $NCU_CASES " != *" $op "* ]]; then continue; fi
   tag="$op-$shape-$dtype-$variant"
   $kbench --op "$op" --shape "$shape" --dtype "$dtype" --variant "$variant" --no-references --counters \
     --modes cold --min-samples 5 --max-samples 5 --min-time-s 0 --json "$out/$tag.json" --force > "$out/$tag.txt" 2>&1
@@ -36,7 +41,7 @@ for row in json.load(open(sys.argv[1]))["cases"]:
 print(",".join(names))' "$out/$tag.json")
   if [ -z "$metrics" ]; then echo "$tag: kbench collected no counters (see $out/$tag.txt)"; continue; fi
   "$ncu" --nvtx --nvtx-include "kbench@$op $variant $dtype $shape/profile/" --cache-control all --clock-control none \
-    --replay-mode kernel --print-units base --csv --metrics "$metrics" \
+    --replay-mode "$replay" --print-units base --csv --metrics "$metrics" \
     $kbench --op "$op" --shape "$shape" --dtype "$dtype" --variant "$variant" --no-references --profile \
     > "$out/ncu-$tag.csv" 2> "$out/ncu-$tag.log"
 done

@@ -55,6 +55,19 @@ std::optional<double> uncoalesced_sectors(const HardwareCounters& counters, bool
   return std::nullopt;
 }
 
+/// The share of the SMs' cycles over the kernel that its bank conflicts' extra wavefronts take;
+/// nothing without the SM count, the row's measured SM clock or the kernel's duration.
+std::optional<double> conflict_cycle_share(const CaseResult& row, const KernelCounters& kernel, int sm_count) {
+  const ModeTiming* timing = row.headline();
+  const std::optional<double> duration_ns = kernel.value(counter_metric::duration_ns);
+  const std::optional<double> conflicts = kernel.bank_conflicts();
+  if (timing == nullptr || !(timing->sm_clock_mhz > 0) || sm_count <= 0 || !duration_ns || !(*duration_ns > 0) || !conflicts) {
+    return std::nullopt;
+  }
+  const double sm_cycles = sm_count * *duration_ns * timing->sm_clock_mhz * 1e-3;
+  return *conflicts / sm_cycles;
+}
+
 /// The first counter rule (README: Primary issue) that holds for a memory-bound row; "" for none.
 std::string memory_counters_issue(const CaseResult& row, int sm_count) {
   if (!row.counters) return "";
@@ -63,7 +76,9 @@ std::string memory_counters_issue(const CaseResult& row, int sm_count) {
   if (main == nullptr) return "";
   const std::optional<double> atomics = main->atomic_requests();
   const std::optional<double> loads = main->value(counter_metric::global_load_requests);
-  if (atomics && *atomics > 0 && (!loads || *atomics >= kAtomicsPerLoadRequest * *loads)) {
+  const double minimum_kib = row.traffic.bytes_total() / 1024.0;
+  if (atomics && *atomics > 0 && *atomics >= kAtomicRequestsPerKiB * minimum_kib &&
+      (!loads || *atomics >= kAtomicsPerLoadRequest * *loads)) {
     return loads && *loads > 0 ? fmt::format("atomics: {:.2f} atomic requests per load request", *atomics / *loads)
                                : "atomics: no global loads besides them";
   }
@@ -76,12 +91,23 @@ std::string memory_counters_issue(const CaseResult& row, int sm_count) {
     if (const std::optional<double> s = uncoalesced_sectors(counters, load, minimum)) {
       const std::optional<double> sectors =
           summed(counters, load ? counter_metric::global_load_sectors : counter_metric::global_store_sectors);
-      return fmt::format("uncoalesced: {:.1f} sectors per {} request ({:.1f}× the minimum bytes through L1)", *s,
-                         load ? "load" : "store", *sectors * 32.0 / minimum);
+      const char* access = load ? "load" : "store";
+      const double ratio = *sectors * 32.0 / minimum;
+      if (*s > kWideAccessSectorsPerRequest) {
+        return fmt::format("uncoalesced: {:.1f} sectors per {} request ({:.1f}× the minimum bytes through L1)", *s,
+                           access, ratio);
+      }
+      return fmt::format("re-read or strided: {:.1f}× the minimum bytes through L1 ({:.1f} sectors per {} request)",
+                         ratio, *s, access);
     }
   }
   if (const std::optional<double> conflicts = main->bank_conflict_fraction(); conflicts && *conflicts >= kBankConflictFraction) {
-    return fmt::format("shared-memory bank conflicts: {:.0f}% of shared wavefronts", 100 * *conflicts);
+    const std::optional<double> share = conflict_cycle_share(row, *main, sm_count);
+    if (!share) return fmt::format("shared-memory bank conflicts: {:.0f}% of shared wavefronts", 100 * *conflicts);
+    if (*share >= kBankConflictCycleShare) {
+      return fmt::format("shared-memory bank conflicts: {:.0f}% of shared wavefronts ({:.0f}% of the SMs' cycles)",
+                         100 * *conflicts, 100 * *share);
+    }
   }
   if (const std::optional<double> warps = main->value(counter_metric::warps_active_pct); warps && *warps < kLowOccupancyPct) {
     const KernelActivity* traced = row.breakdown ? row.breakdown->dominant() : nullptr;

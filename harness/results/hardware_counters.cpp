@@ -44,9 +44,13 @@ std::optional<double> KernelCounters::atomic_requests() const {
   return sum_present(value(counter_metric::global_atom_requests), value(counter_metric::global_red_requests));
 }
 
+std::optional<double> KernelCounters::bank_conflicts() const {
+  return sum_present(value(counter_metric::shared_load_conflicts), value(counter_metric::shared_store_conflicts));
+}
+
 std::optional<double> KernelCounters::bank_conflict_fraction() const {
   using namespace counter_metric;
-  const std::optional<double> conflicts = sum_present(value(shared_load_conflicts), value(shared_store_conflicts));
+  const std::optional<double> conflicts = bank_conflicts();
   const std::optional<double> wavefronts = sum_present(value(shared_load_wavefronts), value(shared_store_wavefronts));
   if (!conflicts || !wavefronts || !(*wavefronts > 0)) return std::nullopt;
   return *conflicts / *wavefronts;

@@ -51,6 +51,8 @@ struct KernelCounters {
   std::optional<double> sectors_per_request(bool load) const;
   /// Global atomic and reduction requests (atom + red); nothing when neither was collected.
   std::optional<double> atomic_requests() const;
+  /// Shared-memory bank conflicts (loads and stores): extra wavefronts; nothing when not collected.
+  std::optional<double> bank_conflicts() const;
   /// Shared-memory bank conflicts over shared wavefronts (loads and stores); nothing without wavefronts.
   std::optional<double> bank_conflict_fraction() const;
   /// The busier of the tensor pipes (mma.sync's hmma, Hopper's gmma), in percent.

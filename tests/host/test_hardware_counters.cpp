@@ -96,7 +96,11 @@ TEST_CASE("counter rules: uncoalesced needs many sectors per request and excess 
   m = healthy();
   m[cm::global_store_sectors] *= 8;
   m[cm::global_store_requests] = m[cm::global_store_sectors] / 8;
-  CHECK(primary_issue(row_with(m)) == "uncoalesced: 8.0 sectors per store request (8.0× the minimum bytes through L1)");
+  CHECK(primary_issue(row_with(m)) == "re-read or strided: 8.0× the minimum bytes through L1 (8.0 sectors per store request)");
+  m[cm::global_store_requests] = m[cm::global_store_sectors] / 16;  // a warp's 16-byte stores, twice the bytes
+  CHECK(primary_issue(row_with(m)).rfind("re-read or strided: 8.0×", 0) == 0);
+  m[cm::global_store_requests] = m[cm::global_store_sectors] / 17;
+  CHECK(primary_issue(row_with(m)).rfind("uncoalesced: 17.0 sectors per store request", 0) == 0);
 }
 
 TEST_CASE("counter rules: atomics at 0.1 atomic requests per load request and above", "[primary_issue][counters]") {
@@ -108,6 +112,12 @@ TEST_CASE("counter rules: atomics at 0.1 atomic requests per load request and ab
   CHECK(primary_issue(row_with(m)) == "atomics: 0.20 atomic requests per load request");
   m[cm::global_red_requests] = m[cm::global_load_requests] * 0.01;  // one per block
   CHECK(primary_issue(row_with(m)) == "memory bound: 60% of roof");
+  m[cm::global_red_requests] = 0;
+  m[cm::global_load_requests] = 100;            // data by bulk copies: few load requests...
+  m[cm::global_atom_requests] = 1000;           // ...and a few atomics per block of 128 MiB
+  CHECK(primary_issue(row_with(m)) == "memory bound: 60% of roof");
+  m[cm::global_atom_requests] = 0.1 * 131072;   // 0.1 per KiB of the minimum bytes
+  CHECK(primary_issue(row_with(m)) == "atomics: 131.07 atomic requests per load request");
 }
 
 TEST_CASE("counter rules: bank conflicts at 25% of shared wavefronts and above", "[primary_issue][counters]") {
@@ -116,6 +126,19 @@ TEST_CASE("counter rules: bank conflicts at 25% of shared wavefronts and above",
   CHECK(primary_issue(row_with(m)) == "shared-memory bank conflicts: 40% of shared wavefronts");
   m[cm::shared_load_conflicts] = 200;
   CHECK(primary_issue(row_with(m)) == "memory bound: 60% of roof");
+}
+
+TEST_CASE("counter rules: bank conflicts must also take a share of the SMs' cycles when the clock is known", "[primary_issue][counters]") {
+  auto m = healthy();  // 60 µs on 132 SMs at 2000 MHz: 15.84 M SM cycles
+  m[cm::shared_load_wavefronts] = 4e6;
+  m[cm::shared_load_conflicts] = 1e6;  // 25 % of the wavefronts, 6 % of the cycles: not the limit
+  CaseResult row = row_with(m);
+  row.timings[0].sm_clock_mhz = 2000;
+  CHECK(primary_issue(row, 132) == "memory bound: 60% of roof");
+  CHECK(primary_issue(row) == "shared-memory bank conflicts: 25% of shared wavefronts");  // SM count unknown
+  row.counters->kernels[0].metrics[cm::shared_load_wavefronts] = 8e6;
+  row.counters->kernels[0].metrics[cm::shared_load_conflicts] = 4e6;  // 25 % of the cycles
+  CHECK(primary_issue(row, 132) == "shared-memory bank conflicts: 50% of shared wavefronts (25% of the SMs' cycles)");
 }
 
 TEST_CASE("counter rules: compute-bound rows name the tensor pipe or the issue slots", "[primary_issue][counters]") {
