@@ -43,34 +43,28 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { walk, narrow, one_pass };
+enum class ColumnKernel { walk, flat, one_pass };
 
 /// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
 /// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
 /// about 25 KB). With fewer columns its threads cannot keep that much in flight and the row-split
-/// kernels (narrow_columns, one_pass) must make up the parallelism from the rows, at the price of
+/// kernels (flat_columns, one_pass) must make up the parallelism from the rows, at the price of
 /// partials and a hand-off; with as many, the walk needs neither (the zoo's fp32 64 x 262147: a
 /// thread per column 26.5 us against one_pass's 52.4 and cuBLAS's 30.8).
 constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 
-/// Columns up to this many: the narrow-column kernel. two_stage's and one_pass's blocks are 32
-/// column lanes of a 16-byte strip (128 fp32 or 256 16-bit columns), so below a strip most of
-/// their threads have no column; above 64 columns their strips are at least half full.
-constexpr std::int64_t kAutoNarrowMaxCols = 64;
-
-/// `vector_rows`: every row starts 16-byte aligned (aligned tensor, cols a multiple of the
-/// vector width). Rows that are not whole vectors put one_pass on 4- or 2-byte loads (one column
-/// per thread, 4 rows in flight: 2-4 KB per block; the zoo's fp16 16 x 16384 x 257: one_pass 77.8
-/// us, two_stage 67.8, against a copy roof of about 44-47), so up to kColumnTilesMaxCols they take
-/// the narrow kernel, which reads whole-row tiles as 16-byte vectors up to its own limit
-/// (kNarrowColumnsMaxCols) and runs two_stage beyond it. `column_tiles`, built for those widths,
-/// lost to that path on the H100 (2026-11-24: fp16 65537 x 129 31.6 against 26.9 µs, 16 x 16384 x
-/// 257 89.3 against 68.0), so auto does not use it.
-constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, bool vector_rows,
-                                          int sm_count) {
+/// Up to kFlatColumnsMaxCols (1024) columns, of any width and alignment: the flat-columns kernel,
+/// which streams the tensor as 16-byte vectors whatever the width, keeps each thread's column
+/// sums in registers and needs one launch. What it replaces (H100 zoo, 2026-11-24, cold):
+/// narrow_columns (up to 64 columns, and odd widths up to 1024 through two_stage past 128) stages
+/// tiles in shared memory and adds a second launch (bf16 1048573 x 7 at 67 % of the copy roof,
+/// fp16 65536 x 64 at 78 %), and two_stage/one_pass load one 2- or 4-byte column per thread on
+/// rows that are not whole vectors (fp16 16 x 16384 x 257 at 69 %; 65537 x 129 at 0.78-0.84x
+/// cuBLAS). Prediction in NOTES.md ("flat_columns"); not yet measured. Wider tensors: one_pass
+/// (the 8192^2 targets keep their kernel).
+constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
-  if (cols <= kAutoNarrowMaxCols) return ColumnKernel::narrow;
-  if (!vector_rows && cols <= kColumnTilesMaxCols) return ColumnKernel::narrow;
+  if (cols <= kFlatColumnsMaxCols) return ColumnKernel::flat;
   return ColumnKernel::one_pass;
 }
 
@@ -82,9 +76,7 @@ constexpr const char* kernel_name(RowKernel k) {
                                         : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) {
-  return k == ColumnKernel::walk     ? "column_walk"
-         : k == ColumnKernel::narrow ? "narrow_columns"
-                                     : "one_pass";
+  return k == ColumnKernel::walk ? "column_walk" : k == ColumnKernel::flat ? "flat_columns" : "one_pass";
 }
 
 }  // namespace kbench::sum

@@ -115,6 +115,44 @@ Variant<ReductionArgs> one_pass() {
   return v;
 }
 
+/// flat_columns' launch shape and its zeroed accumulator copies and counter for one problem.
+struct FlatColumnsState {
+  FlatColumnsShape shape;
+  DeviceBuffer scratch;  ///< shape.slots x cols floats, zero between calls
+  DeviceBuffer counter;  ///< one unsigned, zero between calls
+};
+
+CallFn flat_call(const ReductionArgs& args) {
+  auto state = std::make_shared<FlatColumnsState>();
+  dispatch_dtype(args.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    state->shape = flat_columns_shape<T>(args.rows, args.cols, args.device.sm_count);
+  });
+  // Zero floats are zero bits, so the tickets' memset zeroes the accumulator copies too.
+  state->scratch = zeroed_tickets(static_cast<std::size_t>(state->shape.slots) * static_cast<std::size_t>(args.cols));
+  state->counter = zeroed_tickets(1);
+  return [args, state](cudaStream_t stream) {
+    with_typed(args, [&](auto x, auto y) {
+      launch_columns_flat(x, y, args.rows, args.cols, state->shape, state->scratch.as<float>(),
+                          state->counter.as<unsigned>(), stream);
+    });
+  };
+}
+
+Variant<ReductionArgs> flat_columns() {
+  Variant<ReductionArgs> v;
+  v.name = "flat_columns";
+  v.description =
+      "up to 1024 columns of any width: the tensor as one stream of 16-byte vectors, windows of whole column "
+      "periods so each thread's lanes keep their columns, sums in registers, one fp32 atomic add per column and "
+      "block, the last block writes; one kernel. Wider: one_pass";
+  v.prepare = [](const ReductionArgs& args) -> CallFn {
+    if (args.cols > kFlatColumnsMaxCols) return one_pass().prepare(args);
+    return flat_call(args);
+  };
+  return v;
+}
+
 /// Floats of narrow_columns' partials: tiles x cols, or two_stage's chunks x cols where it runs.
 std::size_t narrow_partials(const ReductionArgs& args) {
   const std::int64_t blocks = args.cols > kNarrowColumnsMaxCols
@@ -148,17 +186,14 @@ Variant<ReductionArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
-      "narrow_columns up to 64 columns, and up to 1024 (two_stage past 128) when rows are not whole 16-byte "
-      "vectors, one_pass otherwise";
+      "flat_columns up to 1024 columns, one_pass otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
-    const bool vector_rows = reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0 &&
-                             args.cols % static_cast<std::int64_t>(16 / element_bytes(args)) == 0;
-    switch (auto_column_kernel(args.cols, element_bytes(args), vector_rows, args.device.sm_count)) {
+    switch (auto_column_kernel(args.cols, element_bytes(args), args.device.sm_count)) {
       case ColumnKernel::walk:
         return [args](cudaStream_t stream) {
           with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
         };
-      case ColumnKernel::narrow: return narrow_call(args);
+      case ColumnKernel::flat: return flat_call(args);
       case ColumnKernel::one_pass: break;
     }
     return one_pass().prepare(args);
@@ -208,7 +243,7 @@ Variant<ReductionArgs> cublas_gemv() {
 
 std::vector<Variant<ReductionArgs>> column_variants() {
   return {naive(),       two_stage(),    one_pass(),     narrow_columns(),
-          column_walk(), column_tiles(), auto_variant(), cublas_gemv()};
+          column_walk(), column_tiles(), flat_columns(), auto_variant(), cublas_gemv()};
 }
 
 double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
@@ -219,12 +254,15 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   const double narrow_blocks = std::max<double>(two_stage_chunks, narrow_column_tiles(rows, cols, size));
   const double tiles_chunks = column_tiles_chunks(rows, cols, kAnySmCount, size);
   // Partials of chunks x cols floats (narrow_columns' and column_tiles', and auto's when it takes
-  // one of them or one_pass); tickets: a strip is at least one column, once for one_pass and once
-  // for auto; cuBLAS's workspace and ones vector (the handle's own allocations are cuBLAS's, not
-  // counted).
-  return (two_stage_chunks + 2 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
+  // one of them or one_pass; flat_columns' one_pass past 1024 columns); tickets: a strip is at
+  // least one column, for one_pass, auto and flat_columns; flat_columns' accumulator copies (at
+  // most max(2048, 32 x cols) floats and a counter, for it and auto); cuBLAS's workspace and ones
+  // vector (the handle's own allocations are cuBLAS's, not counted).
+  const double flat_floats = std::max<double>(2048.0, 32.0 * static_cast<double>(cols)) + 1;
+  return (two_stage_chunks + 3 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
              sizeof(float) +
-         2 * static_cast<double>(cols) * sizeof(unsigned) + static_cast<double>(kCublasWorkspaceBytes) +
+         2 * flat_floats * sizeof(float) + 3 * static_cast<double>(cols) * sizeof(unsigned) +
+         static_cast<double>(kCublasWorkspaceBytes) +
          static_cast<double>(rows) * static_cast<double>(size);
 }
 

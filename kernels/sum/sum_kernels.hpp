@@ -206,6 +206,75 @@ template <typename T>
 void launch_columns_tiles(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                           cudaStream_t stream);
 
+/// Columns up to which launch_columns_flat runs (its period of columns then fits one block).
+constexpr std::int64_t kFlatColumnsMaxCols = 1024;
+
+/// The flat-columns kernel's column period in 16-byte vectors: the vectors after which the
+/// columns of a vector's lanes repeat, lcm(cols, kVector) / kVector = cols / gcd(cols, kVector).
+constexpr std::int64_t flat_columns_period(std::int64_t cols, std::size_t element_size) {
+  std::int64_t a = cols, b = static_cast<std::int64_t>(16 / element_size);
+  while (b != 0) {
+    const std::int64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return cols / a;
+}
+
+/// Threads of a flat-columns block: a multiple of the period, so that each thread meets the same
+/// columns in every window it loads; among the multiples in [256, 512] the one with the fewest
+/// idle lanes in its last warp (the smallest on a tie), the period itself when it passes 512.
+constexpr int flat_columns_threads(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t period = flat_columns_period(cols, element_size);
+  if (period > 512) return static_cast<int>(period);
+  std::int64_t best = 0, best_padded = 1;
+  for (std::int64_t t = (256 + period - 1) / period * period; t <= 512; t += period) {
+    const std::int64_t padded = (t + 31) / 32 * 32;
+    if (best == 0 || t * best_padded > best * padded) {
+      best = t;
+      best_padded = padded;
+    }
+  }
+  return static_cast<int>(best);
+}
+
+/// Copies of the per-column fp32 accumulator that the flat-columns blocks spread their atomic
+/// adds over (block b adds into copy b % slots): at most 32, and at most ~2048 floats in all, which
+/// the last block reads back.
+constexpr int flat_columns_slots(std::int64_t cols) {
+  const std::int64_t slots = 2048 / (cols > 0 ? cols : 1);
+  return static_cast<int>(slots < 1 ? 1 : slots > 32 ? 32 : slots);
+}
+
+/// Launch shape of the flat-columns kernel for one problem.
+struct FlatColumnsShape {
+  int threads = 0;  ///< flat_columns_threads
+  int blocks = 0;   ///< a resident wave at most (the grid strides over the windows)
+  int slots = 1;    ///< flat_columns_slots
+};
+
+/// The flat-columns shape on this device: blocks = what fits resident (occupancy query, at most
+/// 1536 threads per SM) x sm_count, at most max(2 x sm_count, 131072 / cols) so that a call's
+/// atomic adds stay near 128 Ki, and at most the tensor's windows of threads x kVector elements.
+/// Call once per problem (prepare), not per launch.
+template <typename T>
+FlatColumnsShape flat_columns_shape(std::int64_t rows, std::int64_t cols, int sm_count);
+
+/// Outer sums of up to kFlatColumnsMaxCols columns, any width, rows or alignment: the tensor is
+/// read as one flat stream of 16-byte vectors, as a copy would (grid-stride over windows of
+/// threads x kVector elements, 4 windows in flight per thread). A window is a whole number of
+/// column periods, so lane l of thread t's vectors always belongs to column (t * kVector + l) %
+/// cols: each thread keeps kVector fp32 sums in registers, whatever cols is. The block folds them
+/// per column in shared memory (a fixed tree) and adds its cols sums atomically into copy
+/// blockIdx.x % slots of `scratch`; the last block (a ticket on `counter`) adds the copies, writes
+/// out and leaves scratch and counter at zero. `scratch` holds slots x cols floats and `counter`
+/// one unsigned, both zero before the first call. fp32 atomics: the last bits of a result may
+/// differ from call to call. Element loads when `in` is not 16-byte aligned. Throws for cols >
+/// kFlatColumnsMaxCols.
+template <typename T>
+void launch_columns_flat(const T* in, T* out, std::int64_t rows, std::int64_t cols, const FlatColumnsShape& shape,
+                         float* scratch, unsigned* counter, cudaStream_t stream);
+
 // ---- vendor baselines ---------------------------------------------------------------------------
 
 /// cub::DeviceReduce::TransformReduce (fp32 accumulation). Call with temp == nullptr to get the

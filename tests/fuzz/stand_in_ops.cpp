@@ -64,7 +64,7 @@ void register_stand_in_ops(Registry& registry) {
   add("sum_inner", "sum", storage,
       variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage,
-      variants({"naive", "two_stage", "one_pass", "narrow_columns", "column_walk", "column_tiles", "auto"}, "cublas_gemv"),
+      variants({"naive", "two_stage", "one_pass", "narrow_columns", "column_walk", "column_tiles", "flat_columns", "auto"}, "cublas_gemv"),
       sum_outer_shape);
   add("max_inner", "sum", storage,
       variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);

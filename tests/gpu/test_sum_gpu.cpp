@@ -236,3 +236,80 @@ TEST_CASE("a reduction variant that writes nothing fails verification", "[gpu][s
     CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
   }
 }
+
+TEST_CASE("flat_columns sums 5 rows of 3 columns (its smallest case: one block, one short window)",
+          "[gpu][sum][flat_columns]") {
+  CudaStream stream;
+  check_variants(*registry().find("sum_outer"), {5, 3}, {"flat_columns"}, stream);
+}
+
+TEST_CASE("flat_columns and auto match the reference on 1-1024 columns, odd rows, 2-D and 3-D", "[gpu][sum][flat_columns]") {
+  // Widths below, at and past a 16-byte vector, primes and whole vectors; row counts that leave a
+  // short last window and a short last vector; tensors of fewer elements than one window.
+  CudaStream stream;
+  const Op& outer = *registry().find("sum_outer");
+  for (const Shape& shape : std::vector<Shape>{{1, 1}, {7, 1}, {1, 7}, {3, 1000}, {1000003, 1}, {524287, 2},
+                                               {333331, 3}, {1048573, 7}, {65537, 16}, {262147, 61}, {65537, 64},
+                                               {65537, 129}, {16, 4099, 257}, {4099, 1000}, {2053, 1023},
+                                               {1031, 1024}, {9, 1021}, {3, 5, 33}, {2, 3, 300007}}) {
+    check_variants(outer, shape, {"flat_columns", "auto"}, stream);
+  }
+}
+
+TEST_CASE("flat_columns leaves its accumulators and counter at zero: later calls give the same result",
+          "[gpu][sum][flat_columns]") {
+  // verify() calls each variant on two input sets; the accumulator copies are reset by the last
+  // block, so a leftover would show up as a wrong sum on the next call.
+  CudaStream stream;
+  for (int call = 0; call < 3; ++call) {
+    check_variants(*registry().find("sum_outer"), {100003, 7}, {"flat_columns", "auto"}, stream);
+    check_variants(*registry().find("sum_outer"), {4099, 1000}, {"flat_columns"}, stream);
+  }
+}
+
+namespace {
+
+/// launch_columns_flat on a tensor that starts one element past a 16-byte boundary (the element
+/// load path; the workload's buffers are always aligned), output poisoned with NaN bits first.
+template <typename T>
+void check_flat_columns_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, CudaStream& stream) {
+  const std::uint64_t seed = fresh_seed();
+  INFO(dtype_name(dtype) << " " << rows << " x " << cols << " seed " << seed);
+  const auto n = static_cast<std::size_t>(rows * cols);
+  const HostTensor x = random_tensor(dtype, n, seed);
+  DeviceBuffer in((n + 1) * sizeof(T));
+  upload(in.as<T>() + 1, x.bytes.data(), x.bytes.size());
+  DeviceBuffer out(static_cast<std::size_t>(cols) * sizeof(T));
+  KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
+  const sum::FlatColumnsShape shape = sum::flat_columns_shape<T>(rows, cols, 132);
+  DeviceBuffer scratch(static_cast<std::size_t>(shape.slots * cols) * sizeof(float));
+  DeviceBuffer counter(sizeof(unsigned));
+  KBENCH_CUDA_CALL(cudaMemset(scratch.get(), 0, scratch.bytes()));
+  KBENCH_CUDA_CALL(cudaMemset(counter.get(), 0, counter.bytes()));
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+  sum::launch_columns_flat(in.as<T>() + 1, out.as<T>(), rows, cols, shape, scratch.as<float>(), counter.as<unsigned>(),
+                           stream.get());
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
+  std::vector<std::uint8_t> bytes(out.bytes());
+  KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.get(), bytes.size(), cudaMemcpyDeviceToHost));
+  const std::vector<float> got = decode_to_float(dtype, bytes.data(), static_cast<std::size_t>(cols));
+  const sum::ReductionReference want = sum::reference_columns(x.values, rows, cols);
+  const Tolerance tol = sum::reduction_tolerance(dtype, sum::Reduction::sum);
+  std::int64_t bad = 0;
+  for (std::size_t c = 0; c < got.size(); ++c) {
+    const double allowed = tol.abs + tol.rel * std::fabs(want.values[c]) + tol.scaled * want.scale[c];
+    if (!(std::fabs(got[c] - want.values[c]) <= allowed)) ++bad;
+  }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("flat_columns reads a tensor that is not 16-byte aligned element by element", "[gpu][sum][flat_columns]") {
+  CudaStream stream;
+  for (std::int64_t cols : {1, 3, 16, 61, 257, 1000}) {
+    check_flat_columns_unaligned<float>(DType::f32, 40009, cols, stream);
+    check_flat_columns_unaligned<__half>(DType::f16, 40009, cols, stream);
+    check_flat_columns_unaligned<__nv_bfloat16>(DType::bf16, 20011, cols, stream);
+  }
+}

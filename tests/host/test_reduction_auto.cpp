@@ -98,38 +98,73 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: column_walk for many columns, narrow_columns below a strip, and for odd widths up to 1024 (column_tiles lost there), one_pass beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 1024 of any width, one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
-  auto pick = [](std::int64_t cols, std::size_t size, bool vector_rows) {
-    return sum::auto_column_kernel(cols, size, vector_rows, kH100Sms);
-  };
-  CHECK(pick(262147, 4, false) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
-  CHECK(pick(1000003, 2, false) == ColumnKernel::walk);
-  CHECK(pick(262144, 2, true) == ColumnKernel::walk);
-  CHECK(pick(101376, 4, true) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
-  CHECK(pick(101375, 4, true) == ColumnKernel::one_pass);
-  CHECK(pick(202752, 2, true) == ColumnKernel::walk);
-  CHECK(pick(202751, 2, true) == ColumnKernel::one_pass);
-  CHECK(pick(4, 4, true) == ColumnKernel::narrow);
-  CHECK(pick(33, 2, false) == ColumnKernel::narrow);
-  CHECK(pick(64, 2, true) == ColumnKernel::narrow);
-  CHECK(pick(100, 4, false) == ColumnKernel::narrow);
-  CHECK(pick(100, 4, true) == ColumnKernel::one_pass);
-  CHECK(pick(129, 2, false) == ColumnKernel::narrow);
-  CHECK(pick(257, 2, false) == ColumnKernel::narrow);  // the zoo's 16 x 16384 x 257
-  CHECK(pick(1000, 4, false) == ColumnKernel::narrow);
-  CHECK(pick(1024, 2, false) == ColumnKernel::narrow);
-  CHECK(pick(1025, 2, false) == ColumnKernel::one_pass);
-  CHECK(pick(1000, 4, true) == ColumnKernel::one_pass);  // whole vectors: one_pass's 16-byte strips
-  CHECK(pick(8192, 4, true) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
-  CHECK(pick(8192, 2, true) == ColumnKernel::one_pass);
-  CHECK(sum::auto_column_kernel(101376, 4, true, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
+  auto pick = [](std::int64_t cols, std::size_t size) { return sum::auto_column_kernel(cols, size, kH100Sms); };
+  CHECK(pick(262147, 4) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
+  CHECK(pick(1000003, 2) == ColumnKernel::walk);
+  CHECK(pick(262144, 2) == ColumnKernel::walk);
+  CHECK(pick(101376, 4) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
+  CHECK(pick(101375, 4) == ColumnKernel::one_pass);
+  CHECK(pick(202752, 2) == ColumnKernel::walk);
+  CHECK(pick(202751, 2) == ColumnKernel::one_pass);
+  // Every width up to 1024, odd, prime or whole vectors, in every element size.
+  for (std::int64_t cols : {1, 2, 3, 4, 7, 16, 33, 61, 64, 100, 127, 129, 257, 511, 1000, 1021, 1024}) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      CHECK(pick(cols, size) == ColumnKernel::flat);
+    }
+  }
+  CHECK(pick(1025, 2) == ColumnKernel::one_pass);
+  CHECK(pick(8192, 4) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
+  CHECK(pick(8192, 2) == ColumnKernel::one_pass);
+  CHECK(sum::auto_column_kernel(101376, 4, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
   CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
+  CHECK(std::string(sum::kernel_name(ColumnKernel::flat)) == "flat_columns");
+  CHECK(std::string(sum::kernel_name(ColumnKernel::one_pass)) == "one_pass");
   // column_tiles: 4 blocks per SM, never more than its tiles, two_stage's chunks past 1024 columns.
   CHECK(sum::column_tiles_chunks(262144, 257, kH100Sms, 2) == 521);  // 10923 tiles of 24 rows, 21 per chunk
   CHECK(sum::column_tiles_chunks(100, 257, kH100Sms, 2) == 5);  // 24-row tiles
   CHECK(sum::column_tiles_chunks(8192, 4096, kH100Sms, 4) == sum::column_chunks(8192, 4096, kH100Sms, 4));
+}
+
+TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 threads, folds that fit shared memory",
+          "[auto][sum][flat_columns]") {
+  for (std::int64_t cols = 1; cols <= sum::kFlatColumnsMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      const std::int64_t vector = static_cast<std::int64_t>(16 / size);
+      const std::int64_t period = sum::flat_columns_period(cols, size);
+      CHECK(period * vector % cols == 0);  // a period of vectors ends at a row's end
+      const int threads = sum::flat_columns_threads(cols, size);
+      CHECK(threads % period == 0);        // so every window of threads x vector elements is whole rows
+      CHECK(threads >= 256);
+      CHECK(threads <= 1024);
+      if (period <= 512) CHECK(threads <= 512);
+      CHECK(threads * vector % cols == 0);
+      // The kernel's fold: lanes x cols partial sums, then slots x cols read back, in 2048 floats.
+      const std::int64_t lanes = std::max<std::int64_t>(1, threads / cols);
+      CHECK(lanes * cols <= 2048);
+      const int slots = sum::flat_columns_slots(cols);
+      CHECK(slots >= 1);
+      CHECK(slots <= 32);
+      CHECK(slots * cols <= 2048);
+    }
+  }
+  CHECK(sum::flat_columns_period(7, 2) == 7);
+  CHECK(sum::flat_columns_period(16, 4) == 4);
+  CHECK(sum::flat_columns_period(1000, 2) == 125);
+  CHECK(sum::flat_columns_period(1, 2) == 1);
+  CHECK(sum::flat_columns_threads(1, 4) == 256);
+  CHECK(sum::flat_columns_threads(7, 2) == 448);   // 14 full warps, not 259 threads in 9 warps
+  CHECK(sum::flat_columns_threads(129, 2) == 387);  // 13 warps, 93 % busy; 258 would be 90 %
+  CHECK(sum::flat_columns_threads(257, 2) == 257);
+  CHECK(sum::flat_columns_threads(1000, 2) == 375);
+  CHECK(sum::flat_columns_threads(1023, 4) == 1023);
+  CHECK(sum::flat_columns_slots(1) == 32);
+  CHECK(sum::flat_columns_slots(257) == 7);
+  CHECK(sum::flat_columns_slots(1024) == 2);
 }
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
