@@ -124,7 +124,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, register_row, cluster, grid, split, online };
+enum class SoftmaxKernel { packed, short_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -132,6 +132,7 @@ enum class SoftmaxKernel { packed, short_rows, register_row, cluster, grid, spli
 struct SoftmaxLayout {
   bool vector_rows = false;
   bool same_phase = false;
+  bool aligned = false;  ///< x and y both 16-byte aligned (ring_rows' bulk copies)
 };
 
 /// Longest rows, in 16-byte vectors, that register_row holds (softmax_kernels.hpp).
@@ -145,7 +146,17 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
 
+/// Rows up to kShortAlwaysMaxCols that are not whole 16-byte vectors, in aligned tensors on
+/// compute capability 9.0+: ring_rows (softmax_ring_rows.hpp; predicted, not yet measured: short
+/// rows' staged path measured 49-63 % of the copy roof at 7, 100 and 127 16-bit columns, its
+/// tile's load, compute and store phases overlapping only across resident blocks).
+constexpr bool auto_takes_ring_rows(std::int64_t cols, int cc_major, SoftmaxLayout layout) {
+  return cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned && cc_major >= 9;
+}
+
 /// The heuristic, in order:
+/// 0. rows auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory
+///    ring by bulk copies, a lane group per row);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
 ///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
@@ -166,6 +177,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
+  if (auto_takes_ring_rows(cols, cc_major, layout)) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
       return SoftmaxKernel::short_rows;
@@ -188,6 +200,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
   switch (k) {
     case SoftmaxKernel::packed: return "packed_rows";
     case SoftmaxKernel::short_rows: return "short_rows";
+    case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";

@@ -11,6 +11,7 @@
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
+#include "kernels/softmax/softmax_ring_rows.hpp"
 
 #include "kbench/ops/softmax.hpp"
 
@@ -159,6 +160,31 @@ Variant<SoftmaxArgs> short_rows() {
   return v;
 }
 
+/// The ring-rows call: the plan (its shape for this device), made once per problem.
+CallFn ring_rows_call(const SoftmaxArgs& args) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const softmax::RingRowsPlan plan =
+        softmax::plan_ring_rows(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
+    return [x, y, rows = args.rows, cols = args.cols, plan](cudaStream_t stream) {
+      softmax::launch_ring_rows(x, y, rows, cols, plan, stream);
+    };
+  });
+}
+
+Variant<SoftmaxArgs> ring_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "ring_rows";
+  v.description =
+      "rows up to 1024 elements (Hopper, aligned tensors): a persistent grid streams 8 KiB tiles of whole rows "
+      "through a 4-slot shared-memory ring with bulk copies, a group of 1-32 lanes per row holds it in registers, "
+      "tiles leave by bulk stores; short_rows otherwise";
+  v.prepare = ring_rows_call;
+  return v;
+}
+
 /// The grid-row call: the plan and the zeroed scratch of its counters and states, made once per
 /// problem; the call owns them. Empty where the kernel cannot run the problem (`fallback` then).
 CallFn grid_call(const SoftmaxArgs& args) {
@@ -243,7 +269,8 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "picks per problem (softmax/NOTES.md): ring_rows up to 256 columns where rows are not whole 16-byte vectors "
+      "(Hopper, aligned tensors), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
@@ -253,12 +280,15 @@ Variant<SoftmaxArgs> auto_variant() {
     softmax::SoftmaxLayout layout;
     layout.vector_rows = x % 16 == 0 && y % 16 == 0 && args.cols % static_cast<std::int64_t>(16 / size) == 0;
     layout.same_phase = x % 16 == y % 16;
+    layout.aligned = x % 16 == 0 && y % 16 == 0;
     switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
                                          layout)) {
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
         return short_rows_kernel.bound(args);
+      case softmax::SoftmaxKernel::ring_rows:
+        return ring_rows_call(args);
       case softmax::SoftmaxKernel::grid: {
         // plan_grid_row may still find that the device cannot hold the grid: split then.
         CallFn call = grid_call(args);
@@ -359,7 +389,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

@@ -3,7 +3,9 @@
 #include "kernels/sum/sum_variants.hpp"
 
 #include "kernels/sum/sum_auto.hpp"
+#include "kernels/sum/sum_rows_ring.hpp"
 
+#include <cstdint>
 #include <memory>
 
 namespace kbench::sum {
@@ -72,6 +74,31 @@ Variant<ReductionArgs> flat_rows(Reduction reduction) {
   return v;
 }
 
+/// The ring-rows call: the plan (its shape for this device), made once per problem.
+CallFn ring_call(const ReductionArgs& args, Reduction reduction) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const RowsRingPlan plan =
+        plan_rows_ring(x, args.rows, args.cols, reduction, args.device.sm_count, args.device.cc_major);
+    return [x, y, rows = args.rows, cols = args.cols, reduction, plan](cudaStream_t stream) {
+      launch_rows_ring(x, y, rows, cols, reduction, plan, stream);
+    };
+  });
+}
+
+Variant<ReductionArgs> ring_rows(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "ring_rows";
+  v.description =
+      "rows up to 1024 elements (Hopper, aligned tensors): a persistent grid streams 8 KiB tiles of whole rows "
+      "through a 4-slot shared-memory ring with bulk copies, a group of 1-32 lanes folds each row; flat_rows "
+      "otherwise";
+  v.prepare = [reduction](const ReductionArgs& args) { return ring_call(args, reduction); };
+  return v;
+}
+
 /// split_row's partials and per-row ticket counters for one problem.
 struct SplitState {
   DeviceBuffer partials;  ///< rows x rows_split_count floats
@@ -110,11 +137,14 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, flat_rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
+      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, ring_rows up to 1024 columns where "
+      "rows are not whole 16-byte vectors (Hopper, aligned input), flat_rows for other rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
-    switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
+    switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count,
+                            args.device.cc_major, reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0)) {
       case RowKernel::split: return split_call(args, reduction);
+      case RowKernel::ring: return ring_call(args, reduction);
       case RowKernel::thread_per_row:
         return RowLauncher{naive_rows, reduction}.bound(args);
       case RowKernel::flat:
@@ -163,7 +193,7 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
   return {naive(reduction),     row_parallel(reduction),  packed_rows(reduction),          flat_rows(reduction),
-          split_row(reduction), auto_variant(reduction), cub_segmented_variant(reduction)};
+          ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

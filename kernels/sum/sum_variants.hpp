@@ -49,7 +49,7 @@ std::vector<Variant<ReductionArgs>> full_variants();
 double full_scratch_bytes(std::int64_t n, DType dtype);
 
 /// sum_inner (Reduction::sum) or max_inner (Reduction::max): naive, row_parallel, packed_rows, flat_rows,
-/// split_row, auto; baseline cub_segmented.
+/// ring_rows, split_row, auto; baseline cub_segmented.
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction);
 /// Upper bound of the device bytes row_variants' prepare allocate for rows x cols of `dtype`.
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype);

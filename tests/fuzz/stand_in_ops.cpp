@@ -62,12 +62,12 @@ void register_stand_in_ops(Registry& registry) {
   add("add", "add", storage, variants({"naive", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
   add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass", "auto"}, "cub_reduce"), any_rank);
   add("sum_inner", "sum", storage,
-      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage,
       variants({"naive", "two_stage", "one_pass", "narrow_columns", "column_walk", "column_tiles", "flat_columns", "auto"}, "cublas_gemv"),
       sum_outer_shape);
   add("max_inner", "sum", storage,
-      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   std::vector<VariantInfo> matmul =
       variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "wgmma_tma", "auto"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
@@ -76,8 +76,8 @@ void register_stand_in_ops(Registry& registry) {
   matmul[5].only_dtypes = {DType::f16, DType::bf16};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage,
-      variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "grid_row",
-                "split_row", "auto"},
+      variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "ring_rows", "cluster_row",
+                "grid_row", "split_row", "auto"},
                "cudnn"),
       any_rank);
   add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);

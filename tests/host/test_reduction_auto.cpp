@@ -16,8 +16,9 @@ namespace {
 
 constexpr int kH100Sms = 132;
 
-sum::RowKernel rows_pick(std::int64_t rows, std::int64_t cols, std::size_t size) {
-  return sum::auto_row_kernel(rows, cols, size, kH100Sms);
+sum::RowKernel rows_pick(std::int64_t rows, std::int64_t cols, std::size_t size, bool aligned = true,
+                         int cc_major = 9) {
+  return sum::auto_row_kernel(rows, cols, size, kH100Sms, cc_major, aligned);
 }
 
 softmax::SoftmaxKernel softmax_pick(std::int64_t rows, std::int64_t cols, std::size_t size, bool aligned = true,
@@ -25,6 +26,7 @@ softmax::SoftmaxKernel softmax_pick(std::int64_t rows, std::int64_t cols, std::s
   softmax::SoftmaxLayout layout;
   layout.vector_rows = aligned && cols % static_cast<std::int64_t>(16 / size) == 0;
   layout.same_phase = aligned;
+  layout.aligned = aligned;
   return softmax::auto_softmax_kernel(rows, cols, size, kH100Sms, cc_major, layout);
 }
 
@@ -54,7 +56,10 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to
   for (std::int64_t cols : {1, 3, 5, 8, 17, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row : RowKernel::flat;
+      const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
+      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
+                                 : vector_rows                                ? RowKernel::flat
+                                                                              : RowKernel::ring;
       CHECK(rows_pick(1048576, cols, size) == expected);
       CHECK(rows_pick(3, cols, size) == expected);  // few short rows: still one tile
     }
@@ -75,7 +80,12 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to
   CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
   CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
   CHECK(rows_pick(8388608, 5, 2) == RowKernel::thread_per_row);  // 39.6 us against flat_rows' 66.4 (H100)
-  CHECK(rows_pick(2097143, 17, 4) == RowKernel::flat);           // 55.1 against 62.1
+  CHECK(rows_pick(2097143, 17, 4) == RowKernel::ring);           // not whole vectors (flat_rows 55.1, naive 62.1)
+  CHECK(rows_pick(2097143, 17, 4, false) == RowKernel::flat);    // unaligned: no bulk copies
+  CHECK(rows_pick(2097143, 17, 4, true, 8) == RowKernel::flat);  // no bulk copies before Hopper
+  CHECK(rows_pick(262144, 61, 2) == RowKernel::ring);            // the zoo's max fp16 262144x61: flat_rows 72 %
+  CHECK(rows_pick(262144, 64, 2) == RowKernel::flat);            // whole vectors: flat_rows' 16-byte loads
+  CHECK(std::string(sum::kernel_name(RowKernel::ring)) == "ring_rows");
 }
 
 TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its join lanes", "[auto][sum][tiles]") {
@@ -169,9 +179,13 @@ TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 thr
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::ring_rows);  // not whole vectors, aligned, Hopper
+  CHECK(softmax_pick(1048576, 7, 2, true, 8) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::ring_rows);  // the zoo's bf16 miss, 0.69x
+  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::ring_rows);
+  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::ring_rows);
+  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
   CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
