@@ -28,9 +28,8 @@
 // swizzle, so a warp's 4-byte writes of 8 rows hit 32 distinct banks) and one of its threads
 // writes each panel to C with a TMA store, which clips the parts outside C; the warpgroup syncs
 // alone (named barrier 1 + consumer) before and after filling a buffer, and before refilling one
-// waits until the store issued from it two panels ago has read it (bulk wait_group.read 1; a
-// group is committed for every panel, even one wholly outside C and not stored, so the count
-// holds). The consumers then go straight to the next tile's MMAs while the stores drain: with
+// waits until the newest store from it has read it (bulk wait_group.read 1, or 0 when that store
+// is the newest of all: a panel wholly outside C is not stored and commits no group). The consumers then go straight to the next tile's MMAs while the stores drain: with
 // short K (8 steps a tile) the register epilogue's 64 stores per thread, each spread over 8 rows,
 // cost about as much as a third of a tile's MMAs. 128×128 tiles (TmaTile::n128): B is 2 panels,
 // each consumer issues m64n128k16 (64 accumulators), the ring has 6 stages of 32 KB.
@@ -120,11 +119,12 @@ __device__ __forceinline__ void store_tile(const float (&acc)[BN / 2], T* __rest
 
 /// The staged epilogue of one consumer warpgroup (the file header describes it): its 64×BN
 /// accumulators, rows first_row.., columns first_col.. of C, through the two 8 KB buffers at
-/// `staging` to TMA stores through `c_map`.
+/// `staging` to TMA stores through `c_map`. `last_stored`: the buffer (0, 1) of the issuing
+/// thread's newest store, -1 before the first; kept across tiles.
 template <typename T, int BN>
 __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], const CUtensorMap* c_map,
                                                   unsigned staging, int m, int n, int first_row, int first_col,
-                                                  int consumer, int thread_in_group) {
+                                                  int consumer, int thread_in_group, int& last_stored) {
   constexpr int kCPanelBytes = 64 * kRowBytes;
   const int lane = thread_in_group % 32, quarter = thread_in_group / 32;
   const int g = lane / 4, t = lane % 4;
@@ -133,7 +133,13 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], co
 #pragma unroll
   for (int panel = 0; panel < BN / 64; ++panel) {
     const unsigned buffer = staging + static_cast<unsigned>((panel % 2) * kCPanelBytes);
-    if (issues) tma::bulk_wait_group_read<1>();  // the store from this buffer two panels ago has read it
+    if (issues) {  // the newest store from this buffer has read it: it is the newest of all, or the one before
+      if (last_stored == panel % 2) {
+        tma::bulk_wait_group_read<0>();
+      } else {
+        tma::bulk_wait_group_read<1>();
+      }
+    }
     tma::named_barrier(barrier, 128);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -147,10 +153,11 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], co
     }
     wgmma::fence_shared_for_async_proxy();  // the writes, visible to the TMA unit's reads
     tma::named_barrier(barrier, 128);
-    if (issues) {
-      const int x = first_col + panel * 64;
-      if (first_row < m && x < n) tma::store_2d(c_map, buffer, x, first_row);
+    const int x = first_col + panel * 64;
+    if (issues && first_row < m && x < n) {  // a panel wholly outside C is not stored
+      tma::store_2d(c_map, buffer, x, first_row);
       tma::bulk_commit_group();
+      last_stored = panel % 2;
     }
   }
 }
@@ -213,6 +220,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (thread_in_group == 0) tma::prefetch_map(&c_map);
   }
   float acc[P::kAccumulators];
+  int last_stored = -1;  // the staged epilogue's newest store's buffer (its issuing thread's)
   unsigned i = 0;  // steps consumed over all of this block's tiles
   for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
     const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
@@ -232,7 +240,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
     if constexpr (kStaged) {
       store_tile_staged<T, BN>(acc, &c_map, staging + static_cast<unsigned>(consumer * 2 * P::kCPanelBytes), m, n,
-                               first_row, first_col, consumer, thread_in_group);
+                               first_row, first_col, consumer, thread_in_group, last_stored);
     } else {
       store_tile<T, BN>(acc, c, m, n, first_row, first_col, thread_in_group);
     }
