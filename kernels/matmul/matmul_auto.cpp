@@ -27,6 +27,13 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
       if (maps == nullptr) throw std::logic_error("matmul auto: a wgmma_tma plan launched without its tensor maps");
       return launch_wgmma_tma(*maps, c, dims, stream);
     }
+    case AutoKernel::wgmma_tma_staged:
+    case AutoKernel::wgmma_tma_staged_n128: {
+      const auto* maps = std::get_if<WgmmaTmaStagedOperands<T>>(&tma);
+      if (maps == nullptr) throw std::logic_error("matmul auto: a staged TMA plan launched without its tensor maps");
+      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_staged ? TmaTile::n256 : TmaTile::n128;
+      return launch_wgmma_tma_staged(*maps, dims, tile, stream);
+    }
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
@@ -82,8 +89,20 @@ AutoPlan plan_for(const MatmulArgs& args) {
 }
 
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args) {
-  if (plan.kernel != AutoKernel::wgmma_tma) return {};
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
+    if (args.dtype == DType::f16) {
+      return make_wgmma_tma_staged_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
+                                            static_cast<__half*>(args.c), dims);
+    }
+    if (args.dtype == DType::bf16) {
+      return make_wgmma_tma_staged_operands(static_cast<const __nv_bfloat16*>(args.a),
+                                            static_cast<const __nv_bfloat16*>(args.b),
+                                            static_cast<__nv_bfloat16*>(args.c), dims);
+    }
+    throw std::logic_error("matmul auto: a staged TMA plan for " + std::string(dtype_name(args.dtype)));
+  }
+  if (plan.kernel != AutoKernel::wgmma_tma) return {};
   if (args.dtype == DType::f16) {
     return make_wgmma_tma_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), dims);
   }

@@ -15,8 +15,10 @@ namespace kbench::matmul {
 /// The plan that plan_auto makes for `args` on args.device.
 AutoPlan plan_for(const MatmulArgs& args);
 
-/// The tensor maps a wgmma_tma plan reads A and B through; nothing for the other plans.
-using AutoTmaOperands = std::variant<std::monostate, WgmmaTmaOperands<__half>, WgmmaTmaOperands<__nv_bfloat16>>;
+/// The tensor maps a wgmma_tma plan reads A and B through (and a staged one writes C through);
+/// nothing for the other plans.
+using AutoTmaOperands = std::variant<std::monostate, WgmmaTmaOperands<__half>, WgmmaTmaOperands<__nv_bfloat16>,
+                                     WgmmaTmaStagedOperands<__half>, WgmmaTmaStagedOperands<__nv_bfloat16>>;
 
 /// `plan`'s tensor maps for `args`, encoded on the host once per problem (outside the timed window).
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args);

@@ -39,6 +39,27 @@ AutoPlan split_or_whole(Dims dims, int sm_count) {
   return {AutoKernel::wgmma_split_k, splits, splits * slice_bytes(dims)};
 }
 
+/// Whether 128×128 tiles finish a whole-K problem sooner than 128×256 ones: whole rounds of tiles on
+/// the busiest SM, a narrow tile costing kAutoNarrowTileCost of a wide one.
+bool narrow_tiles_win(Dims dims, int sm_count) {
+  if (sm_count <= 0) return false;
+  const std::int64_t wide_rounds = ceil_div64(wgmma_tiles(dims), sm_count);
+  const std::int64_t narrow_rounds =
+      ceil_div64(ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(TmaTile::n128)), sm_count);
+  return static_cast<double>(narrow_rounds) * kAutoNarrowTileCost < static_cast<double>(wide_rounds);
+}
+
+/// The staged TMA kernel's plan for a shape it can run (K, N multiples of 8, aligned pointers),
+/// given the 128×256 plan: whole K on the tile that finishes sooner; 2 K splits become whole K on
+/// 128×128 tiles (as many blocks, each as many MMAs, no slices and no second kernel).
+AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count) {
+  if (wide.kernel == AutoKernel::wgmma_split_k && wide.splits != 2) return wide;
+  if (wide.kernel == AutoKernel::wgmma_split_k || narrow_tiles_win(dims, sm_count)) {
+    return {AutoKernel::wgmma_tma_staged_n128, 1, 0};
+  }
+  return {AutoKernel::wgmma_tma_staged, 1, 0};
+}
+
 }  // namespace
 
 std::string_view auto_kernel_name(AutoKernel kernel) {
@@ -52,6 +73,8 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::tensor_core_small_split_k: return "tensor_core_small_split_k";
     case AutoKernel::wgmma: return "wgmma";
     case AutoKernel::wgmma_tma: return "wgmma_tma";
+    case AutoKernel::wgmma_tma_staged: return "wgmma_tma_staged";
+    case AutoKernel::wgmma_tma_staged_n128: return "wgmma_tma_staged_n128";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
   }
   return "?";
@@ -66,14 +89,16 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (!device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
-  // Whole-K plans run the TMA kernel, which needs K and N multiples of 8 (wgmma_tma_unsupported).
+  // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits),
+  // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported).
   // Other shapes: the cp.async wgmma kernel copies them element by element, as tensor_core's
   // 128×128 fallback does. Measured on the H100 (NOTES.md): with 17 tiles (127×4099×65) the
   // fallback was faster, with 136 (1023×4097×513) wgmma was. So unaligned shapes take wgmma where
   // its tiles fill half the SMs or its K splits put 2 or more blocks on every tile, else tensor_core.
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
-  if (aligned || plan.kernel == AutoKernel::wgmma_split_k) return plan;
+  if (aligned) return staged(plan, dims, device.sm_count);
+  if (plan.kernel == AutoKernel::wgmma_split_k) return plan;
   if (2 * wgmma_tiles(dims) > device.sm_count) return {AutoKernel::wgmma, 1, 0};
   return {AutoKernel::tensor_core, 1, 0};
 }

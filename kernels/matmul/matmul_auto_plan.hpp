@@ -22,7 +22,9 @@ enum class AutoKernel {
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
   tensor_core_small_split_k,  ///< tf32: the same on 32×32 tiles
   wgmma,             ///< fp16/bf16 on compute capability 9.0, K or N not a multiple of 8: launch_wgmma (cp.async)
-  wgmma_tma,         ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma (TMA-fed, persistent)
+  wgmma_tma,         ///< launch_wgmma_tma (TMA-fed, persistent, register epilogue); the rule now picks the staged forms
+  wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
+  wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
 };
 
@@ -50,6 +52,11 @@ inline constexpr double kAutoSmallVolume = 512.0 * 512.0 * 512.0;
 /// A split is at least this many of the wgmma kernel's 64-deep K steps (256 of K), so its
 /// pipeline fills and its slice write stays below what it reads.
 inline constexpr int kAutoMinStepsPerSplit = 4;
+
+/// The staged TMA kernel's 128×128 tile costs this fraction of a 128×256 tile's time: half its
+/// MMAs, plus 15 % for the third more L2 → SM bytes per FLOP and the B operand read by both
+/// warpgroups (a guess, not measured: NOTES.md, "staged epilogue").
+inline constexpr double kAutoNarrowTileCost = 0.575;
 
 /// The plan for C = A·B of `dims` in `dtype` on `device`. `pointers_aligned16`: A, B and C are
 /// 16-byte aligned (cudaMalloc'd buffers are).

@@ -83,6 +83,41 @@ WgmmaTmaOperands<__nv_bfloat16> make_wgmma_tma_operands(const __nv_bfloat16* a, 
 template <typename T>
 void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream);
 
+/// The TMA kernel with C staged through shared memory and written by TMA stores (the consumers
+/// go on to their next tile's MMAs while the stores drain), on 128×256 or 128×128 block tiles
+/// (matmul_wgmma_tma.cu).
+enum class TmaTile { n256, n128 };
+
+/// A's, B's and C's tensor maps for launch_wgmma_tma_staged.
+template <typename T>
+struct WgmmaTmaStagedOperands {
+  WgmmaTmaOperands<T> loads;  ///< A and B, as for launch_wgmma_tma
+  CUtensorMap c;              ///< C (M×N): boxes of 64 rows × 64 N, 128-byte swizzle, written by TMA stores
+};
+
+/// Empty when launch_wgmma_tma_staged can run C = A·B of `dims` on these pointers, else why not:
+/// what wgmma_tma_unsupported asks, and C 16-byte aligned (TMA stores it too).
+std::string wgmma_tma_staged_unsupported(Dims dims, const void* a, const void* b, const void* c);
+
+/// The three tensor maps; throws as make_wgmma_tma_operands does (std::invalid_argument where
+/// wgmma_tma_staged_unsupported is not empty).
+WgmmaTmaStagedOperands<__half> make_wgmma_tma_staged_operands(const __half* a, const __half* b, __half* c,
+                                                              Dims dims);
+WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_bfloat16* a,
+                                                                     const __nv_bfloat16* b, __nv_bfloat16* c,
+                                                                     Dims dims);
+
+/// launch_wgmma_tma's persistent, warp-specialised kernel on `tile`, its epilogue through shared
+/// memory and TMA stores. 128×128 tiles run a 6-stage ring of 32 KB (m64n128k16 wgmmas).
+/// `operands` must come from make_wgmma_tma_staged_operands for these dims. Compute capability
+/// 9.0 only.
+template <typename T>
+void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
+                             cudaStream_t stream);
+
+/// The block tile of launch_wgmma_tma_staged along N.
+constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : 128; }
+
 /// The wgmma kernel's block tile of C and its K per pipeline step.
 constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;
 /// The most K splits a split-K launcher takes.

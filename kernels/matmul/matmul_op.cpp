@@ -186,6 +186,43 @@ Variant<MatmulArgs> wgmma_tma() {
   return v;
 }
 
+/// The TMA kernel with its epilogue through shared memory and TMA stores, on 128×256 tiles
+/// (`wgmma_tma_staged`) or 128×128 (`wgmma_tma_staged_n128`); the three tensor maps are encoded
+/// once per problem, outside the timed window.
+Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
+  Variant<MatmulArgs> v;
+  const bool narrow = tile == matmul::TmaTile::n128;
+  v.name = narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged";
+  v.description = std::string("wgmma_tma's persistent, warp-specialised kernel (compute capability 9.0 only) on ") +
+                  (narrow ? "128x128 tiles (m64n128k16, 6-stage ring)" : "128x256 tiles") +
+                  ", C rounded into swizzled shared-memory panels and written by TMA stores while the consumers "
+                  "start the next tile; K and N multiples of 8, C 16-byte aligned";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    return matmul::wgmma_tma_staged_unsupported(dims_of(args), args.a, args.b, args.c);
+  };
+  v.prepare = [tile](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    if (args.dtype == DType::f16) {
+      const auto x = operands<__half>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaStagedOperands<__half>>(
+          matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
+      return [maps, dims, tile](cudaStream_t stream) { matmul::launch_wgmma_tma_staged(*maps, dims, tile, stream); };
+    }
+    if (args.dtype == DType::bf16) {
+      const auto x = operands<__nv_bfloat16>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaStagedOperands<__nv_bfloat16>>(
+          matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
+      return [maps, dims, tile](cudaStream_t stream) { matmul::launch_wgmma_tma_staged(*maps, dims, tile, stream); };
+    }
+    throw undeclared_dtype(tile == matmul::TmaTile::n128 ? "wgmma_tma_staged_n128" : "wgmma_tma_staged", args.dtype);
+  };
+  return v;
+}
+
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
 /// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
@@ -194,9 +231,10 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma (K and N "
-      "multiples of 8) or wgmma (others), with K split over the SMs and a reduction kernel when the 128x256 tiles "
-      "fill under half of them; tensor_core below 512^3, off Hopper and for unaligned shapes of few "
+      "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma_staged on "
+      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8), or wgmma "
+      "(others), with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half of them "
+      "(2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of few "
       "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster";
@@ -313,7 +351,16 @@ OpDefinition<MatmulArgs> matmul_definition() {
     return MatmulArgs{problem.dtype, dims.m, dims.n, dims.k, buffers.inputs[0], buffers.inputs[1],
                       buffers.outputs[0], buffers.device};
   };
-  op.variants = {naive(), tiled(), register_blocked(), tensor_core(), wgmma(), wgmma_tma(), auto_variant(), cublas()};
+  op.variants = {naive(),
+                 tiled(),
+                 register_blocked(),
+                 tensor_core(),
+                 wgmma(),
+                 wgmma_tma(),
+                 wgmma_tma_staged(matmul::TmaTile::n256),
+                 wgmma_tma_staged(matmul::TmaTile::n128),
+                 auto_variant(),
+                 cublas()};
   return op;
 }
 

@@ -51,6 +51,7 @@ namespace {
 
 constexpr int kBM = kWgmmaTileM, kBN = kWgmmaTileN, kBK = kWgmmaStepK;
 static_assert(kBM == 128 && kBN == 256 && kBK == 64, "the copies, descriptors and epilogue are written for 128x256x64");
+static_assert(wgmma::kSwizzleRowBytes == 128 && wgmma::kBPanelBytes == 64 * 128, "wgmma.cuh's layout is this file's");
 constexpr int kThreads = 256;  // two warpgroups
 constexpr int kStages = 4;
 constexpr int kAhead = 2;  // steps whose copies are in flight ahead of the one computing
@@ -163,14 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     cp_async_commit();
     const unsigned a_rows = stage_of(step) + static_cast<unsigned>(warpgroup * 64 * kRowBytes);
     const unsigned b_panels = stage_of(step) + kAStageBytes;
-    wgmma::fence();
-#pragma unroll
-    for (int slice = 0; slice < kBK / 16; ++slice) {
-      const std::uint64_t a_desc = wgmma::descriptor(a_rows + slice * 32, 16, 8 * kRowBytes);
-      const std::uint64_t b_desc = wgmma::descriptor(b_panels + slice * 16 * kRowBytes, kBPanelBytes, 8 * kRowBytes);
-      wgmma::wgmma_m64n256k16(acc, a_desc, b_desc, T{});
-    }
-    wgmma::commit_group();
+    wgmma::mma_step_k64<T>(acc, a_rows, b_panels);
     wgmma::wait_group<1>();  // step - 1's group is done: its stage may be refilled after the next barrier
   }
   wgmma::wait_group<0>();

@@ -23,7 +23,19 @@
 // accumulators and stores them with a guard per element (two elements per store) while the
 // producer already fills the ring with the next tile's steps.
 //
-// Schedule. grid = min(tiles, SMs), one block per SM (197 KB of shared memory); block b takes tiles
+// Staged epilogue (launch_wgmma_tma_staged). Each consumer warpgroup rounds its 64 rows into
+// 64×64 panels of shared memory (two buffers of 8 KB per warpgroup, laid out with the 128-byte
+// swizzle, so a warp's 4-byte writes of 8 rows hit 32 distinct banks) and one of its threads
+// writes each panel to C with a TMA store, which clips the parts outside C; the warpgroup syncs
+// alone (named barrier 1 + consumer) before and after filling a buffer, and before refilling one
+// waits until the newest store from it has read it (bulk wait_group.read 1, or 0 when that store
+// is the newest of all: a panel wholly outside C is not stored and commits no group). The consumers then go straight to the next tile's MMAs while the stores drain: with
+// short K (8 steps a tile) the register epilogue's 64 stores per thread, each spread over 8 rows,
+// cost about as much as a third of a tile's MMAs. 128×128 tiles (TmaTile::n128): B is 2 panels,
+// each consumer issues m64n128k16 (64 accumulators), the ring has 6 stages of 32 KB.
+//
+// Schedule. grid = min(tiles, SMs), one block per SM (197 KB of shared memory; 225 KB staged);
+// block b takes tiles
 // b, b + grid, ... in matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
 // that run at once share panels of A and B in L2.
 //
@@ -46,30 +58,48 @@ namespace kbench::matmul {
 
 namespace {
 
-constexpr int kBM = kWgmmaTileM, kBN = kWgmmaTileN, kBK = kWgmmaStepK;
-static_assert(kBM == 128 && kBN == 256 && kBK == 64, "the boxes, descriptors and epilogue are written for 128x256x64");
+constexpr int kBM = kWgmmaTileM, kBK = kWgmmaStepK;
+static_assert(kBM == 128 && kBK == 64, "the boxes, descriptors and epilogue are written for 128-row tiles of 64-deep steps");
 constexpr int kThreads = 384;             // producer warpgroup + two consumer warpgroups
 constexpr int kConsumerWarps = 8;         // arrivals on an empty barrier
 constexpr int kProducerRegisters = 40;    // 128 × 40 + 256 × 232 = 64,512 ≤ 384 × 168 (the launch count)
 constexpr int kConsumerRegisters = 232;
-constexpr int kStages = 4;
-constexpr int kRowBytes = 128;                           // one swizzled row: 64 16-bit elements
-constexpr int kAStageBytes = kBM * kRowBytes;            // 16 KB
-constexpr int kBPanelBytes = kBK * kRowBytes;            // 8 KB: 64 K-rows of one 64-wide N panel
-constexpr int kBStageBytes = (kBN / 64) * kBPanelBytes;  // 32 KB
-constexpr int kStageBytes = kAStageBytes + kBStageBytes;  // what one stage's TMA loads bring
-constexpr int kBarrierBytes = 2 * kStages * 8;
-constexpr int kSmemBytes = 1024 + kStages * kStageBytes + kBarrierBytes;  // + room to align the base to 1024
+constexpr int kRowBytes = static_cast<int>(wgmma::kSwizzleRowBytes);    // one swizzled row: 64 16-bit elements
+constexpr int kAStageBytes = kBM * kRowBytes;                          // 16 KB
+constexpr int kBPanelBytes = static_cast<int>(wgmma::kBPanelBytes);    // 8 KB: 64 K-rows of one 64-wide N panel
+static_assert(kBPanelBytes == kBK * kRowBytes, "a B panel is one step deep");
+
+/// One instantiation's tile, ring and shared-memory plan. kStaged: the epilogue goes through
+/// shared memory and TMA stores (else straight from the accumulators).
+template <int BN, bool kStaged>
+struct Plan {
+  static constexpr int kPanels = BN / 64;                   // B panels per stage, C panels per consumer row band
+  static constexpr int kAccumulators = BN / 2;              // per consumer thread: 64 rows × BN / 128 threads
+  static constexpr int kStages = BN == 256 ? 4 : 6;         // 192 KB of ring either way
+  static constexpr int kStageBytes = kAStageBytes + kPanels * kBPanelBytes;  // what one stage's TMA loads bring
+  static constexpr int kCPanelBytes = 64 * kRowBytes;       // 64 rows × 64 columns of C, swizzled
+  static constexpr int kStagingBytes = kStaged ? 2 * 2 * kCPanelBytes : 0;  // 2 consumers × 2 buffers
+  static constexpr int kBarrierBytes = 2 * kStages * 8;
+  static constexpr int kSmemBytes = 1024 + kStages * kStageBytes + kStagingBytes + kBarrierBytes;  // + alignment room
+  static_assert(kSmemBytes <= 232448, "over the 227 KB a block may opt in to");
+  static_assert(kPanels % 2 == 0, "the staged epilogue alternates two buffers, the same one for each tile's first panel");
+};
 
 __device__ __forceinline__ unsigned bits_of(__half x) { return __half_as_ushort(x); }
 __device__ __forceinline__ unsigned bits_of(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
 
-/// Rounds a consumer warpgroup's 64×256 accumulators to T and stores those inside C. Layout of
+/// The 4-byte pair of T that accumulators acc[e], acc[e + 1] round to.
+template <typename T, int N>
+__device__ __forceinline__ unsigned rounded_pair(const float (&acc)[N], int e) {
+  return bits_of(from_float<T>(acc[e])) | (bits_of(from_float<T>(acc[e + 1])) << 16);
+}
+
+/// Rounds a consumer warpgroup's 64×BN accumulators to T and stores those inside C. Layout of
 /// m64nNk16: warp q of the warpgroup holds rows 16q + g and 16q + g + 8 (g = lane / 4); acc[4j ..
 /// 4j+3] are columns 8j + 2t, 8j + 2t + 1 (t = lane % 4) of those rows. N is even here (a multiple
 /// of 8), so a pair never straddles the last column and is 4-byte aligned.
-template <typename T>
-__device__ __forceinline__ void store_tile(const float (&acc)[128], T* __restrict__ c, int m, int n, int first_row,
+template <typename T, int BN>
+__device__ __forceinline__ void store_tile(const float (&acc)[BN / 2], T* __restrict__ c, int m, int n, int first_row,
                                            int first_col, int thread_in_group) {
   const int lane = thread_in_group % 32, quarter = thread_in_group / 32;
   const int g = lane / 4, t = lane % 4;
@@ -79,24 +109,70 @@ __device__ __forceinline__ void store_tile(const float (&acc)[128], T* __restric
     if (row >= m) continue;
     T* out = c + static_cast<std::int64_t>(row) * n;
 #pragma unroll
-    for (int j = 0; j < kBN / 8; ++j) {
+    for (int j = 0; j < BN / 8; ++j) {
       const int col = first_col + j * 8 + 2 * t;
       if (col >= n) continue;
-      const unsigned word =
-          bits_of(from_float<T>(acc[4 * j + 2 * h])) | (bits_of(from_float<T>(acc[4 * j + 2 * h + 1])) << 16);
-      *reinterpret_cast<unsigned*>(out + col) = word;
+      *reinterpret_cast<unsigned*>(out + col) = rounded_pair<T>(acc, 4 * j + 2 * h);
     }
   }
 }
 
-template <typename T>
+/// The staged epilogue of one consumer warpgroup (the file header describes it): its 64×BN
+/// accumulators, rows first_row.., columns first_col.. of C, through the two 8 KB buffers at
+/// `staging` to TMA stores through `c_map`. `last_stored`: the buffer (0, 1) of the issuing
+/// thread's newest store, -1 before the first; kept across tiles.
+template <typename T, int BN>
+__device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], const CUtensorMap* c_map,
+                                                  unsigned staging, int m, int n, int first_row, int first_col,
+                                                  int consumer, int thread_in_group, int& last_stored) {
+  constexpr int kCPanelBytes = 64 * kRowBytes;
+  const int lane = thread_in_group % 32, quarter = thread_in_group / 32;
+  const int g = lane / 4, t = lane % 4;
+  const bool issues = thread_in_group == 0;
+  const unsigned barrier = 1u + static_cast<unsigned>(consumer);
+#pragma unroll
+  for (int panel = 0; panel < BN / 64; ++panel) {
+    const unsigned buffer = staging + static_cast<unsigned>((panel % 2) * kCPanelBytes);
+    if (issues) {  // the newest store from this buffer has read it: it is the newest of all, or the one before
+      if (last_stored == panel % 2) {
+        tma::bulk_wait_group_read<0>();
+      } else {
+        tma::bulk_wait_group_read<1>();
+      }
+    }
+    tma::named_barrier(barrier, 128);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = quarter * 16 + g + h * 8;  // r % 8 == g
+#pragma unroll
+      for (int chunk = 0; chunk < 8; ++chunk) {
+        const int j = panel * 8 + chunk;
+        const unsigned dst = buffer + static_cast<unsigned>(r * kRowBytes + ((chunk ^ g) * 16) + 4 * t);
+        asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(dst), "r"(rounded_pair<T>(acc, 4 * j + 2 * h)) : "memory");
+      }
+    }
+    wgmma::fence_shared_for_async_proxy();  // the writes, visible to the TMA unit's reads
+    tma::named_barrier(barrier, 128);
+    const int x = first_col + panel * 64;
+    if (issues && first_row < m && x < n) {  // a panel wholly outside C is not stored
+      tma::store_2d(c_map, buffer, x, first_row);
+      tma::bulk_commit_group();
+      last_stored = panel % 2;
+    }
+  }
+}
+
+template <typename T, int BN, bool kStaged>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                            T* __restrict__ c, int m, int n, int k) {
+                            const __grid_constant__ CUtensorMap c_map, T* __restrict__ c, int m, int n, int k) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using P = Plan<BN, kStaged>;
+  constexpr int kStages = P::kStages, kStageBytes = P::kStageBytes;
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
-  const unsigned full_bars = base + kStages * kStageBytes, empty_bars = full_bars + kStages * 8;
+  const unsigned staging = base + kStages * kStageBytes;  // 1024-aligned: stages are whole KB
+  const unsigned full_bars = staging + P::kStagingBytes, empty_bars = full_bars + kStages * 8;
   auto stage_of = [&](unsigned i) { return base + (i % kStages) * static_cast<unsigned>(kStageBytes); };
   auto full_of = [&](unsigned i) { return full_bars + (i % kStages) * 8u; };
   auto empty_of = [&](unsigned i) { return empty_bars + (i % kStages) * 8u; };
@@ -111,7 +187,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();  // the only block-wide barrier: the roles never meet again
 
-  const int tiles_m = ceil_div(m, kBM), tiles_n = ceil_div(n, kBN), tiles = tiles_m * tiles_n;
+  const int tiles_m = ceil_div(m, kBM), tiles_n = ceil_div(n, BN), tiles = tiles_m * tiles_n;
   const int steps = ceil_div(k, kBK);
 
   if (warpgroup == 0) {
@@ -122,14 +198,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     unsigned i = 0;  // steps issued over all of this block's tiles
     for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
       const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
-      const int block_row = coord.row * kBM, block_col = coord.col * kBN;
+      const int block_row = coord.row * kBM, block_col = coord.col * BN;
       for (int step = 0; step < steps; ++step, ++i) {
         tma::wait<true>(empty_of(i), ((i / kStages) & 1u) ^ 1u, "empty", static_cast<int>(i % kStages));
         const unsigned stage = stage_of(i), full = full_of(i);
         tma::arrive_expect_tx(full, kStageBytes);
         tma::load_2d(stage, &a_map, full, step * kBK, block_row);
 #pragma unroll
-        for (int panel = 0; panel < kBN / 64; ++panel) {
+        for (int panel = 0; panel < P::kPanels; ++panel) {
           tma::load_2d(stage + kAStageBytes + panel * kBPanelBytes, &b_map, full, block_col + panel * 64, step * kBK);
         }
       }
@@ -140,56 +216,79 @@ __global__ void __launch_bounds__(kThreads, 1)
   tma::claim_registers<kConsumerRegisters>();
   const int consumer = warpgroup - 1, thread_in_group = static_cast<int>(threadIdx.x) % 128;
   const bool releases = threadIdx.x % 32 == 0;  // lane 0 of each consumer warp arrives on empty barriers
-  float acc[128];
+  if constexpr (kStaged) {
+    if (thread_in_group == 0) tma::prefetch_map(&c_map);
+  }
+  float acc[P::kAccumulators];
+  int last_stored = -1;  // the staged epilogue's newest store's buffer (its issuing thread's)
   unsigned i = 0;  // steps consumed over all of this block's tiles
   for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
     const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
 #pragma unroll
-    for (int e = 0; e < 128; ++e) acc[e] = 0.0f;
+    for (int e = 0; e < P::kAccumulators; ++e) acc[e] = 0.0f;
     wgmma::fence_operands(acc);
     for (int step = 0; step < steps; ++step, ++i) {
       tma::wait<false>(full_of(i), (i / kStages) & 1u, "full", static_cast<int>(i % kStages));
       const unsigned a_rows = stage_of(i) + static_cast<unsigned>(consumer * 64 * kRowBytes);
-      const unsigned b_panels = stage_of(i) + kAStageBytes;
-      wgmma::fence();
-#pragma unroll
-      for (int slice = 0; slice < kBK / 16; ++slice) {
-        const std::uint64_t a_desc = wgmma::descriptor(a_rows + slice * 32, 16, 8 * kRowBytes);
-        const std::uint64_t b_desc = wgmma::descriptor(b_panels + slice * 16 * kRowBytes, kBPanelBytes, 8 * kRowBytes);
-        wgmma::wgmma_m64n256k16(acc, a_desc, b_desc, T{});
-      }
-      wgmma::commit_group();
+      wgmma::mma_step_k64<T>(acc, a_rows, stage_of(i) + kAStageBytes);
       wgmma::wait_group<1>();  // the previous step's group is done: its stage may be refilled
       if (step > 0 && releases) tma::arrive(empty_of(i - 1));
     }
     wgmma::wait_group<0>();
     wgmma::fence_operands(acc);  // the epilogue reads them after the wait
     if (releases) tma::arrive(empty_of(i - 1));
-    store_tile(acc, c, m, n, coord.row * kBM + consumer * 64, coord.col * kBN, thread_in_group);
+    const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
+    if constexpr (kStaged) {
+      store_tile_staged<T, BN>(acc, &c_map, staging + static_cast<unsigned>(consumer * 2 * P::kCPanelBytes), m, n,
+                               first_row, first_col, consumer, thread_in_group, last_stored);
+    } else {
+      store_tile<T, BN>(acc, c, m, n, first_row, first_col, thread_in_group);
+    }
+  }
+  if constexpr (kStaged) {
+    if (thread_in_group == 0) tma::bulk_wait_all();  // the staging buffers live as long as the block
   }
 #else
   __trap();  // built for sm_90a only; the variant refuses other devices (wgmma_unavailable)
 #endif
 }
 
+/// Launches the instantiation on min(tiles, SMs) blocks; `c_map` is read only by the staged one.
+template <typename T, int BN, bool kStaged>
+void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, cudaStream_t stream) {
+  using P = Plan<BN, kStaged>;
+  static const bool configured = [] {
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, P::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, BN);
+  const int blocks = std::max(1, std::min(tiles, launch_sm_count()));
+  matmul_wgmma_tma_kernel<T, BN, kStaged><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
+      loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k);
+  KBENCH_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 template <typename T>
 void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream) {
-  static const bool configured = [] {
-    KBENCH_CUDA_CALL(
-        cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-    return true;
-  }();
-  (void)configured;
-  const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, kBN);
-  const int blocks = std::max(1, std::min(tiles, launch_sm_count()));
-  matmul_wgmma_tma_kernel<T><<<static_cast<unsigned>(blocks), kThreads, kSmemBytes, stream>>>(
-      operands.a, operands.b, c, dims.m, dims.n, dims.k);
-  KBENCH_CHECK_LAUNCH();
+  static_assert(kWgmmaTileN == 256, "launch_wgmma_tma runs the wgmma kernel's 128x256 tile");
+  const CUtensorMap unused{};  // the register epilogue stores through `c`
+  launch<T, 256, false>(operands, unused, c, dims, stream);
+}
+
+template <typename T>
+void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
+                             cudaStream_t stream) {
+  if (tile == TmaTile::n256) return launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
+  return launch<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);
 template void launch_wgmma_tma(const WgmmaTmaOperands<__nv_bfloat16>&, __nv_bfloat16*, Dims, cudaStream_t);
+template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__half>&, Dims, TmaTile, cudaStream_t);
+template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, TmaTile, cudaStream_t);
 
 }  // namespace kbench::matmul

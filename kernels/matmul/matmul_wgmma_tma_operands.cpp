@@ -1,4 +1,5 @@
-// The host side of launch_wgmma_tma: which problems TMA can load, and the tensor maps of A and B.
+// The host side of launch_wgmma_tma(_staged): which problems TMA can load (and store), and the
+// tensor maps of A, B and C.
 // The encoder is the driver's cuTensorMapEncodeTiled, found through the runtime
 // (cudaGetDriverEntryPointByVersion) so that kbench does not link libcuda itself.
 #include "kernels/matmul/matmul_kernels.hpp"
@@ -20,6 +21,7 @@ namespace {
 constexpr cuuint32_t kBoxInner = 64;
 constexpr cuuint32_t kBoxRowsA = kWgmmaTileM;  // 128 rows of A
 constexpr cuuint32_t kBoxRowsB = kWgmmaStepK;  // 64 K-rows of B
+constexpr cuuint32_t kBoxRowsC = 64;           // a consumer warpgroup's 64 rows of C
 
 bool aligned_to(const void* p, std::uintptr_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
@@ -40,8 +42,9 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder() {
   return encode;
 }
 
-/// The map of a row-major rows × cols matrix of 16-bit `type` at `data`, read in boxes of
-/// `box_rows` × 64 with the 128-byte swizzle; parts of a box outside the matrix read as zeros.
+/// The map of a row-major rows × cols matrix of 16-bit `type` at `data`, read (or written) in boxes
+/// of `box_rows` × 64 with the 128-byte swizzle; parts of a box outside the matrix read as zeros
+/// (and are not written).
 CUtensorMap encode_2d(CUtensorMapDataType type, const void* data, int rows, int cols, cuuint32_t box_rows,
                       const char* name) {
   CUtensorMap map;
@@ -78,11 +81,23 @@ WgmmaTmaOperands<T> make(const T* a, const T* b, Dims dims, CUtensorMapDataType 
   return {encode_2d(type, a, dims.m, dims.k, kBoxRowsA, "A"), encode_2d(type, b, dims.k, dims.n, kBoxRowsB, "B")};
 }
 
+template <typename T>
+WgmmaTmaStagedOperands<T> make_staged(const T* a, const T* b, T* c, Dims dims, CUtensorMapDataType type) {
+  if (!aligned_to(c, 16)) throw std::invalid_argument("matmul wgmma_tma_staged: TMA stores need C 16-byte aligned");
+  return {make(a, b, dims, type), encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C")};
+}
+
 }  // namespace
 
 std::string wgmma_tma_unsupported(Dims dims, const void* a, const void* b, const void* c) {
   if (std::string why = operands_unsupported(dims, a, b); !why.empty()) return why;
   if (!aligned_to(c, 4)) return "the stores need C 4-byte aligned";
+  return {};
+}
+
+std::string wgmma_tma_staged_unsupported(Dims dims, const void* a, const void* b, const void* c) {
+  if (std::string why = operands_unsupported(dims, a, b); !why.empty()) return why;
+  if (!aligned_to(c, 16)) return "TMA stores need C 16-byte aligned";
   return {};
 }
 
@@ -92,6 +107,17 @@ WgmmaTmaOperands<__half> make_wgmma_tma_operands(const __half* a, const __half* 
 
 WgmmaTmaOperands<__nv_bfloat16> make_wgmma_tma_operands(const __nv_bfloat16* a, const __nv_bfloat16* b, Dims dims) {
   return make(a, b, dims, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+}
+
+WgmmaTmaStagedOperands<__half> make_wgmma_tma_staged_operands(const __half* a, const __half* b, __half* c,
+                                                              Dims dims) {
+  return make_staged(a, b, c, dims, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+}
+
+WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_bfloat16* a,
+                                                                     const __nv_bfloat16* b, __nv_bfloat16* c,
+                                                                     Dims dims) {
+  return make_staged(a, b, c, dims, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
 }
 
 }  // namespace kbench::matmul

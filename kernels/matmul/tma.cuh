@@ -1,7 +1,8 @@
 #pragma once
 /// Hopper's asynchronous copy machinery, as PTX: shared-memory mbarriers (arrive, expect_tx,
-/// parity waits), 2-D TMA loads (cp.async.bulk.tensor) that complete on an mbarrier, and the
-/// per-warpgroup register budget (setmaxnreg). sm_90a only; included by matmul_wgmma_tma.cu.
+/// parity waits), 2-D TMA loads (cp.async.bulk.tensor) that complete on an mbarrier, 2-D TMA
+/// stores in bulk async-groups, named barriers, and the per-warpgroup register budget
+/// (setmaxnreg). sm_90a only; included by matmul_wgmma_tma.cu.
 
 #include <cuda.h>  // CUtensorMap (the type only: nothing here calls the driver)
 
@@ -84,6 +85,37 @@ __device__ __forceinline__ void load_2d(unsigned dst, const CUtensorMap* map, un
           dst),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
       : "memory");
+}
+
+/// Starts a TMA store of the box at element coordinates (x, y) of the 2-D tensor `map` from
+/// shared memory at `src` (laid out as the map's swizzle says); elements of the box outside the
+/// tensor are not written. The store joins this thread's current bulk async-group (commit_group).
+/// The writes to `src` must be made visible to the async proxy first (fence.proxy.async).
+__device__ __forceinline__ void store_2d(const CUtensorMap* map, unsigned src, int x, int y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(x), "r"(y), "r"(src)
+               : "memory");
+}
+
+/// Closes this thread's bulk async-group (the stores issued since the last commit; an empty group
+/// when there were none).
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+
+/// Waits until at most `Pending` of this thread's bulk async-groups still read their shared
+/// memory (their sources may then be overwritten; the global writes may still be in flight).
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+
+/// Waits until all of this thread's bulk async-groups have completed, global writes included.
+__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+
+/// Block-level named barrier `id` (1..15; 0 is __syncthreads) for `threads` threads, a multiple of
+/// 32: one warpgroup syncs alone while the others run on.
+__device__ __forceinline__ void named_barrier(unsigned id, unsigned threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 /// Fetches the tensor map's descriptor into the TMA unit's cache ahead of the first load.

@@ -2,7 +2,7 @@
 /// Hopper's warpgroup MMA (wgmma) and the pieces around it, as PTX: shared-memory matrix
 /// descriptors, the wgmma fences and groups, and the proxy fence that makes shared-memory stores
 /// visible to it. sm_90a only (the arch-specific target: plain sm_90 code cannot hold wgmma);
-/// included by matmul_wgmma.cu alone.
+/// included by the wgmma kernels (matmul_wgmma.cu, matmul_wgmma_tma.cu).
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -75,29 +75,79 @@ __device__ __forceinline__ void fence_shared_for_async_proxy() {
   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
-/// d += A·B for a 64×256 tile, K = 16, operands of PTX type `ptx_type` (f16, bf16) from shared
-/// memory, fp32 accumulators in the m64nNk16 fragment layout. The immediates: scale-d = 1
-/// (accumulate; d starts zeroed), A and B scaled by +1, A K-major (transpose bit 0), B MN-major
-/// (transpose bit 1: B is stored k-major, n contiguous, as in global memory).
-#define KBENCH_WGMMA_M64N256K16(ptx_type)                                                                    \
-  asm volatile("{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"                            \
-               "wgmma.mma_async.sync.aligned.m64n256k16.f32." ptx_type "." ptx_type " {" KBENCH_WGMMA_N256_ACCUMULATORS \
-               "}, %128, %129, accumulate, 1, 1, 0, 1;\n}\n"                                                 \
-               : KBENCH_WGMMA_N256_OPERANDS                                                                  \
+/// The 64 accumulator operands of an m64n128 wgmma, as the asm template names them and as
+/// read-write operands bound to d[0..63].
+#define KBENCH_WGMMA_N128_ACCUMULATORS \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define KBENCH_WGMMA_N128_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+
+/// d += A·B for a 64×N tile (N = 256, 128), K = 16, operands of PTX type `ptx_type` (f16, bf16)
+/// from shared memory, fp32 accumulators in the m64nNk16 fragment layout. The immediates: scale-d
+/// = 1 (accumulate; d starts zeroed), A and B scaled by +1, A K-major (transpose bit 0), B
+/// MN-major (transpose bit 1: B is stored k-major, n contiguous, as in global memory).
+#define KBENCH_WGMMA_M64NK16(shape, ptx_type, accumulators, operands, a_desc_at, b_desc_at, scale_at)   \
+  asm volatile("{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %" scale_at ", 0;\n"                \
+               "wgmma.mma_async.sync.aligned." shape ".f32." ptx_type "." ptx_type " {" accumulators      \
+               "}, %" a_desc_at ", %" b_desc_at ", accumulate, 1, 1, 0, 1;\n}\n"                         \
+               : operands                                                                                 \
                : "l"(a_desc), "l"(b_desc), "r"(1))
 
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a_desc, std::uint64_t b_desc,
-                                                 __half /*type tag*/) {
-  KBENCH_WGMMA_M64N256K16("f16");
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[128], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __half /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n256k16", "f16", KBENCH_WGMMA_N256_ACCUMULATORS, KBENCH_WGMMA_N256_OPERANDS, "128", "129", "130");
+}
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[128], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __nv_bfloat16 /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n256k16", "bf16", KBENCH_WGMMA_N256_ACCUMULATORS, KBENCH_WGMMA_N256_OPERANDS, "128", "129", "130");
+}
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __half /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n128k16", "f16", KBENCH_WGMMA_N128_ACCUMULATORS, KBENCH_WGMMA_N128_OPERANDS, "64", "65", "66");
+}
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __nv_bfloat16 /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n128k16", "bf16", KBENCH_WGMMA_N128_ACCUMULATORS, KBENCH_WGMMA_N128_OPERANDS, "64", "65", "66");
 }
 
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a_desc, std::uint64_t b_desc,
-                                                 __nv_bfloat16 /*type tag*/) {
-  KBENCH_WGMMA_M64N256K16("bf16");
-}
-
-#undef KBENCH_WGMMA_M64N256K16
+#undef KBENCH_WGMMA_M64NK16
+#undef KBENCH_WGMMA_N128_OPERANDS
+#undef KBENCH_WGMMA_N128_ACCUMULATORS
 #undef KBENCH_WGMMA_N256_OPERANDS
 #undef KBENCH_WGMMA_N256_ACCUMULATORS
+
+/// The shared layout every wgmma kernel of kbench feeds these MMAs from (matmul_wgmma.cu's header
+/// explains it): rows of 64 16-bit elements (128 bytes) with the 128-byte swizzle; B as panels of
+/// 64 K-rows × 64 N, one after another.
+constexpr unsigned kSwizzleRowBytes = 128;
+constexpr unsigned kBPanelBytes = 64 * kSwizzleRowBytes;  // 8 KB
+
+/// One 64-deep K step of a warpgroup's 64×N tile (N = 256 or 128, i.e. 128 or 64 accumulators per
+/// thread): fence the accumulators, issue the 4 wgmmas of the step's 16-deep slices as one
+/// group, commit it. `a_rows`: the warpgroup's 64 swizzled rows of A (K-major; each slice starts
+/// 32 bytes further into them, 8-row atoms 1024 bytes apart); `b_panels`: N / 64 panels of B
+/// (MN-major; leading byte offset kBPanelBytes between panels, each slice 16 K-rows further).
+/// The caller waits for the group (wait_group) before touching the accumulators or the stage.
+template <typename T, int Accumulators>
+__device__ __forceinline__ void mma_step_k64(float (&acc)[Accumulators], unsigned a_rows, unsigned b_panels) {
+  fence();
+#pragma unroll
+  for (int slice = 0; slice < 4; ++slice) {
+    const std::uint64_t a_desc = descriptor(a_rows + slice * 32, 16, 8 * kSwizzleRowBytes);
+    const std::uint64_t b_desc = descriptor(b_panels + slice * 16 * kSwizzleRowBytes, kBPanelBytes, 8 * kSwizzleRowBytes);
+    wgmma_m64nk16(acc, a_desc, b_desc, T{});
+  }
+  commit_group();
+}
 
 }  // namespace kbench::matmul::wgmma

@@ -186,12 +186,12 @@ std::size_t variant_index(const Op& op, const std::string& name) {
   throw std::logic_error("matmul has no variant " + name);
 }
 
-/// Checks `variant` on every shape of `shapes` in fp16 and bf16 (fresh inputs, poisoned output).
-/// Where the device is not compute capability 9.0 it warns and checks nothing; there, every shape
-/// must be one the variant accepts.
-void check_wgmma_tma_on(const std::vector<Shape>& shapes) {
+/// Checks the TMA variant `name` on every shape of `shapes` in fp16 and bf16 (fresh inputs,
+/// poisoned output). Where the device is not compute capability 9.0 it warns and checks nothing;
+/// there, every shape must be one the variant accepts.
+void check_tma_variant_on(const std::string& name, const std::vector<Shape>& shapes) {
   const Op& op = matmul_op();
-  const std::size_t v = variant_index(op, "wgmma_tma");
+  const std::size_t v = variant_index(op, name);
   CudaStream stream;
   for (const Shape& shape : shapes) {
     for (DType dtype : {DType::f16, DType::bf16}) {
@@ -199,16 +199,23 @@ void check_wgmma_tma_on(const std::vector<Shape>& shapes) {
       auto workload = op.prepare({shape, dtype, "test"}, seed);
       const std::string why = workload->cannot_run(v);
       if (contains(why, "compute capability 9.0")) {
-        WARN("matmul wgmma_tma not checked on this device: " << why);
+        WARN("matmul " << name << " not checked on this device: " << why);
         return;
       }
-      INFO("matmul wgmma_tma " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+      INFO("matmul " << name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
       REQUIRE(why.empty());
       const Verification check = workload->verify(v, stream.get());
       INFO(check.message);
       CHECK(check.passed);
     }
   }
+}
+
+void check_wgmma_tma_on(const std::vector<Shape>& shapes) { check_tma_variant_on("wgmma_tma", shapes); }
+
+/// Both staged TMA variants (128×256 and 128×128 tiles).
+void check_staged_on(const std::vector<Shape>& shapes) {
+  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) check_tma_variant_on(name, shapes);
 }
 
 }  // namespace
@@ -232,6 +239,35 @@ TEST_CASE("wgmma_tma on odd shapes TMA accepts: M prime, N and K multiples of 8 
 
 TEST_CASE("wgmma_tma at 4096x4096x4096: 512 tiles, about 4 per block", "[gpu][matmul][wgmma_tma]") {
   check_wgmma_tma_on({{4096, 4096, 4096}});
+}
+
+// The staged-epilogue tests, smallest first as above: a store or bulk-group mistake shows on one
+// tile before it shows on many.
+TEST_CASE("wgmma_tma_staged on a single tile: one K step of 8, 64 and a 128x128 or 128x256 tile",
+          "[gpu][matmul][wgmma_tma_staged]") {
+  // 128x128x64: one n128 tile, exactly; 128x256x64: one n256 tile (two of n128); 64x64x64: the
+  // second consumer's rows and all but one C panel wholly outside C (no store, an empty bulk group);
+  // 100x200x8: one step of which 56 K are zero-filled, every panel partial.
+  check_staged_on({{128, 128, 64}, {128, 256, 64}, {64, 64, 64}, {100, 200, 8}});
+}
+
+TEST_CASE("wgmma_tma_staged on short K (8, 24, 520) and odd M with N a multiple of 8 but not of the tile",
+          "[gpu][matmul][wgmma_tma_staged]") {
+  // 1009x1032x24: 8x5 (n256) / 8x9 (n128) tiles of one step, every edge partial; 200x72x520: 9
+  // steps (the ring wraps; K's last step partial), N = 72 leaves panels wholly outside C;
+  // 1x8x8 and 127x4104x8: one row, and one tile row over 17 / 33 tile columns of one step.
+  check_staged_on({{1009, 1032, 24}, {200, 72, 520}, {1, 8, 8}, {127, 4104, 8}});
+}
+
+TEST_CASE("wgmma_tma_staged with several tiles per block: staging buffers and ring phases carried across tiles",
+          "[gpu][matmul][wgmma_tma_staged]") {
+  // 2053x2056x264: 153 (n256) / 289 (n128) tiles of 5 steps for 132 SMs; 1023x8200x520: 264 / 528
+  // tiles of 9 steps, the short-K class; 1024x8192x512: the zoo's short-K shape, 2 / 4 tiles a block.
+  check_staged_on({{2053, 2056, 264}, {1023, 8200, 520}, {1024, 8192, 512}});
+}
+
+TEST_CASE("wgmma_tma_staged at 4096x4096x4096", "[gpu][matmul][wgmma_tma_staged]") {
+  check_staged_on({{4096, 4096, 4096}});
 }
 
 TEST_CASE("wgmma_tma refuses shapes TMA cannot load, by name, and auto still runs them", "[gpu][matmul][wgmma_tma]") {

@@ -216,19 +216,53 @@ TEST_CASE("auto: 16-bit without wgmma runs tensor_core", "[matmul][auto]") {
   }
 }
 
-TEST_CASE("auto: 16-bit on Hopper, whole tiles (TMA) when they fill half the SMs, tensor_core when tiny",
+TEST_CASE("auto: 16-bit on Hopper, whole tiles (staged TMA) when they fill half the SMs, tensor_core when tiny",
           "[matmul][auto]") {
-  CHECK(plan(4096, 4096, 4096).kernel == AutoKernel::wgmma_tma);       // 512 tiles
-  CHECK(plan(8192, 8192, 8192, DType::bf16).kernel == AutoKernel::wgmma_tma);
-  CHECK(plan(2048, 2048, 2048).kernel == AutoKernel::wgmma_tma);       // 128 tiles: no split
-  CHECK(plan(8192, 1024, 4096).kernel == AutoKernel::wgmma_tma);
-  CHECK(plan(8192, 1024, 2048).kernel == AutoKernel::wgmma_tma);       // the zoo's non-square shapes
-  CHECK(plan(1024, 8192, 512, DType::bf16).kernel == AutoKernel::wgmma_tma);
-  CHECK(plan(1000, 1032, 1016, DType::f16, AutoDevice{78, true}).kernel == AutoKernel::wgmma_tma);  // 40 tiles
-  CHECK(plan(1000, 1032, 1016).kernel == AutoKernel::wgmma_split_k);  // 40 tiles for 132 SMs: K split
+  CHECK(plan(4096, 4096, 4096).kernel == AutoKernel::wgmma_tma_staged);       // 512 tiles
+  CHECK(plan(8192, 8192, 8192, DType::bf16).kernel == AutoKernel::wgmma_tma_staged);
+  CHECK(plan(2048, 2048, 2048).kernel == AutoKernel::wgmma_tma_staged);       // 128 tiles: no split
+  CHECK(plan(8192, 1024, 4096).kernel == AutoKernel::wgmma_tma_staged);
+  CHECK(plan(8192, 1024, 2048).kernel == AutoKernel::wgmma_tma_staged);       // the zoo's non-square shapes
+  CHECK(plan(1024, 8192, 512, DType::bf16).kernel == AutoKernel::wgmma_tma_staged);
+  // 78 SMs: 40 tiles of 128x256 (one round) or 72 of 128x128 (one round of half the MMAs).
+  CHECK(plan(1000, 1032, 1016, DType::f16, AutoDevice{78, true}).kernel == AutoKernel::wgmma_tma_staged_n128);
+  CHECK(plan(1000, 1032, 1016).kernel == AutoKernel::wgmma_split_k);  // 40 tiles for 132 SMs: K split 3 ways
   CHECK(plan(512, 512, 512).kernel == AutoKernel::tensor_core);        // at kAutoSmallVolume
   CHECK(plan(256, 256, 256).kernel == AutoKernel::tensor_core);
   CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);
+}
+
+TEST_CASE("auto: 128x128 staged tiles where they leave a smaller last wave, or instead of 2 K splits",
+          "[matmul][auto]") {
+  struct Case {
+    Dims dims;
+    AutoKernel kernel;
+  };
+  // On 132 SMs; rounds = ceil(tiles / 132), a 128x128 round costing kAutoNarrowTileCost (0.575) of a
+  // 128x256 one.
+  const std::vector<Case> cases{
+      {{1536, 4096, 1024}, AutoKernel::wgmma_tma_staged_n128},  // 192 tiles: 2 rounds; 384: 3 × 0.575 = 1.73
+      {{3072, 3072, 1024}, AutoKernel::wgmma_tma_staged_n128},  // 288: 3; 576: 5 × 0.575 = 2.88
+      {{2053, 2056, 264}, AutoKernel::wgmma_tma_staged_n128},   // 153: 2; 289: 3 → 1.73
+      {{1024, 8192, 512}, AutoKernel::wgmma_tma_staged},        // 256: 2; 512: 4 → 2.3
+      {{2048, 2048, 2048}, AutoKernel::wgmma_tma_staged},       // 128: 1; 256: 2 → 1.15
+      {{4096, 4096, 4096}, AutoKernel::wgmma_tma_staged},       // 512: 4; 1024: 8 → 4.6
+      {{512, 4096, 2048}, AutoKernel::wgmma_tma_staged_n128},   // 64 tiles: 2 splits → 128 whole 128x128 tiles
+      {{1024, 2048, 1024}, AutoKernel::wgmma_tma_staged_n128},  // the same
+      {{1024, 1024, 32768}, AutoKernel::wgmma_split_k},         // 32 tiles: 4 splits stay
+      {{64, 8192, 8192}, AutoKernel::wgmma_split_k}};
+  for (const Case& c : cases) {
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k);
+    CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
+    if (p.kernel != AutoKernel::wgmma_split_k) {
+      CHECK(p.splits == 1);
+      CHECK(p.workspace_bytes == 0);
+    }
+  }
+  // Unaligned shapes never take a TMA kernel, whatever their tiles.
+  CHECK(plan(1536, 4097, 1024).kernel == AutoKernel::wgmma);
+  CHECK(plan(1536, 4096, 1024, DType::f16, kH100, false).kernel == AutoKernel::wgmma);
 }
 
 TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][auto]") {
@@ -320,7 +354,7 @@ TEST_CASE("wgmma_tma: TMA loads K and N multiples of 8 from 16-byte aligned oper
   CHECK(wgmma_tma_unsupported({64, 64, 64}, aligned, aligned, buffer + 2) == "the stores need C 4-byte aligned");
 }
 
-TEST_CASE("auto: every wgmma_tma plan is a shape the TMA kernel accepts", "[matmul][auto]") {
+TEST_CASE("auto: every staged TMA plan is a shape the TMA kernels accept", "[matmul][auto]") {
   alignas(16) static const unsigned char buffer[16] = {};
   const std::vector<int> extents{1, 7, 8, 16, 100, 128, 129, 255, 256, 1000, 1016, 1024, 4096, 4099, 8192};
   for (const AutoDevice device : {kH100, AutoDevice{78, true}, AutoDevice{2, true}}) {
@@ -329,10 +363,10 @@ TEST_CASE("auto: every wgmma_tma plan is a shape the TMA kernel accepts", "[matm
         for (int k : extents) {
           for (bool aligned : {true, false}) {
             const AutoPlan p = plan(m, n, k, DType::bf16, device, aligned);
-            if (p.kernel != AutoKernel::wgmma_tma) continue;
+            if (p.kernel != AutoKernel::wgmma_tma_staged && p.kernel != AutoKernel::wgmma_tma_staged_n128) continue;
             INFO(m << "x" << n << "x" << k << " " << device.sm_count << " SMs");
             CHECK(aligned);
-            CHECK(wgmma_tma_unsupported({m, n, k}, buffer, buffer, buffer).empty());
+            CHECK(wgmma_tma_staged_unsupported({m, n, k}, buffer, buffer, buffer).empty());
             CHECK(p.workspace_bytes == 0);
           }
         }

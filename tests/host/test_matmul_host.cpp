@@ -104,7 +104,8 @@ TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tens
       case DType::tf32: CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "auto", "cublas"}); break;
       case DType::f16:
       case DType::bf16:
-        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "auto", "cublas"});
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged",
+                                                "wgmma_tma_staged_n128", "auto", "cublas"});
         break;
     }
   }
@@ -241,6 +242,37 @@ TEST_CASE("matmul wgmma_tma refuses other devices, and on Hopper the shapes TMA 
   args.n = 1032;
   args.k = 1015;
   CHECK(contains(tma->cannot_run(&args), "1000x1032x1015 (MxNxK)"));
+}
+
+TEST_CASE("matmul wgmma_tma_staged(_n128) refuse other devices, unaligned K or N, and a C TMA cannot store, saying why",
+          "[matmul]") {
+  const detail::AnyOpDefinition& op = matmul_definition();
+  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) {
+    INFO(name);
+    const auto staged = std::find_if(op.variants.begin(), op.variants.end(),
+                                     [&](const detail::AnyVariant& v) { return v.name == name; });
+    REQUIRE(staged != op.variants.end());
+    REQUIRE(staged->cannot_run);
+    CHECK(staged->dtypes == std::vector<DType>{DType::f16, DType::bf16});
+    alignas(16) static unsigned char buffer[32];
+    MatmulArgs args;
+    args.dtype = DType::bf16;
+    args.a = args.b = args.c = buffer;
+    args.m = 1023;
+    args.n = 8200;
+    args.k = 520;
+    args.device.cc_major = 9;
+    args.device.cc_minor = 0;
+    CHECK(staged->cannot_run(&args).empty());
+    args.c = buffer + 4;  // enough for wgmma_tma's 4-byte stores, not for a TMA store
+    CHECK(staged->cannot_run(&args) == "TMA stores need C 16-byte aligned");
+    args.c = buffer;
+    args.n = 8193;
+    CHECK(contains(staged->cannot_run(&args), "TMA needs K and N to be multiples of 8"));
+    args.n = 8200;
+    args.device.cc_major = 10;
+    CHECK(contains(staged->cannot_run(&args), "compute capability 9.0"));
+  }
 }
 
 TEST_CASE("matmul wgmma declares itself unavailable off compute capability 9.0, saying why", "[matmul]") {
