@@ -69,11 +69,12 @@ void register_stand_in_ops(Registry& registry) {
   add("max_inner", "sum", storage,
       variants({"naive", "row_parallel", "packed_rows", "flat_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   std::vector<VariantInfo> matmul =
-      variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "wgmma_tma", "auto"}, "cublas");
+      variants({"naive", "tiled", "register_blocked", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tf32", "auto"}, "cublas");
   matmul[2].only_dtypes = {DType::f32};
   matmul[3].only_dtypes = {DType::f16, DType::bf16, DType::tf32};
   matmul[4].only_dtypes = {DType::f16, DType::bf16};
   matmul[5].only_dtypes = {DType::f16, DType::bf16};
+  matmul[6].only_dtypes = {DType::tf32};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage,
       variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "grid_row",
