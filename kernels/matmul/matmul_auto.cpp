@@ -42,8 +42,22 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
   throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for a 16-bit dtype");
 }
 
+/// The TF32 wgmma plans: Bᵀ into the workspace's front, then the kernel, whole K into C or split
+/// into the slices behind Bᵀ and then reduced.
+void launch_tf32_wgmma(const AutoPlan& plan, const float* b, float* c, Dims dims, float* workspace,
+                       const AutoTmaOperands& tma, cudaStream_t stream) {
+  const auto* maps = std::get_if<WgmmaTf32Operands>(&tma);
+  if (maps == nullptr) throw std::logic_error("matmul auto: a wgmma_tf32 plan launched without its tensor maps");
+  launch_transpose(b, workspace, dims.k, dims.n, stream);
+  if (plan.splits == 1) return launch_wgmma_tf32(*maps, c, dims, 1, stream);
+  float* slices = workspace + plan.transposed_b_bytes / sizeof(float);
+  launch_wgmma_tf32(*maps, slices, dims, plan.splits, stream);
+  launch_split_k_reduce(slices, plan.splits, c, dims, stream);
+}
+
 /// fp32 data, computed exactly (DType::f32) or as TF32.
-void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace, cudaStream_t stream) {
+void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace,
+                 const AutoTmaOperands& tma, cudaStream_t stream) {
   const float* a = static_cast<const float*>(args.a);
   const float* b = static_cast<const float*>(args.b);
   float* c = static_cast<float*>(args.c);
@@ -73,6 +87,10 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
           a, b, workspace, dims, plan.kernel == AutoKernel::tensor_core_split_k ? Tf32Tile::big : Tf32Tile::small,
           plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    case AutoKernel::wgmma_tf32:
+    case AutoKernel::wgmma_tf32_split_k:
+      if (tf32) return launch_tf32_wgmma(plan, b, c, dims, workspace, tma, stream);
+      break;
     default: break;
   }
   throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for " +
@@ -88,7 +106,15 @@ AutoPlan plan_for(const MatmulArgs& args) {
   return plan_auto(dims, args.dtype, device, aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
 }
 
-AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args) {
+AutoPlan plan_without_tma(const MatmulArgs& args) {
+  if (args.dtype == DType::f16 || args.dtype == DType::bf16) return {AutoKernel::wgmma, 1, 0};
+  // fp32 and tf32: the plan of a device without wgmma (the SIMT and mma.sync kernels).
+  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false},
+                   aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
+}
+
+AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
     if (args.dtype == DType::f16) {
@@ -101,6 +127,9 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args) 
                                             static_cast<__nv_bfloat16*>(args.c), dims);
     }
     throw std::logic_error("matmul auto: a staged TMA plan for " + std::string(dtype_name(args.dtype)));
+  }
+  if (plan.kernel == AutoKernel::wgmma_tf32 || plan.kernel == AutoKernel::wgmma_tf32_split_k) {
+    return make_wgmma_tf32_operands(static_cast<const float*>(args.a), workspace, dims);
   }
   if (plan.kernel != AutoKernel::wgmma_tma) return {};
   if (args.dtype == DType::f16) {
@@ -116,13 +145,14 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args) 
 void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, const AutoTmaOperands& tma,
                  cudaStream_t stream) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-  if (plan.workspace_bytes > 0 && workspace == nullptr) {
-    throw std::invalid_argument("matmul auto: the plan needs " + std::to_string(plan.workspace_bytes) +
+  if (plan.workspace_bytes + plan.transposed_b_bytes > 0 && workspace == nullptr) {
+    throw std::invalid_argument("matmul auto: the plan needs " +
+                                std::to_string(plan.workspace_bytes + plan.transposed_b_bytes) +
                                 " bytes of workspace, got none");
   }
   switch (args.dtype) {
     case DType::f32:
-    case DType::tf32: return launch_fp32(plan, args, dims, workspace, stream);
+    case DType::tf32: return launch_fp32(plan, args, dims, workspace, tma, stream);
     case DType::f16: return launch_16bit<__half>(plan, args, dims, workspace, tma, stream);
     case DType::bf16: return launch_16bit<__nv_bfloat16>(plan, args, dims, workspace, tma, stream);
   }

@@ -1,6 +1,7 @@
 #include "kernels/matmul/matmul_auto_plan.hpp"
 
 #include "kernels/matmul/matmul_auto_split.hpp"
+#include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <algorithm>
@@ -60,6 +61,18 @@ AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count) {
   return {AutoKernel::wgmma_tma_staged, 1, 0};
 }
 
+/// TF32: the mma.sync plan of the split model, or on compute capability 9.0 with K a multiple of 4
+/// (TMA's 16-byte rows) the TF32 wgmma kernel where its model (Bᵀ pre-pass included) is faster.
+AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointers_aligned16) {
+  const SplitModelChoice mma = choose_split_model(dims, tf32_kernels(fp32_aligned), device.sm_count);
+  if (!device.wgmma || dims.k % 4 != 0 || !pointers_aligned16) return mma.plan;
+  const int splits = wgmma_tf32_best_splits(dims, device.sm_count);
+  if (wgmma_tf32_estimate_us(dims, splits, device.sm_count) >= mma.us) return mma.plan;
+  const std::size_t transposed_b = wgmma_tf32_transposed_b_bytes(dims);
+  if (splits == 1) return {AutoKernel::wgmma_tf32, 1, 0, transposed_b};
+  return {AutoKernel::wgmma_tf32_split_k, splits, splits * slice_bytes(dims), transposed_b};
+}
+
 }  // namespace
 
 std::string_view auto_kernel_name(AutoKernel kernel) {
@@ -76,6 +89,8 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_tma_staged: return "wgmma_tma_staged";
     case AutoKernel::wgmma_tma_staged_n128: return "wgmma_tma_staged_n128";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
+    case AutoKernel::wgmma_tf32: return "wgmma_tf32";
+    case AutoKernel::wgmma_tf32_split_k: return "wgmma_tf32_split_k";
   }
   return "?";
 }
@@ -85,7 +100,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   // (matmul_auto_split.hpp). Their 16-byte paths need K and N multiples of 4.
   const bool fp32_aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
   if (dtype == DType::f32) return plan_split_model(dims, fp32_kernels(fp32_aligned), device.sm_count);
-  if (dtype == DType::tf32) return plan_split_model(dims, tf32_kernels(fp32_aligned), device.sm_count);
+  if (dtype == DType::tf32) return plan_tf32(dims, device, fp32_aligned, pointers_aligned16);
   if (!device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};

@@ -26,6 +26,8 @@ enum class AutoKernel {
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
   wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
+  wgmma_tf32,        ///< tf32 on compute capability 9.0, K a multiple of 4: launch_transpose of B, then launch_wgmma_tf32
+  wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
 };
 
 std::string_view auto_kernel_name(AutoKernel kernel);
@@ -40,6 +42,9 @@ struct AutoPlan {
   AutoKernel kernel = AutoKernel::register_blocked;
   int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty); else 1
   std::size_t workspace_bytes = 0;  ///< a *_split_k kernel's fp32 slices, splits × M × N × 4 bytes; else 0
+  /// A wgmma_tf32 plan's Bᵀ (wgmma_tf32_transposed_b_bytes), placed before the slices in the
+  /// call's workspace; else 0.
+  std::size_t transposed_b_bytes = 0;
 };
 
 /// No plan asks for more workspace than this.

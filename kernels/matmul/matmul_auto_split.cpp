@@ -110,6 +110,10 @@ std::vector<SplitKernel> tf32_kernels(bool aligned) {
 }
 
 AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count) {
+  return choose_split_model(dims, kernels, sm_count).plan;
+}
+
+SplitModelChoice choose_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count) {
   AutoPlan best{};
   double best_us = 0;
   bool first = true;
@@ -127,7 +131,7 @@ AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, in
       }
     }
   }
-  return best;
+  return {best, best_us};
 }
 
 }  // namespace kbench::matmul

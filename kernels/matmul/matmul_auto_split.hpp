@@ -65,4 +65,11 @@ std::vector<SplitKernel> tf32_kernels(bool aligned);
 /// plan_auto's fp32 / TF32 plan: the kernel and split count with the lowest estimate.
 AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count);
 
+/// plan_split_model's plan and its estimate in µs (the TF32 rule weighs it against wgmma_tf32).
+struct SplitModelChoice {
+  AutoPlan plan;
+  double us = 0;
+};
+SplitModelChoice choose_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count);
+
 }  // namespace kbench::matmul

@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 namespace kbench::matmul {
@@ -168,5 +169,45 @@ void launch_tensor_core_tf32_partials(const float* a, const float* b, float* par
 void launch_split_k_reduce(const float* partials, int splits, float* c, Dims dims, cudaStream_t stream);
 void launch_split_k_reduce(const float* partials, int splits, __half* c, Dims dims, cudaStream_t stream);
 void launch_split_k_reduce(const float* partials, int splits, __nv_bfloat16* c, Dims dims, cudaStream_t stream);
+
+/// TF32 on Hopper's warpgroup MMA (matmul_wgmma_tf32.cu): 128×256 tiles of two consumer
+/// warpgroups issuing m64n256k8 TF32 wgmmas, a TMA producer warpgroup, a 4-stage ring of 32-deep
+/// steps, a persistent grid. TF32 wgmma reads both operands K-major, so it reads Bᵀ (N×K,
+/// row-major), which launch_transpose writes to a workspace first; the tensor core truncates each
+/// fp32 input to TF32. Compute capability 9.0 only: check wgmma_unavailable first.
+constexpr int kWgmmaTf32TileM = 128, kWgmmaTf32TileN = 256, kWgmmaTf32StepK = 32;
+
+/// The tensor maps through which launch_wgmma_tf32 reads A (boxes of 128 rows × 32 K) and Bᵀ
+/// (256 rows × 32 K), both with the 128-byte swizzle; built once per problem on the host.
+struct WgmmaTf32Operands {
+  CUtensorMap a;
+  CUtensorMap bt;
+};
+
+/// Bytes of the workspace that holds Bᵀ (N×K fp32), rounded up to 256 so that what follows it
+/// stays aligned.
+inline std::size_t wgmma_tf32_transposed_b_bytes(Dims dims) {
+  const std::size_t bytes = static_cast<std::size_t>(dims.n) * static_cast<std::size_t>(dims.k) * sizeof(float);
+  return (bytes + 255) / 256 * 256;
+}
+
+/// Empty when launch_wgmma_tf32 can run C = A·B of `dims` with these A and C, else why not: TMA
+/// needs K a multiple of 4 (16-byte rows) and A 16-byte aligned; the stores need C 8-byte aligned.
+/// N and B are free (the transpose reads any). Host-only (matmul_wgmma_tf32_operands.cpp).
+std::string wgmma_tf32_unsupported(Dims dims, const void* a, const void* c);
+
+/// The tensor maps of A and of `bt` (a 16-byte aligned N×K buffer that launch_transpose fills with
+/// Bᵀ). Throws std::invalid_argument where the operands are unsupported, CudaError where the
+/// driver refuses.
+WgmmaTf32Operands make_wgmma_tf32_operands(const float* a, const float* bt, Dims dims);
+
+/// dst (cols × rows, row-major) = the transpose of src (rows × cols, row-major) (matmul_transpose.cu).
+void launch_transpose(const float* src, float* dst, int rows, int cols, cudaStream_t stream);
+
+/// The TF32 wgmma kernel on the maps of make_wgmma_tf32_operands (whose Bᵀ must already be written,
+/// earlier on `stream`). With splits == 1 `out` is C; otherwise `splits` fp32 M×N slices, split s
+/// summing ceil(steps / splits) of the 32-deep steps (an empty split writes zeros), for
+/// launch_split_k_reduce. 1 <= splits <= kMaxSplitK, else std::invalid_argument.
+void launch_wgmma_tf32(const WgmmaTf32Operands& operands, float* out, Dims dims, int splits, cudaStream_t stream);
 
 }  // namespace kbench::matmul

@@ -223,6 +223,40 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
   return v;
 }
 
+/// TF32 on Hopper's wgmma. Each call first writes Bᵀ to a workspace (TF32 wgmma reads both
+/// operands K-major; the pre-pass is inside the timed call), then runs the TMA-fed kernel over the
+/// whole of K. The workspace and the tensor maps are made once per problem, outside the timed window.
+Variant<MatmulArgs> wgmma_tf32() {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_tf32";
+  v.description =
+      "TF32 on Hopper's warpgroup MMA (wgmma m64n256k8, sm_90a; compute capability 9.0 only): a pre-pass writes "
+      "B transposed (TF32 wgmma reads both operands K-major), then a persistent grid of one block per SM, a "
+      "producer warpgroup issuing 128-byte-swizzled TMA loads into a 4-stage mbarrier ring of 32-deep steps, two "
+      "consumer warpgroups on 128x256 tiles; K a multiple of 4";
+  v.dtypes = {DType::tf32};
+  v.kernels_per_call = 2;
+  v.cannot_run = [](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    return matmul::wgmma_tf32_unsupported(dims_of(args), args.a, args.c);
+  };
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    if (args.dtype != DType::tf32) throw undeclared_dtype("wgmma_tf32", args.dtype);
+    const Dims dims = dims_of(args);
+    const auto x = operands<float>(args);
+    auto transposed_b = std::make_shared<const DeviceBuffer>(matmul::wgmma_tf32_transposed_b_bytes(dims));
+    auto maps = std::make_shared<const matmul::WgmmaTf32Operands>(
+        matmul::make_wgmma_tf32_operands(x.a, transposed_b->as<float>(), dims));
+    return [maps, transposed_b, b = x.b, c = x.c, dims](cudaStream_t stream) {
+      matmul::launch_transpose(b, transposed_b->as<float>(), dims.k, dims.n, stream);
+      matmul::launch_wgmma_tf32(*maps, c, dims, 1, stream);
+    };
+  };
+  return v;
+}
+
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
 /// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
@@ -237,19 +271,22 @@ Variant<MatmulArgs> auto_variant() {
       "(2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of few "
       "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
-      "faster";
+      "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
+      "transpose included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     matmul::AutoPlan plan = matmul::plan_for(args);
+    auto workspace = std::make_shared<const DeviceBuffer>(plan.transposed_b_bytes + plan.workspace_bytes);
     std::shared_ptr<const matmul::AutoTmaOperands> tma;
     try {
-      tma = std::make_shared<const matmul::AutoTmaOperands>(matmul::auto_tma_operands(plan, args));
+      tma = std::make_shared<const matmul::AutoTmaOperands>(
+          matmul::auto_tma_operands(plan, args, workspace->as<float>()));
     } catch (const CudaError&) {
-      // A driver without cuTensorMapEncodeTiled, or one that refuses the maps: the same tiles
-      // through cp.async (`wgmma`), as a framework would fall back.
-      plan = {matmul::AutoKernel::wgmma, 1, 0};
+      // A driver without cuTensorMapEncodeTiled, or one that refuses the maps: the kernels without
+      // TMA (16-bit: the same tiles through cp.async, `wgmma`), as a framework would fall back.
+      plan = matmul::plan_without_tma(args);
       tma = std::make_shared<const matmul::AutoTmaOperands>();
+      workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
     }
-    auto workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
     return [plan, args, workspace, tma](cudaStream_t stream) {
       matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);
     };
@@ -327,10 +364,14 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.reject_shape = matmul::reject_matmul_shape;
   op.shapes_for = shapes_for;
   op.traffic = traffic;
-  // The cuBLAS baseline's workspace and the most that auto's split-K slices can take.
+  // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, and for tf32 the
+  // transposed B of wgmma_tf32 (and of auto's plans that run it).
   op.scratch_bytes = [](const Problem& problem) {
+    const Dims dims = checked_dims(problem.shape);
+    const double transposed_b =
+        problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
-           static_cast<double>(matmul::auto_workspace_bound(checked_dims(problem.shape)));
+           static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b;
   };
   op.inputs = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
@@ -359,6 +400,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma_tma(),
                  wgmma_tma_staged(matmul::TmaTile::n256),
                  wgmma_tma_staged(matmul::TmaTile::n128),
+                 wgmma_tf32(),
                  auto_variant(),
                  cublas()};
   return op;

@@ -17,6 +17,9 @@ namespace {
 
 const AutoDevice kH100{132, true};
 const AutoDevice kA100{108, false};
+/// 132 SMs without wgmma: the tf32 plans of the mma.sync model alone (test_matmul_auto_tf32.cpp
+/// checks where wgmma_tf32 takes over from it on the H100).
+const AutoDevice kH100MmaSync{132, false};
 
 AutoPlan plan(int m, int n, int k, DType dtype = DType::f16, AutoDevice device = kH100, bool aligned = true) {
   return plan_auto({m, n, k}, dtype, device, aligned);
@@ -31,6 +34,7 @@ int split_step_k(AutoKernel kernel) {
     case AutoKernel::small_simt_split_k: return 128;  // a round of 8 warps' chunks of 16 k
     case AutoKernel::tensor_core_split_k: return 16;
     case AutoKernel::tensor_core_small_split_k: return 32;
+    case AutoKernel::wgmma_tf32_split_k: return kWgmmaTf32StepK;
     default: return 0;
   }
 }
@@ -40,20 +44,22 @@ bool fp32_kernel(AutoKernel k) {
          k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k;
 }
 
-bool tf32_kernel(AutoKernel k) {
+bool tf32_kernel(AutoKernel k, bool wgmma) {
+  if (wgmma && (k == AutoKernel::wgmma_tf32 || k == AutoKernel::wgmma_tf32_split_k)) return true;
   return k == AutoKernel::tensor_core || k == AutoKernel::tensor_core_split_k ||
          k == AutoKernel::tensor_core_small_split_k;
 }
 
 }  // namespace
 
-TEST_CASE("auto: fp32 runs the SIMT kernels, tf32 the mma.sync ones, on any shape and device", "[matmul][auto]") {
+TEST_CASE("auto: fp32 runs the SIMT kernels, tf32 the mma.sync ones (and TF32 wgmma on Hopper), on any shape and device",
+          "[matmul][auto]") {
   for (const Dims d : {Dims{4096, 4096, 4096}, Dims{16, 4096, 4096}, Dims{256, 256, 65536}, Dims{7, 13, 5},
                        Dims{3000, 1000, 2000}, Dims{17, 4099, 8191}}) {
     for (const AutoDevice device : {kH100, kA100}) {
       INFO(d.m << "x" << d.n << "x" << d.k << " on " << device.sm_count << " SMs");
       CHECK(fp32_kernel(plan(d.m, d.n, d.k, DType::f32, device).kernel));
-      CHECK(tf32_kernel(plan(d.m, d.n, d.k, DType::tf32, device).kernel));
+      CHECK(tf32_kernel(plan(d.m, d.n, d.k, DType::tf32, device).kernel, device.wgmma));
     }
   }
 }
@@ -88,7 +94,7 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
       {{2000, 3000, 1000}, DType::tf32, AutoKernel::tensor_core, 1}};
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << " " << (c.dtype == DType::f32 ? "fp32" : "tf32"));
-    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, c.dtype);
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, c.dtype, c.dtype == DType::tf32 ? kH100MmaSync : kH100);
     CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
     CHECK(p.splits == c.splits);
     CHECK(p.workspace_bytes == (c.splits == 1 ? 0 : std::size_t(p.splits) * c.dims.m * c.dims.n * sizeof(float)));
@@ -187,7 +193,7 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
     INFO(r.dims.m << "x" << r.dims.n << "x" << r.dims.k << (r.tf32 ? " tf32" : " fp32") << ": whole " << whole_us
                   << " µs, best split " << split_us << " µs");
     REQUIRE(whole_us > 0);
-    const AutoPlan p = plan(r.dims.m, r.dims.n, r.dims.k, r.tf32 ? DType::tf32 : DType::f32);
+    const AutoPlan p = plan(r.dims.m, r.dims.n, r.dims.k, r.tf32 ? DType::tf32 : DType::f32, kH100MmaSync);
     CHECK((p.splits > 1) == r.split_faster);
     if (!r.split_faster) CHECK(whole_us < split_us);
   }
@@ -314,6 +320,8 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
                    << p.splits);
             CHECK(p.workspace_bytes <= auto_workspace_bound({m, n, k}));
             CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
+            const bool transposes_b = p.kernel == AutoKernel::wgmma_tf32 || p.kernel == AutoKernel::wgmma_tf32_split_k;
+            CHECK(p.transposed_b_bytes == (transposes_b ? wgmma_tf32_transposed_b_bytes({m, n, k}) : 0));
             const int step_k = split_step_k(p.kernel);
             if (step_k == 0) {
               CHECK(p.splits == 1);
