@@ -124,7 +124,61 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, register_row, cluster, grid, split, online };
+/// The ring-row kernel (few long rows, Hopper): a cooperative grid of kRingBlocksPerSm blocks
+/// per SM, each row split over `blocks_per_row` blocks as in grid_row, but each block's shared
+/// memory is a ring of kRingPieces pieces that the bulk copy engine fills as far ahead as the
+/// ring allows, across the block's rows (row slot, slot + rows_in_flight, ...). While a block waits
+/// for its row's exchange and writes the row, the reads of its next rows stay in flight, so the
+/// row exchanges, the write phases and the read phases of successive waves overlap.
+constexpr int kRingBlocksPerSm = 2;
+constexpr std::int64_t kRingPieceBytes = 8 * 1024;  ///< 512 vectors: one per thread of a 512-thread block
+constexpr int kRingPieces = 13;                     ///< 104 KiB of shared memory per block
+constexpr std::int64_t kRingBytes = kRingPieces * kRingPieceBytes;
+/// Bytes of x each wave of rows should carry at least: a wave's DRAM time must cover one row
+/// exchange and its block-wide steps (about 2 us), else the kernel waits on latency.
+constexpr std::int64_t kRingWaveBytes = 4 * 1024 * 1024;
+constexpr std::int64_t kRingMaxBlocksPerRow = 1024;
+
+struct RingRowShape {
+  std::int64_t blocks_per_row = 0;  ///< 0: the ring cannot hold one slice per block
+  std::int64_t rows_in_flight = 0;  ///< rows of one wave: the grid is rows_in_flight x blocks_per_row blocks
+  std::int64_t slice_vectors = 0;   ///< 16-byte vectors of each block's slice of a row
+  std::int64_t slice_pieces = 0;    ///< ring pieces one slice takes (at most kRingPieces)
+};
+
+/// Waves of whole rows, each of at least kRingWaveBytes of x (at most one row each, at least one
+/// wave); as many rows per wave as the waves need, and the resident blocks shared among them. A
+/// slice takes at most half the ring (so that the next row's slice is wholly in flight while the
+/// block finishes a row), or the whole ring for rows that half-ring slices on every resident
+/// block cannot hold.
+constexpr RingRowShape ring_row_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
+                                      std::int64_t resident_blocks) {
+  RingRowShape shape;
+  if (rows < 1 || cols < 1 || resident_blocks < 1) return shape;
+  const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t ring_vectors = kRingBytes / 16;
+  std::int64_t fewest = (vectors + ring_vectors / 2 - 1) / (ring_vectors / 2);
+  if (fewest > resident_blocks) fewest = (vectors + ring_vectors - 1) / ring_vectors;
+  if (fewest < 1) fewest = 1;
+  if (fewest > resident_blocks || fewest > kRingMaxBlocksPerRow) return shape;
+  const std::int64_t x_bytes = rows * cols * static_cast<std::int64_t>(element_size);
+  std::int64_t waves = x_bytes / kRingWaveBytes;
+  if (waves < 1) waves = 1;
+  if (waves > rows) waves = rows;
+  std::int64_t in_flight = (rows + waves - 1) / waves;
+  if (in_flight > resident_blocks / fewest) in_flight = resident_blocks / fewest;
+  in_flight = (rows + (rows + in_flight - 1) / in_flight - 1) / ((rows + in_flight - 1) / in_flight);  // even waves
+  std::int64_t blocks = resident_blocks / in_flight;
+  if (blocks > kRingMaxBlocksPerRow) blocks = kRingMaxBlocksPerRow;
+  if (blocks > vectors) blocks = vectors > fewest ? vectors : fewest;  // no block without a vector
+  shape.blocks_per_row = blocks;
+  shape.rows_in_flight = in_flight;
+  shape.slice_vectors = vectors > 0 ? (vectors + blocks - 1) / blocks : 1;
+  shape.slice_pieces = (shape.slice_vectors * 16 + kRingPieceBytes - 1) / kRingPieceBytes;
+  return shape;
+}
+
+enum class SoftmaxKernel { packed, short_rows, register_row, cluster, grid, ring, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -145,6 +199,11 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
 
+/// Few long rows (issue 22's class: 1-64 rows of 64K-4M elements) take the ring kernel even where
+/// clusters would fill the SMs.
+constexpr std::int64_t kRingAutoMaxRows = 64;
+constexpr std::int64_t kRingAutoMinCols = 65536;
+
 /// The heuristic, in order:
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
 ///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
@@ -154,13 +213,17 @@ constexpr std::int64_t kShortAlwaysMaxCols = 256;
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. rows that a cluster holds in shared memory with at least one block per SM, compute
+/// 4. few long rows (at most kRingAutoMaxRows rows of at least kRingAutoMinCols), compute
+///    capability 9.0+: ring (every row over many blocks of one cooperative grid, each block's
+///    shared memory a ring of bulk copies running ahead over its rows, so that exchanges, writes
+///    and the next rows' reads overlap; predicted over cluster's 17.7 µs and grid's 18.8 at
+///    32x131072 fp32, kernels/softmax/NOTES.md);
+/// 5. rows that a cluster holds in shared memory with at least one block per SM, compute
 ///    capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
-///    roof, 32x131072 at 17.7 µs against grid's 18.8);
-/// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
-///    over many blocks of one cooperative grid, the tensor streamed through shared memory in
-///    batches of rows: one read, one write);
-/// 6. otherwise (no Hopper): split (two kernels, the second re-reading x, from L2 when the
+///    roof);
+/// 6. fewer rows, or rows too long for a cluster, on compute capability 9.0+: ring, or grid where
+///    the ring cannot hold a slice per block (both one read, one write);
+/// 7. otherwise (no Hopper): split (two kernels, the second re-reading x, from L2 when the
 ///    tensor fits there).
 constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size,
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
@@ -177,9 +240,12 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
+  const bool ring_holds = ring_row_shape(rows, cols, element_size, kRingBlocksPerSm * sms).blocks_per_row > 0;
+  if (ring_holds && rows <= kRingAutoMaxRows && cols >= kRingAutoMinCols) return SoftmaxKernel::ring;
   if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count); blocks > 0 && rows * blocks >= sms) {
     return SoftmaxKernel::cluster;
   }
+  if (ring_holds) return SoftmaxKernel::ring;
   if (grid_row_shape(rows, cols, element_size, kGridBlocksPerSm * sms).blocks_per_row > 0) return SoftmaxKernel::grid;
   return SoftmaxKernel::split;
 }
@@ -189,6 +255,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::packed: return "packed_rows";
     case SoftmaxKernel::short_rows: return "short_rows";
     case SoftmaxKernel::grid: return "grid_row";
+    case SoftmaxKernel::ring: return "ring_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";
     case SoftmaxKernel::split: return "split_row";
