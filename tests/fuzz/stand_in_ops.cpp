@@ -76,7 +76,7 @@ void register_stand_in_ops(Registry& registry) {
   matmul[5].only_dtypes = {DType::f16, DType::bf16};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage,
-      variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "grid_row",
+      variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "grid_row", "ring_row",
                 "split_row", "auto"},
                "cudnn"),
       any_rank);
