@@ -25,7 +25,8 @@ constexpr int kPieceVectors = static_cast<int>(kRingPieceBytes / 16);
 static_assert(kPieceVectors == kRingBlock, "a piece holds one vector per thread");
 /// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1).
 constexpr int kTailThread = 32;
-/// About 4 s at H100 clocks: a wait that long means co-residency broke; trap instead of hanging.
+/// About 4 s at H100 clocks: a wait that long means co-residency broke or a copy never landed;
+/// trap instead of hanging.
 constexpr long long kWaitLimitClocks = 1ll << 33;
 
 /// Adds `value` to the counter with release semantics at GPU scope: this thread's earlier writes
@@ -136,11 +137,12 @@ __global__ void __launch_bounds__(kRingBlock, kRingBlocksPerSm)
     for (int p = 0; p < shape.slice_pieces; p += 2) {
       const std::int64_t g = first_piece + p;
       const int at = static_cast<int>(g % kRingPieces);
-      barrier_wait(&piece_ready[at], static_cast<std::uint32_t>((g / kRingPieces) & 1));
+      barrier_wait_or_trap(&piece_ready[at], static_cast<std::uint32_t>((g / kRingPieces) & 1), kWaitLimitClocks);
       const int v = p * kPieceVectors + static_cast<int>(threadIdx.x);
       if (p + 1 < shape.slice_pieces) {
         const int next = static_cast<int>((g + 1) % kRingPieces);
-        barrier_wait(&piece_ready[next], static_cast<std::uint32_t>(((g + 1) / kRingPieces) & 1));
+        barrier_wait_or_trap(&piece_ready[next], static_cast<std::uint32_t>(((g + 1) / kRingPieces) & 1),
+                             kWaitLimitClocks);
         if (v + kPieceVectors < u.count) {
           const uint4 two[2] = {ring[at * kPieceVectors + threadIdx.x], ring[next * kPieceVectors + threadIdx.x]};
           state = fold_vectors<T, 2>(state, two);
