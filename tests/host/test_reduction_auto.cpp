@@ -200,18 +200,23 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
   CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
   CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);       // 32 rows x 8 blocks fill the SMs
-  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);
-  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid);           // few long rows: the whole GPU on them
-  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
-  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid);          // 4 MiB rows: no cluster holds one
-  CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid);         // 1 GiB: batches of rows
-  CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid);       // rows too long for 8 cluster slices
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::grid_ring);          // few long rows: the ring, not clusters
+  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);         // shorter than the class: clusters fill the SMs
+  CHECK(softmax_pick(65, 131072, 4) == SoftmaxKernel::cluster);       // more rows than the class
+  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid_ring);           // few long rows: the whole GPU on them
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid_ring);
+  CHECK(softmax_pick(1, 65536, 2) == SoftmaxKernel::grid_ring);
+  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid_ring);          // 4 MiB rows: no cluster holds one
+  CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid_ring);         // 1 GiB: waves of one row
+  CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid_ring);       // rows too long for 8 cluster slices
+  CHECK(softmax_pick(8, 16384, 4) == SoftmaxKernel::grid_ring);            // too few rows for clusters
+  CHECK(softmax_pick(1, 7500000, 4) == SoftmaxKernel::split);         // 30 MB: past 264 rings (and grid slices)
   CHECK(softmax_pick(32, 131072, 4, true, 8) == SoftmaxKernel::split);   // no clusters or bulk copies before Hopper
   CHECK(softmax_pick(4096, 50257, 4, true, 8) == SoftmaxKernel::split);
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid_ring)) == "grid_ring");
 }
 
 TEST_CASE("short rows: lane groups that hold at most 4 vectors or 8 elements per lane", "[auto][softmax]") {
@@ -285,6 +290,61 @@ TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches pa
       CHECK(s.rows_in_flight <= rows);
       CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
       CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
+    }
+  }
+}
+
+TEST_CASE("ring rows: waves of at least 4 MiB, slices of at most half the ring, every resident block busy",
+          "[auto][softmax]") {
+  using softmax::grid_ring_shape;
+  constexpr std::int64_t kResident = 2 * kH100Sms;
+  const auto f32 = grid_ring_shape(32, 131072, 4, kResident);  // 16 MiB: 4 waves of 8 rows
+  CHECK(f32.rows_in_flight == 8);
+  CHECK(f32.blocks_per_row == 33);
+  CHECK(f32.slice_vectors == 993);
+  CHECK(f32.slice_pieces == 2);
+  const auto f16 = grid_ring_shape(32, 131072, 2, kResident);  // 8 MiB: 2 waves of 16 rows
+  CHECK(f16.rows_in_flight == 16);
+  CHECK(f16.blocks_per_row == 16);
+  const auto bf16 = grid_ring_shape(8, 262144, 2, kResident);  // 4 MiB: one wave
+  CHECK(bf16.rows_in_flight == 8);
+  CHECK(bf16.blocks_per_row == 33);
+  const auto four = grid_ring_shape(4, 1048576, 4, kResident);  // a wave per row
+  CHECK(four.rows_in_flight == 1);
+  CHECK(four.blocks_per_row == kResident);
+  const auto huge = grid_ring_shape(5, 4194301, 4, kResident);  // 16 MiB rows: slices past half the ring
+  CHECK(huge.rows_in_flight == 1);
+  CHECK(huge.slice_pieces == 8);
+  CHECK(grid_ring_shape(1, 7, 2, kResident).blocks_per_row == 1);  // no vector: one block
+  CHECK(grid_ring_shape(1, 12000000, 4, kResident).blocks_per_row == 0);  // 48 MB: more than 264 rings hold
+  CHECK(grid_ring_shape(0, 65536, 4, kResident).blocks_per_row == 0);
+  const std::int64_t half_ring = softmax::kGridRingBytes / 2;
+  for (const std::int64_t resident : {kResident, std::int64_t{kH100Sms}}) {
+    for (std::int64_t rows : {1, 2, 3, 5, 8, 17, 31, 32, 64, 200}) {
+      for (std::int64_t cols : {65536, 65537, 131071, 262147, 1000003, 1048573, 4194301, 4194304}) {
+        for (std::size_t size : {2u, 4u}) {
+          const auto s = grid_ring_shape(rows, cols, size, resident);
+          const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / size);
+          INFO(rows << " x " << cols << ", " << size << "-byte elements, " << resident << " blocks");
+          if (resident == kH100Sms && size == 4 && cols >= 4194301) {  // 16 MiB rows, 132 rings of 104 KiB
+            CHECK(s.blocks_per_row == 0);
+            continue;
+          }
+          REQUIRE(s.blocks_per_row > 0);
+          CHECK(s.blocks_per_row * s.rows_in_flight <= resident);
+          CHECK(s.rows_in_flight <= rows);
+          CHECK(s.blocks_per_row * s.slice_vectors >= vectors);
+          CHECK(s.slice_pieces * softmax::kGridRingPieceBytes >= s.slice_vectors * 16);
+          CHECK(s.slice_pieces <= softmax::kGridRingPieces);
+          if ((vectors * 16 + half_ring - 1) / half_ring <= resident) CHECK(s.slice_vectors * 16 <= half_ring);
+          // Waves carry at least kGridRingWaveBytes each where the tensor has that many, bar the last.
+          const std::int64_t waves = (rows + s.rows_in_flight - 1) / s.rows_in_flight;
+          const std::int64_t bytes = rows * cols * static_cast<std::int64_t>(size);
+          if (waves > 1) CHECK(bytes / waves >= softmax::kGridRingWaveBytes / 2);
+          // As few rows per wave as give that many waves: the last wave is as full as it can be.
+          CHECK(s.rows_in_flight == (rows + waves - 1) / waves);
+        }
+      }
     }
   }
 }
