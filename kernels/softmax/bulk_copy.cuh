@@ -66,24 +66,4 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, std::uint32_t p
   } while (done == 0);
 }
 
-/// barrier_wait that traps after `limit_clocks` (a copy that never lands: a byte count that does
-/// not match the copies, a fault) instead of hanging the run.
-__device__ __forceinline__ void barrier_wait_or_trap(std::uint64_t* bar, std::uint32_t parity, long long limit_clocks) {
-  const long long start = clock64();
-  std::uint32_t done = 0;
-  while (true) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity)
-        : "memory");
-    if (done != 0) return;
-    if (clock64() - start > limit_clocks) __trap();
-  }
-}
-
 }  // namespace kbench::softmax

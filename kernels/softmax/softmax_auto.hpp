@@ -124,61 +124,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-/// The grid_ring kernel (few long rows, Hopper): a cooperative grid of kGridRingBlocksPerSm blocks
-/// per SM, each row split over `blocks_per_row` blocks as in grid_row, but each block's shared
-/// memory is a ring of kGridRingPieces pieces that the bulk copy engine fills as far ahead as the
-/// ring allows, across the block's rows (row slot, slot + rows_in_flight, ...). While a block waits
-/// for its row's exchange and writes the row, the reads of its next rows stay in flight, so the
-/// row exchanges, the write phases and the read phases of successive waves overlap.
-constexpr int kGridRingBlocksPerSm = 2;
-constexpr std::int64_t kGridRingPieceBytes = 8 * 1024;  ///< 512 vectors: one per thread of a 512-thread block
-constexpr int kGridRingPieces = 13;                     ///< 104 KiB of shared memory per block
-constexpr std::int64_t kGridRingBytes = kGridRingPieces * kGridRingPieceBytes;
-/// Bytes of x each wave of rows should carry at least: a wave's DRAM time must cover one row
-/// exchange and its block-wide steps (about 2 us), else the kernel waits on latency.
-constexpr std::int64_t kGridRingWaveBytes = 4 * 1024 * 1024;
-constexpr std::int64_t kGridRingMaxBlocksPerRow = 1024;
-
-struct GridRingShape {
-  std::int64_t blocks_per_row = 0;  ///< 0: the ring cannot hold one slice per block
-  std::int64_t rows_in_flight = 0;  ///< rows of one wave: the grid is rows_in_flight x blocks_per_row blocks
-  std::int64_t slice_vectors = 0;   ///< 16-byte vectors of each block's slice of a row
-  std::int64_t slice_pieces = 0;    ///< ring pieces one slice takes (at most kGridRingPieces)
-};
-
-/// Waves of whole rows, each of at least kGridRingWaveBytes of x (at most one row each, at least one
-/// wave); as many rows per wave as the waves need, and the resident blocks shared among them. A
-/// slice takes at most half the ring (so that the next row's slice is wholly in flight while the
-/// block finishes a row), or the whole ring for rows that half-ring slices on every resident
-/// block cannot hold.
-constexpr GridRingShape grid_ring_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                      std::int64_t resident_blocks) {
-  GridRingShape shape;
-  if (rows < 1 || cols < 1 || resident_blocks < 1) return shape;
-  const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
-  const std::int64_t ring_vectors = kGridRingBytes / 16;
-  std::int64_t fewest = (vectors + ring_vectors / 2 - 1) / (ring_vectors / 2);
-  if (fewest > resident_blocks) fewest = (vectors + ring_vectors - 1) / ring_vectors;
-  if (fewest < 1) fewest = 1;
-  if (fewest > resident_blocks || fewest > kGridRingMaxBlocksPerRow) return shape;
-  const std::int64_t x_bytes = rows * cols * static_cast<std::int64_t>(element_size);
-  std::int64_t waves = x_bytes / kGridRingWaveBytes;
-  if (waves < 1) waves = 1;
-  if (waves > rows) waves = rows;
-  std::int64_t in_flight = (rows + waves - 1) / waves;
-  if (in_flight > resident_blocks / fewest) in_flight = resident_blocks / fewest;
-  in_flight = (rows + (rows + in_flight - 1) / in_flight - 1) / ((rows + in_flight - 1) / in_flight);  // even waves
-  std::int64_t blocks = resident_blocks / in_flight;
-  if (blocks > kGridRingMaxBlocksPerRow) blocks = kGridRingMaxBlocksPerRow;
-  if (blocks > vectors) blocks = vectors > fewest ? vectors : fewest;  // no block without a vector
-  shape.blocks_per_row = blocks;
-  shape.rows_in_flight = in_flight;
-  shape.slice_vectors = vectors > 0 ? (vectors + blocks - 1) / blocks : 1;
-  shape.slice_pieces = (shape.slice_vectors * 16 + kGridRingPieceBytes - 1) / kGridRingPieceBytes;
-  return shape;
-}
-
-enum class SoftmaxKernel { packed, short_rows, ring_rows, register_row, cluster, grid, grid_ring, split, online };
+enum class SoftmaxKernel { packed, short_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -200,18 +146,23 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
 
-/// Rows up to kShortAlwaysMaxCols that are not whole 16-byte vectors, in aligned tensors on
-/// compute capability 9.0+: ring_rows (softmax_ring_rows.hpp; predicted, not yet measured: short
-/// rows' staged path measured 49-63 % of the copy roof at 7, 100 and 127 16-bit columns, its
-/// tile's load, compute and store phases overlapping only across resident blocks).
-constexpr bool auto_takes_ring_rows(std::int64_t cols, int cc_major, SoftmaxLayout layout) {
-  return cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned && cc_major >= 9;
+/// Rows of kRingRowsMinCols..kShortAlwaysMaxCols columns that are not whole 16-byte vectors, in
+/// aligned tensors of at least kRingRowsMinBytes on compute capability 9.0+: ring_rows. On the H100
+/// (2026-11-24, session 10) it beat short_rows on 16-bit 262144x61 (31.4 against 33.9 µs) and
+/// 262144x127 (55.5 against 65.8), and lost on the 13 MB 65536x100 (24.0 against 21.5: its ring's
+/// fixed cost) and on 7 columns (34.3 against 30.8).
+constexpr std::int64_t kRingRowsMinCols = 32;
+constexpr std::int64_t kRingRowsMinBytes = 24 * 1024 * 1024;
+constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::size_t element_size, int cc_major,
+                                    SoftmaxLayout layout) {
+  return cols >= kRingRowsMinCols && cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned &&
+         cc_major >= 9 && rows * cols * static_cast<std::int64_t>(element_size) >= kRingRowsMinBytes;
 }
 
-/// Few long rows (issue 22's class: 1-64 rows of 64K-4M elements) take grid_ring even where
-/// clusters would fill the SMs.
-constexpr std::int64_t kGridRingAutoMaxRows = 64;
-constexpr std::int64_t kGridRingAutoMinCols = 65536;
+/// Cluster slices past this take one block per SM, and clusters of 8 such blocks do not all fit
+/// at once (H100, fp32 17x262147: cluster_row 27.1 against grid_row's 19.4 µs, 128 KiB slices);
+/// `auto` takes grid_row for them.
+constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
 /// 0. rows auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory
@@ -224,23 +175,19 @@ constexpr std::int64_t kGridRingAutoMinCols = 65536;
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. few long rows (at most kGridRingAutoMaxRows rows of at least kGridRingAutoMinCols), compute
-///    capability 9.0+: grid_ring (every row over many blocks of one cooperative grid, each block's
-///    shared memory a ring of bulk copies running ahead over its rows, so that exchanges, writes
-///    and the next rows' reads overlap; predicted over cluster's 17.7 µs and grid's 18.8 at
-///    32x131072 fp32, kernels/softmax/NOTES.md);
-/// 5. rows that a cluster holds in shared memory with at least one block per SM, compute
-///    capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
-///    roof);
-/// 6. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid_ring, or grid where
-///    the ring cannot hold a slice per block (both one read, one write);
-/// 7. otherwise (no Hopper): split (two kernels, the second re-reading x, from L2 when the
+/// 4. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
+///    at least one block per SM, compute capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
+///    roof, 32x131072 at 17.7 µs against grid's 18.8);
+/// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
+///    over many blocks of one cooperative grid, the tensor streamed through shared memory in
+///    batches of rows: one read, one write);
+/// 6. otherwise (no Hopper): split (two kernels, the second re-reading x, from L2 when the
 ///    tensor fits there).
 constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size,
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
-  if (auto_takes_ring_rows(cols, cc_major, layout)) return SoftmaxKernel::ring_rows;
+  if (auto_takes_ring_rows(rows, cols, element_size, cc_major, layout)) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
       return SoftmaxKernel::short_rows;
@@ -252,12 +199,10 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
-  const bool ring_holds = grid_ring_shape(rows, cols, element_size, kGridRingBlocksPerSm * sms).blocks_per_row > 0;
-  if (ring_holds && rows <= kGridRingAutoMaxRows && cols >= kGridRingAutoMinCols) return SoftmaxKernel::grid_ring;
-  if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count); blocks > 0 && rows * blocks >= sms) {
+  if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count);
+      blocks > 0 && rows * blocks >= sms && cluster_slice_vectors(cols, element_size, blocks) * 16 <= kClusterAutoSliceMost) {
     return SoftmaxKernel::cluster;
   }
-  if (ring_holds) return SoftmaxKernel::grid_ring;
   if (grid_row_shape(rows, cols, element_size, kGridBlocksPerSm * sms).blocks_per_row > 0) return SoftmaxKernel::grid;
   return SoftmaxKernel::split;
 }
@@ -268,7 +213,6 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::short_rows: return "short_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
-    case SoftmaxKernel::grid_ring: return "grid_ring";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";
     case SoftmaxKernel::split: return "split_row";

@@ -101,34 +101,6 @@ template <typename T>
 void launch_grid_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const GridRowPlan& plan, void* scratch,
                      cudaStream_t stream);
 
-/// How launch_grid_ring runs a problem, decided once per problem (plan_grid_ring).
-struct GridRingPlan {
-  GridRingShape shape;  ///< blocks_per_row = 0: the kernel cannot run it
-};
-
-/// Bytes of device scratch launch_grid_ring needs for `shape`: two buffers of every block's
-/// (max, sum) and two counters per row in flight. Zero before the first call; every call leaves
-/// the counters zero.
-std::size_t grid_ring_scratch_bytes(const GridRingShape& shape);
-
-/// The launch shape of the ring-row kernel (grid_ring_shape, for the blocks of it that the device
-/// holds at once), with the kernel's shared-memory limit raised to its ring; blocks_per_row = 0
-/// where it cannot run (below compute capability 9.0, x and y at different offsets from a 16-byte
-/// boundary, rows longer than every resident block's ring together). Host work: call it outside
-/// any timed window.
-template <typename T>
-GridRingPlan plan_grid_ring(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int cc_major);
-
-/// Few long rows (Hopper): one cooperative grid of resident blocks, each row over
-/// plan.shape.blocks_per_row blocks; each block walks its rows (a wave of rows_in_flight rows at a
-/// time) with its shared memory as a ring of bulk-copy pieces running ahead of it, exchanges each
-/// row's (max, sum) through `scratch` (grid_ring_scratch_bytes, zeroed once) and writes the row
-/// from the ring: one read and one write per element, with the next rows' reads in flight during
-/// each row's exchange and write. Throws std::invalid_argument when plan.shape.blocks_per_row == 0.
-template <typename T>
-void launch_grid_ring(const T* x, T* y, std::int64_t rows, std::int64_t cols, const GridRingPlan& plan, void* scratch,
-                     cudaStream_t stream);
-
 /// How launch_cluster_row runs a problem, decided once per problem (plan_cluster_row).
 struct ClusterRowPlan {
   int blocks = 0;                  ///< per row (the cluster's size); 0: the online kernel runs instead

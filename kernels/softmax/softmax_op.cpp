@@ -204,25 +204,6 @@ CallFn grid_call(const SoftmaxArgs& args) {
   });
 }
 
-/// The ring-row call: the plan and the zeroed scratch of its counters and states, made once per
-/// problem; the call owns them. Empty where the kernel cannot run the problem.
-CallFn grid_ring_call(const SoftmaxArgs& args) {
-  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
-    using T = typename decltype(tag)::type;
-    const auto* x = static_cast<const T*>(args.x);
-    auto* y = static_cast<T*>(args.y);
-    const softmax::GridRingPlan plan =
-        softmax::plan_grid_ring(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
-    if (plan.shape.blocks_per_row == 0) return {};
-    auto scratch = std::make_shared<DeviceBuffer>(softmax::grid_ring_scratch_bytes(plan.shape));
-    KBENCH_CUDA_CALL(cudaMemset(scratch->get(), 0, scratch->bytes()));
-    KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // zero before the first call, whatever stream it runs on
-    return [x, y, rows = args.rows, cols = args.cols, plan, scratch](cudaStream_t stream) {
-      softmax::launch_grid_ring(x, y, rows, cols, plan, scratch->get(), stream);
-    };
-  });
-}
-
 CallFn cluster_call(const SoftmaxArgs& args) {
   return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
     using T = typename decltype(tag)::type;
@@ -284,21 +265,6 @@ Variant<SoftmaxArgs> grid_row() {
   return v;
 }
 
-Variant<SoftmaxArgs> grid_ring() {
-  Variant<SoftmaxArgs> v;
-  v.name = "grid_ring";
-  v.description =
-      "few long rows (Hopper): every row over many blocks of one cooperative grid, each block's shared memory a "
-      "ring of bulk copies running ahead over its rows, so that a row's exchange (through global memory) and "
-      "write overlap the next rows' reads: one read, one write; grid_row where the ring cannot hold the rows";
-  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
-    if (CallFn call = grid_ring_call(args)) return call;
-    if (CallFn call = grid_call(args)) return call;
-    return online_kernel.bound(args);
-  };
-  return v;
-}
-
 Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
@@ -306,9 +272,8 @@ Variant<SoftmaxArgs> auto_variant() {
       "picks per problem (softmax/NOTES.md): ring_rows up to 256 columns where rows are not whole 16-byte vectors "
       "(Hopper, aligned tensors), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
-      "register_row where the row fits its registers and rows fill the GPU, grid_ring for up to 64 rows of 64K "
-      "elements or more, cluster_row where a cluster holds the row and rows fill the SMs, grid_ring (grid_row "
-      "where its ring cannot) for fewer or longer rows, split_row without Hopper";
+      "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);
     const auto x = reinterpret_cast<std::uintptr_t>(args.x), y = reinterpret_cast<std::uintptr_t>(args.y);
@@ -324,12 +289,6 @@ Variant<SoftmaxArgs> auto_variant() {
         return short_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::ring_rows:
         return ring_rows_call(args);
-      case softmax::SoftmaxKernel::grid_ring: {
-        // plan_grid_ring may still find that the device cannot hold the grid: grid_row, then split.
-        if (CallFn call = grid_ring_call(args)) return call;
-        CallFn call = grid_call(args);
-        return call ? call : split_call(args);
-      }
       case softmax::SoftmaxKernel::grid: {
         // plan_grid_row may still find that the device cannot hold the grid: split then.
         CallFn call = grid_call(args);
@@ -402,7 +361,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return Traffic{bytes, bytes, 4 * elements, "fp32"};
   };
   // The manual chain's two intermediates and its per-row max and sum; split_row's chunk states,
-  // and auto's when it splits; grid_row's and grid_ring's states and counters (at most kGridScratchMost).
+  // and auto's when it splits; grid_row's states and counters (at most kGridScratchMost).
   op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
@@ -430,7 +389,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 ring_rows(),   cluster_row(), grid_row(),    grid_ring(),  split_row(),    auto_variant(), baseline()};
+                 ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

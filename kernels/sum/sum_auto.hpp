@@ -3,7 +3,6 @@
 /// chosen from its extents, dtype and device alone (no timing at run time). Host-only and pure, so
 /// host tests check them; kernels/sum/NOTES.md ("auto") gives the reasoning and the predictions.
 
-#include "kernels/common/row_ring.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 
 #include <cstddef>
@@ -12,7 +11,7 @@
 namespace kbench::sum {
 
 /// sum_inner's and max_inner's kernels.
-enum class RowKernel { thread_per_row, flat, ring, split, row_parallel };
+enum class RowKernel { thread_per_row, flat, split, row_parallel };
 
 /// Fewer rows than this many per SM, each at least two split blocks (32 KiB) long: the split-row
 /// kernel. One block per row then gives each SM at most 3 blocks (768 threads with 4 loads in
@@ -35,17 +34,11 @@ constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 /// lost from 17 fp32 / 33 16-bit columns on (55.1 against 62.1; 30.0 against 41.3).
 constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 
-///
-/// Rows longer than kThreadPerRowMaxBytes, up to kRingMaxCols elements, that are not whole 16-byte
-/// vectors, in a 16-byte aligned tensor on compute capability 9.0+: ring_rows (sum_rows_ring.hpp;
-/// predicted, not yet measured: flat_rows measured 71-78 % of the copy roof at 61 columns and 73 %
-/// at 100 fp16 columns, its 16 KiB tile's load and join phases overlapping only across blocks).
-/// `aligned`: the input is 16-byte aligned.
-constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count,
-                                    int cc_major, bool aligned) {
+/// `ring_rows` is not taken: on the H100 (2026-11-24, session 10) it lost to flat_rows on every odd
+/// width past 48 bytes measured (max fp16/bf16 262144x61 18.0 against 17.1 µs, 65536x100 12.8
+/// against 11.3, 262144x127 31.8 against 28.8); the variant stays for comparison.
+constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
   if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
-  const bool vector_rows = cols % static_cast<std::int64_t>(16 / element_size) == 0;
-  if (cols <= kRingMaxCols && !vector_rows && aligned && cc_major >= 9) return RowKernel::ring;
   if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
@@ -82,7 +75,6 @@ constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element
 constexpr const char* kernel_name(RowKernel k) {
   return k == RowKernel::thread_per_row ? "naive"
          : k == RowKernel::flat         ? "flat_rows"
-         : k == RowKernel::ring         ? "ring_rows"
          : k == RowKernel::split        ? "split_row"
                                         : "row_parallel";
 }

@@ -137,14 +137,12 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, ring_rows up to 1024 columns where "
-      "rows are not whole 16-byte vectors (Hopper, aligned input), flat_rows for other rows up to 1024 columns, split_row for fewer rows than 4 per SM of at "
+      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, flat_rows up to 1024 columns, "
+      "split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
-    switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count,
-                            args.device.cc_major, reinterpret_cast<std::uintptr_t>(args.x) % 16 == 0)) {
+    switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
-      case RowKernel::ring: return ring_call(args, reduction);
       case RowKernel::thread_per_row:
         return RowLauncher{naive_rows, reduction}.bound(args);
       case RowKernel::flat:

@@ -3,7 +3,6 @@
 // (1, 7, 1031, 4097, 65537), widths on both sides of the warp-per-row limit (1024, 1025), rows
 // that are whole 16-byte vectors (vector path), tensors of rank 1 and 3, and one shape of each
 // size class. Runs only where a CUDA device is present (see support/catch_main.cpp).
-#include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
@@ -90,7 +89,7 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
   // grid_row: few long rows of prime lengths, and 5 rows of 16 MiB (fp32), which the grid takes
   // one row at a time (its batches, its counters' reuse; verify calls it twice, so the counters'
   // reset between calls is checked too).
-  const std::vector<std::string> names{"packed_rows", "short_rows", "cluster_row", "grid_row", "grid_ring", "split_row", "auto"};
+  const std::vector<std::string> names{"packed_rows", "short_rows", "cluster_row", "grid_row", "split_row", "auto"};
   const auto variants = op.variants();
   const std::vector<Shape> shapes{{1000003, 3}, {1048573, 5}, {262147, 32}, {65537, 100}, {4099, 1000}, {3, 5, 1031},
                                   {33, 50257},  {64, 32000},  {7, 262147},  {3, 1000003}, {2, 1048576}, {1, 7},
@@ -149,75 +148,4 @@ TEST_CASE("a softmax variant index that does not exist is an error, not a silent
   CudaStream stream;
   auto workload = softmax_op().prepare({{4, 16}, DType::f32, "test"}, 1);
   CHECK_THROWS_AS(workload->launch(99, stream.get()), std::out_of_range);
-}
-
-namespace {
-
-std::size_t variant_index(const Op& op, const std::string& name) {
-  const auto variants = op.variants();
-  for (std::size_t v = 0; v < variants.size(); ++v)
-    if (variants[v].name == name) return v;
-  return variants.size();
-}
-
-/// Verifies `names` of softmax on `shape` in every dtype (fresh inputs, poisoned and guarded outputs).
-void check_variants(const std::vector<std::string>& names, const Shape& shape) {
-  const Op& op = softmax_op();
-  CudaStream stream;
-  for (DType dtype : op.dtypes()) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, dtype, "test"}, seed);
-    for (const std::string& name : names) {
-      const std::size_t v = variant_index(op, name);
-      REQUIRE(v < op.variants().size());
-      INFO("softmax " << name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
-      const Verification check = workload->verify(v, stream.get());
-      INFO(check.message);
-      CHECK(check.passed);
-      CHECK(check.checked == element_count(shape));
-    }
-  }
-}
-
-}  // namespace
-
-TEST_CASE("grid_ring: the smallest case, one row of 65537 elements", "[gpu][softmax][grid_ring]") {
-  check_variants({"grid_ring"}, {1, 65537});
-}
-
-TEST_CASE("grid_ring and auto on prime lengths and 1, 3, 5, 17, 64 rows", "[gpu][softmax][grid_ring]") {
-  // One wave (1 x 65537, 17 x 262147 in 16-bit), several rows per wave over several waves
-  // (64 x 131072: 8 waves of 8 rows in fp32), a wave per row with slices past half the ring, so
-  // that the ring wraps inside a slice (2 and 3 rows of 4M: 8 pieces of 13), rows starting at
-  // every alignment (odd lengths), and whole-vector rows.
-  const std::vector<Shape> shapes{{3, 131071}, {5, 1048573}, {17, 262147}, {64, 65537}, {2, 4194301},
-                                  {3, 4194304}, {64, 131072}, {4, 1000003}, {7, 99991}, {1, 65536}};
-  for (const Shape& shape : shapes) check_variants({"grid_ring", "auto"}, shape);
-}
-
-TEST_CASE("grid_ring replayed in a CUDA graph (hot mode) leaves its counters ready for the next call",
-          "[gpu][softmax][grid_ring]") {
-  // The counters only grow within a call and the last block resets them; a graph replays the
-  // cooperative launch with the same arguments, so a reset that failed would hang (trap) or
-  // break the verified call after the replays.
-  const Op& op = softmax_op();
-  const std::size_t v = variant_index(op, "grid_ring");
-  REQUIRE(v < op.variants().size());
-  CudaStream stream;
-  for (const Shape& shape : std::vector<Shape>{{8, 131071}, {3, 4194301}}) {
-    for (DType dtype : op.dtypes()) {
-      INFO("softmax grid_ring " << dtype_name(dtype) << " " << format_shape(shape));
-      auto workload = op.prepare({shape, dtype, "test"}, fresh_seed());
-      REQUIRE(workload->verify(v, stream.get()).passed);  // also prepares the call outside the capture
-      const CapturedGraph graph(stream.get(), [&](cudaStream_t s) {
-        for (int i = 0; i < 3; ++i) workload->launch(v, s);
-      });
-      graph.launch(stream.get());
-      graph.launch(stream.get());
-      KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
-      const Verification check = workload->verify(v, stream.get());
-      INFO(check.message);
-      CHECK(check.passed);
-    }
-  }
 }

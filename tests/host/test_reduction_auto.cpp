@@ -16,9 +16,8 @@ namespace {
 
 constexpr int kH100Sms = 132;
 
-sum::RowKernel rows_pick(std::int64_t rows, std::int64_t cols, std::size_t size, bool aligned = true,
-                         int cc_major = 9) {
-  return sum::auto_row_kernel(rows, cols, size, kH100Sms, cc_major, aligned);
+sum::RowKernel rows_pick(std::int64_t rows, std::int64_t cols, std::size_t size) {
+  return sum::auto_row_kernel(rows, cols, size, kH100Sms);
 }
 
 softmax::SoftmaxKernel softmax_pick(std::int64_t rows, std::int64_t cols, std::size_t size, bool aligned = true,
@@ -56,10 +55,8 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to
   for (std::int64_t cols : {1, 3, 5, 8, 17, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
-      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
-                                 : vector_rows                                ? RowKernel::flat
-                                                                              : RowKernel::ring;
+      const RowKernel expected =
+          cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row : RowKernel::flat;
       CHECK(rows_pick(1048576, cols, size) == expected);
       CHECK(rows_pick(3, cols, size) == expected);  // few short rows: still one tile
     }
@@ -80,12 +77,8 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to
   CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
   CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
   CHECK(rows_pick(8388608, 5, 2) == RowKernel::thread_per_row);  // 39.6 us against flat_rows' 66.4 (H100)
-  CHECK(rows_pick(2097143, 17, 4) == RowKernel::ring);           // not whole vectors (flat_rows 55.1, naive 62.1)
-  CHECK(rows_pick(2097143, 17, 4, false) == RowKernel::flat);    // unaligned: no bulk copies
-  CHECK(rows_pick(2097143, 17, 4, true, 8) == RowKernel::flat);  // no bulk copies before Hopper
-  CHECK(rows_pick(262144, 61, 2) == RowKernel::ring);            // the zoo's max fp16 262144x61: flat_rows 72 %
-  CHECK(rows_pick(262144, 64, 2) == RowKernel::flat);            // whole vectors: flat_rows' 16-byte loads
-  CHECK(std::string(sum::kernel_name(RowKernel::ring)) == "ring_rows");
+  CHECK(rows_pick(2097143, 17, 4) == RowKernel::flat);  // flat_rows 55.1 against naive's 62.1 µs
+  CHECK(rows_pick(262144, 61, 2) == RowKernel::flat);   // flat_rows 17.1 against ring_rows' 18.0 µs
 }
 
 TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its join lanes", "[auto][sum][tiles]") {
@@ -179,12 +172,14 @@ TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 thr
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  CHECK(softmax_pick(1048576, 7, 2) == SoftmaxKernel::ring_rows);  // not whole vectors, aligned, Hopper
-  CHECK(softmax_pick(1048576, 7, 2, true, 8) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::short_rows);   // 7 columns: short_rows 30.8, ring_rows 34.3 µs
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::ring_rows);  // the zoo's bf16 miss, 0.69x
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::short_rows);    // 13 MB: short_rows 21.5, ring_rows 24.0 µs
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);     // 32 MB: ring_rows 31.4, short_rows 33.9 µs
+  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);    // ring_rows 55.5, short_rows 65.8 µs
+  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::short_rows);  // no bulk copies before Hopper
+  CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::short_rows);    // unaligned: no bulk copies
   CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::ring_rows);
-  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::ring_rows);
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
@@ -200,23 +195,20 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
   CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
   CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::grid_ring);          // few long rows: the ring, not clusters
-  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);         // shorter than the class: clusters fill the SMs
-  CHECK(softmax_pick(65, 131072, 4) == SoftmaxKernel::cluster);       // more rows than the class
-  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid_ring);           // few long rows: the whole GPU on them
-  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid_ring);
-  CHECK(softmax_pick(1, 65536, 2) == SoftmaxKernel::grid_ring);
-  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid_ring);          // 4 MiB rows: no cluster holds one
-  CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid_ring);         // 1 GiB: waves of one row
-  CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid_ring);       // rows too long for 8 cluster slices
-  CHECK(softmax_pick(8, 16384, 4) == SoftmaxKernel::grid_ring);            // too few rows for clusters
-  CHECK(softmax_pick(1, 7500000, 4) == SoftmaxKernel::split);         // 30 MB: past 264 rings (and grid slices)
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);       // 32 rows x 8 blocks fill the SMs
+  CHECK(softmax_pick(17, 262147, 4) == SoftmaxKernel::grid);          // 128 KiB slices: cluster 27.1, grid 19.4 µs
+  CHECK(softmax_pick(17, 262147, 2) == SoftmaxKernel::cluster);       // 64 KiB slices: cluster 14.8, grid 15.2 µs
+  CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);
+  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid);           // few long rows: the whole GPU on them
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid);          // 4 MiB rows: no cluster holds one
+  CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid);         // 1 GiB: batches of rows
+  CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid);       // rows too long for 8 cluster slices
   CHECK(softmax_pick(32, 131072, 4, true, 8) == SoftmaxKernel::split);   // no clusters or bulk copies before Hopper
   CHECK(softmax_pick(4096, 50257, 4, true, 8) == SoftmaxKernel::split);
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
-  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid_ring)) == "grid_ring");
 }
 
 TEST_CASE("short rows: lane groups that hold at most 4 vectors or 8 elements per lane", "[auto][softmax]") {
@@ -290,61 +282,6 @@ TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches pa
       CHECK(s.rows_in_flight <= rows);
       CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
       CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
-    }
-  }
-}
-
-TEST_CASE("ring rows: waves of at least 4 MiB, slices of at most half the ring, every resident block busy",
-          "[auto][softmax]") {
-  using softmax::grid_ring_shape;
-  constexpr std::int64_t kResident = 2 * kH100Sms;
-  const auto f32 = grid_ring_shape(32, 131072, 4, kResident);  // 16 MiB: 4 waves of 8 rows
-  CHECK(f32.rows_in_flight == 8);
-  CHECK(f32.blocks_per_row == 33);
-  CHECK(f32.slice_vectors == 993);
-  CHECK(f32.slice_pieces == 2);
-  const auto f16 = grid_ring_shape(32, 131072, 2, kResident);  // 8 MiB: 2 waves of 16 rows
-  CHECK(f16.rows_in_flight == 16);
-  CHECK(f16.blocks_per_row == 16);
-  const auto bf16 = grid_ring_shape(8, 262144, 2, kResident);  // 4 MiB: one wave
-  CHECK(bf16.rows_in_flight == 8);
-  CHECK(bf16.blocks_per_row == 33);
-  const auto four = grid_ring_shape(4, 1048576, 4, kResident);  // a wave per row
-  CHECK(four.rows_in_flight == 1);
-  CHECK(four.blocks_per_row == kResident);
-  const auto huge = grid_ring_shape(5, 4194301, 4, kResident);  // 16 MiB rows: slices past half the ring
-  CHECK(huge.rows_in_flight == 1);
-  CHECK(huge.slice_pieces == 8);
-  CHECK(grid_ring_shape(1, 7, 2, kResident).blocks_per_row == 1);  // no vector: one block
-  CHECK(grid_ring_shape(1, 12000000, 4, kResident).blocks_per_row == 0);  // 48 MB: more than 264 rings hold
-  CHECK(grid_ring_shape(0, 65536, 4, kResident).blocks_per_row == 0);
-  const std::int64_t half_ring = softmax::kGridRingBytes / 2;
-  for (const std::int64_t resident : {kResident, std::int64_t{kH100Sms}}) {
-    for (std::int64_t rows : {1, 2, 3, 5, 8, 17, 31, 32, 64, 200}) {
-      for (std::int64_t cols : {65536, 65537, 131071, 262147, 1000003, 1048573, 4194301, 4194304}) {
-        for (std::size_t size : {2u, 4u}) {
-          const auto s = grid_ring_shape(rows, cols, size, resident);
-          const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / size);
-          INFO(rows << " x " << cols << ", " << size << "-byte elements, " << resident << " blocks");
-          if (resident == kH100Sms && size == 4 && cols >= 4194301) {  // 16 MiB rows, 132 rings of 104 KiB
-            CHECK(s.blocks_per_row == 0);
-            continue;
-          }
-          REQUIRE(s.blocks_per_row > 0);
-          CHECK(s.blocks_per_row * s.rows_in_flight <= resident);
-          CHECK(s.rows_in_flight <= rows);
-          CHECK(s.blocks_per_row * s.slice_vectors >= vectors);
-          CHECK(s.slice_pieces * softmax::kGridRingPieceBytes >= s.slice_vectors * 16);
-          CHECK(s.slice_pieces <= softmax::kGridRingPieces);
-          if ((vectors * 16 + half_ring - 1) / half_ring <= resident) CHECK(s.slice_vectors * 16 <= half_ring);
-          // Waves carry at least kGridRingWaveBytes each where the tensor has that many, bar the last.
-          const std::int64_t waves = (rows + s.rows_in_flight - 1) / s.rows_in_flight;
-          const std::int64_t bytes = rows * cols * static_cast<std::int64_t>(size);
-          if (waves > 1) CHECK(bytes / waves >= softmax::kGridRingWaveBytes / 2);
-          // As few rows per wave as give that many waves: the last wave is as full as it can be.
-          CHECK(s.rows_in_flight == (rows + waves - 1) / waves);
-        }
-      }
     }
   }
 }
