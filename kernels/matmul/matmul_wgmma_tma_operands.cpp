@@ -1,12 +1,9 @@
 // The host side of launch_wgmma_tma(_staged): which problems TMA can load (and store), and the
 // tensor maps of A, B and C.
-// The encoder is the driver's cuTensorMapEncodeTiled, found through the runtime
-// (cudaGetDriverEntryPointByVersion) so that kbench does not link libcuda itself.
+// The maps are encoded by tensor_map.hpp.
 #include "kernels/matmul/matmul_kernels.hpp"
 
-#include "harness/device/cuda_check.hpp"
-
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
+#include "kernels/matmul/tensor_map.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -25,42 +22,11 @@ constexpr cuuint32_t kBoxRowsC = 64;           // a consumer warpgroup's 64 rows
 
 bool aligned_to(const void* p, std::uintptr_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
-PFN_cuTensorMapEncodeTiled_v12000 encoder() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    KBENCH_CUDA_CALL(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || function == nullptr) {
-      throw CudaError(cudaErrorNotSupported,
-                      "matmul wgmma_tma: the CUDA driver has no cuTensorMapEncodeTiled (needs a driver for CUDA 12.0 "
-                      "or later); query result " +
-                          std::to_string(static_cast<int>(found)));
-    }
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  }();
-  return encode;
-}
-
 /// The map of a row-major rows × cols matrix of 16-bit `type` at `data`, read (or written) in boxes
-/// of `box_rows` × 64 with the 128-byte swizzle; parts of a box outside the matrix read as zeros
-/// (and are not written).
+/// of `box_rows` × 64 with the 128-byte swizzle.
 CUtensorMap encode_2d(CUtensorMapDataType type, const void* data, int rows, int cols, cuuint32_t box_rows,
                       const char* name) {
-  CUtensorMap map;
-  const cuuint64_t extents[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(cols) * 2};
-  const cuuint32_t box[2] = {kBoxInner, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result = encoder()(&map, type, 2, const_cast<void*>(data), extents, row_stride_bytes, box,
-                                    element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS) {
-    throw CudaError(cudaErrorInvalidValue, std::string("matmul wgmma_tma: cuTensorMapEncodeTiled refused ") + name +
-                                               " (" + std::to_string(rows) + "x" + std::to_string(cols) +
-                                               "): CUresult " + std::to_string(static_cast<int>(result)));
-  }
-  return map;
+  return encode_tensor_map({type, 2, data, rows, cols, kBoxInner, box_rows}, "matmul wgmma_tma", name);
 }
 
 /// Empty when TMA can read A and B of `dims` at these addresses, else why not.
