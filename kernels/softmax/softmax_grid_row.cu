@@ -10,7 +10,7 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/common/flat_tile.cuh"
-#include "kernels/softmax/bulk_copy.cuh"
+#include "kernels/common/bulk_copy.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>
@@ -47,8 +47,8 @@ __global__ void __launch_bounds__(kGridBlock)
   const std::int64_t per_row = shape.blocks_per_row;
   const std::int64_t chunk = blockIdx.x % per_row;
   if (threadIdx.x == 0) {
-    for (int p = 0; p < kPieces; ++p) barrier_init(&piece_ready[p]);
-    fence_barrier_init();
+    for (int p = 0; p < kPieces; ++p) bulk::barrier_init(&piece_ready[p]);
+    bulk::fence_barrier_init();
   }
   __syncthreads();
 
@@ -67,12 +67,12 @@ __global__ void __launch_bounds__(kGridBlock)
     // Every barrier completes one phase per row (pieces past the slice with 0 bytes), so that all
     // threads agree on the parity to wait for.
     if (threadIdx.x == 0) {
-      fence_proxy_async_shared();  // the previous row's reads of the slice come before the copies
+      bulk::fence_proxy_async_shared();  // the previous row's reads of the slice come before the copies
       for (int p = 0; p < kPieces; ++p) {
         const int first = p * kPieceVectors;
         const int n = count - first < 0 ? 0 : (count - first < kPieceVectors ? count - first : kPieceVectors);
-        barrier_arrive_expect_bytes(&piece_ready[p], static_cast<std::uint32_t>(n) * 16u);
-        if (n > 0) bulk_copy_to_shared(grid_slice + first, body + first, static_cast<std::uint32_t>(n) * 16u, &piece_ready[p]);
+        bulk::arrive_expect_bytes(&piece_ready[p], static_cast<std::uint32_t>(n) * 16u);
+        if (n > 0) bulk::load_bulk(grid_slice + first, body + first, static_cast<std::uint32_t>(n) * 16u, &piece_ready[p]);
       }
     }
 
@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(kGridBlock)
       state = fold(state, one);
     }
     for (int p = 0; p * kPieceVectors < count; ++p) {
-      barrier_wait(&piece_ready[p], parity);
+      bulk::wait_phase(&piece_ready[p], parity);
       const int end = count < (p + 1) * kPieceVectors ? count : (p + 1) * kPieceVectors;
       int v = p * kPieceVectors + static_cast<int>(threadIdx.x);
       for (; v + kGridBlock < end; v += 2 * kGridBlock) {
