@@ -88,6 +88,36 @@ constexpr ShortRowsShape short_rows_shape(std::int64_t cols, std::size_t element
   return shape;
 }
 
+/// The warp-rows kernel (rows of at most kWarpRowsMaxCols elements, softmax_warp_rows.cu): a group
+/// of `lanes` lanes (1 to 32) per row, each lane loading its row's 4-byte words straight from
+/// global memory (an fp32 element, or a pair of 16-bit elements; the one element of a pair that
+/// lies in the row at its ends), `words` per row, for `rows` rows, all issued before the first
+/// reduction. A row of `cols` elements spans ceil(cols x size / 4) words whatever the row's start
+/// (16-bit rows of odd width start on a word or halfway into one, and then end halfway into one).
+constexpr std::int64_t kWarpRowsMaxCols = 256;
+constexpr int kWarpRowsWordsInFlight = 8;  ///< 4-byte loads each lane issues before its first reduction
+
+struct WarpRowsShape {
+  int lanes = 1;  ///< per row, a power of two
+  int words = 1;  ///< 4-byte words per lane and row (1, 2, 4 or 8)
+  int rows = 1;   ///< rows per lane group, kWarpRowsWordsInFlight / words
+};
+
+constexpr std::int64_t warp_rows_words_per_row(std::int64_t cols, std::size_t element_size) {
+  return (cols * static_cast<std::int64_t>(element_size) + 3) / 4;
+}
+
+/// The fewest lanes (up to 32) that hold a row at one word each, then words per lane (a power of
+/// two) for rows past 32 words, and rows per group to keep kWarpRowsWordsInFlight words per lane.
+constexpr WarpRowsShape warp_rows_shape(std::int64_t cols, std::size_t element_size) {
+  WarpRowsShape shape;
+  const std::int64_t words = warp_rows_words_per_row(cols, element_size);
+  shape.lanes = next_power_of_two(words < 32 ? words : 32);
+  shape.words = next_power_of_two((words + shape.lanes - 1) / shape.lanes);
+  shape.rows = shape.words < kWarpRowsWordsInFlight ? kWarpRowsWordsInFlight / shape.words : 1;
+  return shape;
+}
+
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
@@ -124,7 +154,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, ring_rows, register_row, cluster, grid, split, online };
+enum class SoftmaxKernel { packed, short_rows, warp_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -134,6 +164,14 @@ struct SoftmaxLayout {
   bool same_phase = false;
   bool aligned = false;  ///< x and y both 16-byte aligned (ring_rows' bulk copies)
 };
+
+/// Rows up to kWarpRowsMaxCols that are not whole 16-byte vectors, x and y 16-byte aligned (so
+/// 4-byte aligned, as warp_rows needs): warp_rows, ahead of ring_rows and short_rows' staged path.
+/// Predicted from the bytes each kernel keeps in flight (kernels/softmax/NOTES.md, "warp_rows"),
+/// not yet measured: the re-tune from the H100 run decides where it stays.
+constexpr bool auto_takes_warp_rows(std::int64_t cols, SoftmaxLayout layout) {
+  return cols <= kWarpRowsMaxCols && !layout.vector_rows && layout.aligned;
+}
 
 /// Longest rows, in 16-byte vectors, that register_row holds (softmax_kernels.hpp).
 constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
@@ -165,8 +203,9 @@ constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::s
 constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
-/// 0. rows auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory
-///    ring by bulk copies, a lane group per row);
+/// 0. rows auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
+///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
+///    rows streamed through a shared-memory ring by bulk copies, a lane group per row);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
 ///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
@@ -187,6 +226,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
+  if (auto_takes_warp_rows(cols, layout)) return SoftmaxKernel::warp_rows;
   if (auto_takes_ring_rows(rows, cols, element_size, cc_major, layout)) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
@@ -211,6 +251,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
   switch (k) {
     case SoftmaxKernel::packed: return "packed_rows";
     case SoftmaxKernel::short_rows: return "short_rows";
+    case SoftmaxKernel::warp_rows: return "warp_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";

@@ -75,6 +75,14 @@ void launch_packed_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
 template <typename T>
 void launch_short_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
+/// Many short rows of any width (at most kWarpRowsMaxCols elements, softmax_auto.hpp): a group of
+/// 1-32 lanes per row (warp_rows_shape), each lane loading its 4-byte words of the row straight
+/// from global memory for 1-8 rows before the first reduction, shuffle reductions, stores of the
+/// same width; no shared memory. x and y must be 4-byte aligned; other pointers, and longer rows,
+/// run launch_short_rows.
+template <typename T>
+void launch_warp_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
 /// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
 struct GridRowPlan {
   GridRowShape shape;  ///< blocks_per_row = 0: the online kernel runs instead

@@ -79,6 +79,7 @@ const RowKernel online_kernel{[](auto... a) { softmax::launch_online(a...); }};
 const RowKernel register_row_kernel{[](auto... a) { softmax::launch_register_row(a...); }};
 const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a...); }};
 const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
+const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -157,6 +158,17 @@ Variant<SoftmaxArgs> short_rows() {
       "where rows are whole vectors, a tile of whole rows staged in shared memory otherwise; longer rows run the "
       "online kernel";
   v.launch = short_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> warp_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "warp_rows";
+  v.description =
+      "rows up to 256 elements of any width, no shared memory: a group of 1-32 lanes per row loads its 4-byte words "
+      "(fp32 elements or 16-bit pairs) straight from memory, 8 words per lane in flight before the first shuffle "
+      "reduction; other rows, or pointers not 4-byte aligned, run short_rows";
+  v.launch = warp_rows_kernel;
   return v;
 }
 
@@ -269,8 +281,8 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): ring_rows up to 256 columns where rows are not whole 16-byte vectors "
-      "(Hopper, aligned tensors), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "picks per problem (softmax/NOTES.md): warp_rows up to 256 columns where rows are not whole 16-byte "
+      "vectors (aligned tensors), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
@@ -283,6 +295,8 @@ Variant<SoftmaxArgs> auto_variant() {
     layout.aligned = x % 16 == 0 && y % 16 == 0;
     switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
                                          layout)) {
+      case softmax::SoftmaxKernel::warp_rows:
+        return warp_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
@@ -389,7 +403,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

@@ -172,14 +172,14 @@ TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 thr
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::short_rows);   // 7 columns: short_rows 30.8, ring_rows 34.3 µs
+  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::warp_rows);    // not whole vectors, aligned
+  CHECK(softmax_pick(2097152, 7, 2, true, 8) == SoftmaxKernel::warp_rows);  // any generation
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::short_rows);    // 13 MB: short_rows 21.5, ring_rows 24.0 µs
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);     // 32 MB: ring_rows 31.4, short_rows 33.9 µs
-  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);    // ring_rows 55.5, short_rows 65.8 µs
-  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::short_rows);  // no bulk copies before Hopper
-  CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::short_rows);    // unaligned: no bulk copies
-  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::ring_rows);
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);     // the zoo's bf16 miss, 0.69x
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::warp_rows);
+  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);
+  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::warp_rows);
+  CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
@@ -209,6 +209,56 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
+}
+
+TEST_CASE("auto softmax: warp_rows for aligned rows up to 256 columns that are not whole vectors", "[auto][softmax]") {
+  using softmax::SoftmaxKernel;
+  for (std::int64_t cols : {2, 3, 7, 31, 33, 61, 100, 127, 129, 255}) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO("cols " << cols << ", " << size << "-byte elements");
+      if (cols % static_cast<std::int64_t>(16 / size) == 0) {  // fp32 x 100: whole vectors, the direct path
+        CHECK(softmax_pick(1000003, cols, size) == SoftmaxKernel::short_rows);
+        continue;
+      }
+      CHECK(softmax_pick(1000003, cols, size) == SoftmaxKernel::warp_rows);
+      CHECK(softmax_pick(1000003, cols, size, true, 8) == SoftmaxKernel::warp_rows);  // no Hopper feature used
+      CHECK(softmax_pick(1000003, cols, size, false) == SoftmaxKernel::short_rows);   // unaligned: staged tiles
+    }
+  }
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);    // the zoo's bf16 miss
+  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
+  CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
+}
+
+TEST_CASE("warp rows: the fewest lanes at one word each, then 1-8 words, 8 words per lane in flight", "[auto][softmax]") {
+  using softmax::warp_rows_shape;
+  // 16-bit rows of odd width span (cols + 1) / 2 words whatever their start.
+  CHECK(softmax::warp_rows_words_per_row(7, 2) == 4);
+  CHECK(softmax::warp_rows_words_per_row(100, 2) == 50);
+  CHECK(softmax::warp_rows_words_per_row(7, 4) == 7);
+  CHECK(warp_rows_shape(2, 2).lanes == 1);  // one word: a lane per row, 8 rows
+  CHECK(warp_rows_shape(2, 2).rows == 8);
+  CHECK(warp_rows_shape(7, 2).lanes == 4);
+  CHECK(warp_rows_shape(33, 2).lanes == 32);  // 17 words
+  CHECK(warp_rows_shape(33, 2).words == 1);
+  CHECK(warp_rows_shape(100, 2).words == 2);  // 50 words
+  CHECK(warp_rows_shape(100, 2).rows == 4);
+  CHECK(warp_rows_shape(129, 2).words == 4);  // 65 words: the fourth guarded
+  CHECK(warp_rows_shape(256, 2).words == 4);
+  CHECK(warp_rows_shape(256, 4).words == 8);
+  CHECK(warp_rows_shape(256, 4).rows == 1);
+  for (std::int64_t cols = 1; cols <= softmax::kWarpRowsMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      const auto shape = warp_rows_shape(cols, size);
+      INFO("cols " << cols << ", " << size << "-byte elements");
+      CHECK(static_cast<std::int64_t>(shape.lanes) * shape.words >= softmax::warp_rows_words_per_row(cols, size));
+      CHECK(shape.lanes <= 32);
+      CHECK(shape.words * shape.rows == softmax::kWarpRowsWordsInFlight);
+      CHECK((shape.lanes == 32 || shape.words == 1));  // a row fills its lanes before a lane takes a second word
+    }
+  }
 }
 
 TEST_CASE("short rows: lane groups that hold at most 4 vectors or 8 elements per lane", "[auto][softmax]") {
