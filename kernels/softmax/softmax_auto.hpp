@@ -166,11 +166,17 @@ struct SoftmaxLayout {
 };
 
 /// Rows up to kWarpRowsMaxCols that are not whole 16-byte vectors, x and y 16-byte aligned (so
-/// 4-byte aligned, as warp_rows needs): warp_rows, ahead of ring_rows and short_rows' staged path.
-/// Predicted from the bytes each kernel keeps in flight (kernels/softmax/NOTES.md, "warp_rows"),
-/// not yet measured: the re-tune from the H100 run decides where it stays.
-constexpr bool auto_takes_warp_rows(std::int64_t cols, SoftmaxLayout layout) {
-  return cols <= kWarpRowsMaxCols && !layout.vector_rows && layout.aligned;
+/// 4-byte aligned, as warp_rows needs), of at least kWarpRowsMinColsFp32 fp32 columns or an even
+/// number of at least kWarpRowsMinCols16 16-bit columns: warp_rows. On the H100 (2026-11-24, session
+/// 10, cold µs) it won fp32 127, 129 and 61 columns (91.9 against short_rows' 111.8; 31.6 against
+/// 34.6; 46.5, ring_rows 45.9) and 16-bit 65536x100 (18.4 against 21.7), and lost badly on odd
+/// 16-bit widths, whose pairs straddle rows (7: 62.6 against 31.2; 33: 181 against 84.7; 61: 54.9
+/// against ring_rows' 31.6), and on fp32 7 and 33 columns.
+constexpr std::int64_t kWarpRowsMinColsFp32 = 48;
+constexpr std::int64_t kWarpRowsMinCols16 = 64;
+constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
+  const bool wide_enough = element_size == 4 ? cols >= kWarpRowsMinColsFp32 : cols >= kWarpRowsMinCols16 && cols % 2 == 0;
+  return wide_enough && cols <= kWarpRowsMaxCols && !layout.vector_rows && layout.aligned;
 }
 
 /// Longest rows, in 16-byte vectors, that register_row holds (softmax_kernels.hpp).
@@ -184,17 +190,19 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
 
-/// Rows of kRingRowsMinCols..kShortAlwaysMaxCols columns that are not whole 16-byte vectors, in
-/// aligned tensors of at least kRingRowsMinBytes on compute capability 9.0+: ring_rows. On the H100
-/// (2026-11-24, session 10) it beat short_rows on 16-bit 262144x61 (31.4 against 33.9 µs) and
-/// 262144x127 (55.5 against 65.8), and lost on the 13 MB 65536x100 (24.0 against 21.5: its ring's
-/// fixed cost) and on 7 columns (34.3 against 30.8).
-constexpr std::int64_t kRingRowsMinCols = 32;
-constexpr std::int64_t kRingRowsMinBytes = 24 * 1024 * 1024;
+/// Other rows of kRingRowsMinBytes..kShortAlwaysMaxCols columns that are not whole 16-byte
+/// vectors, in aligned tensors of at least kRingRowsMinTensorBytes on compute capability 9.0+:
+/// ring_rows. On the H100 (2026-11-24, session 10) it beat short_rows on 16-bit 262144x61 (31.4
+/// against 33.9 µs) and 262144x127 (55.5 against 65.8) and fp32 1000003x33 (106.5 against 122.0),
+/// and lost on 16-bit 1000003x33 (95.6 against 84.7: 66-byte rows), on the 13 MB 65536x100 (24.0
+/// against 21.5: its ring's fixed cost) and on 7 columns (34.3 against 30.8).
+constexpr std::int64_t kRingRowsMinBytes = 96;
+constexpr std::int64_t kRingRowsMinTensorBytes = 24 * 1024 * 1024;
 constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::size_t element_size, int cc_major,
                                     SoftmaxLayout layout) {
-  return cols >= kRingRowsMinCols && cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned &&
-         cc_major >= 9 && rows * cols * static_cast<std::int64_t>(element_size) >= kRingRowsMinBytes;
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  return row_bytes >= kRingRowsMinBytes && cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned &&
+         cc_major >= 9 && rows * row_bytes >= kRingRowsMinTensorBytes;
 }
 
 /// Cluster slices past this take one block per SM, and clusters of 8 such blocks do not all fit
@@ -226,7 +234,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
-  if (auto_takes_warp_rows(cols, layout)) return SoftmaxKernel::warp_rows;
+  if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
   if (auto_takes_ring_rows(rows, cols, element_size, cc_major, layout)) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {

@@ -172,13 +172,21 @@ TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 thr
 
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::warp_rows);    // not whole vectors, aligned
-  CHECK(softmax_pick(2097152, 7, 2, true, 8) == SoftmaxKernel::warp_rows);  // any generation
+  // H100, cold µs (2026-11-24, session 10): the fastest of short_rows, warp_rows and ring_rows.
+  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::short_rows);   // 31.2; warp 62.6, ring 34.7
+  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::short_rows);  // 84.7; ring 95.6, warp 181
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);    // 31.6; short 34.3, warp 54.9
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);    // 18.4; short 21.7, ring 23.9
+  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);   // 56.1; short 66.1, warp 67.7
+  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::short_rows);   // 29.4, warp 28.6: 17 MB, no even width
+  CHECK(softmax_pick(2097152, 7, 4) == SoftmaxKernel::short_rows);   // 45.1; ring 44.6, warp 52.0
+  CHECK(softmax_pick(1000003, 33, 4) == SoftmaxKernel::ring_rows);   // 106.5; warp 119.9, short 122.0
+  CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::warp_rows);    // 46.5; ring 45.9, short 55.2
+  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);   // 91.9; ring 102.6, short 111.8
+  CHECK(softmax_pick(65537, 129, 4) == SoftmaxKernel::warp_rows);    // 31.6; ring 32.7, short 34.6
+  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::short_rows);  // no bulk copies before Hopper
+  CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::warp_rows);   // warp_rows needs no Hopper feature
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);     // the zoo's bf16 miss, 0.69x
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::warp_rows);
-  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);
-  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::warp_rows);
   CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
@@ -211,23 +219,20 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
 }
 
-TEST_CASE("auto softmax: warp_rows for aligned rows up to 256 columns that are not whole vectors", "[auto][softmax]") {
+TEST_CASE("auto softmax: warp_rows for fp32 rows of 48-256 columns and even 16-bit rows of 64-256", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  for (std::int64_t cols : {2, 3, 7, 31, 33, 61, 100, 127, 129, 255}) {
+  for (std::int64_t cols : {2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
     for (std::size_t size : {2u, 4u}) {
       INFO("cols " << cols << ", " << size << "-byte elements");
-      if (cols % static_cast<std::int64_t>(16 / size) == 0) {  // fp32 x 100: whole vectors, the direct path
-        CHECK(softmax_pick(1000003, cols, size) == SoftmaxKernel::short_rows);
-        continue;
-      }
-      CHECK(softmax_pick(1000003, cols, size) == SoftmaxKernel::warp_rows);
-      CHECK(softmax_pick(1000003, cols, size, true, 8) == SoftmaxKernel::warp_rows);  // no Hopper feature used
-      CHECK(softmax_pick(1000003, cols, size, false) == SoftmaxKernel::short_rows);   // unaligned: staged tiles
+      const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
+      const bool takes = !vector_rows && (size == 4 ? cols >= 48 : cols >= 64 && cols % 2 == 0);
+      CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::warp_rows) == takes);
+      CHECK((softmax_pick(3001, cols, size, true, 8) == SoftmaxKernel::warp_rows) == takes);  // no Hopper feature used
+      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);   // unaligned: staged tiles
+      if (!takes) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);    // the zoo's bf16 miss
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
-  CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
 }
