@@ -11,7 +11,7 @@
 namespace kbench::sum {
 
 /// sum_inner's and max_inner's kernels.
-enum class RowKernel { thread_per_row, flat, split, row_parallel };
+enum class RowKernel { thread_per_row, span, flat, split, row_parallel };
 
 /// Fewer rows than this many per SM, each at least two split blocks (32 KiB) long: the split-row
 /// kernel. One block per row then gives each SM at most 3 blocks (768 threads with 4 loads in
@@ -37,8 +37,16 @@ constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 /// `ring_rows` is not taken: on the H100 (2026-11-24, session 10) it lost to flat_rows on every odd
 /// width past 48 bytes measured (max fp16/bf16 262144x61 18.0 against 17.1 µs, 65536x100 12.8
 /// against 11.3, 262144x127 31.8 against 28.8); the variant stays for comparison.
+///
+/// 16-bit rows past kThreadPerRowMaxBytes up to kFlatRowsMaxCols: `span_rows` (a warp per span of
+/// whole rows, no block barrier, about half flat_rows' instructions per 16-byte vector; NOTES.md
+/// "span_rows", prediction not yet measured). flat_rows measured 71-76 % of the copy roof there
+/// (max fp16 262144x61, 262144x127, fp16 64x4096x100), where its ~150 instructions per vector
+/// (8 elements) are as much work as the SM can overlap with the loads. fp32 rows (4 elements a
+/// vector) stay on flat_rows (84-101 % measured) until span_rows is measured on them.
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
   if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
+  if (element_size == 2 && cols >= span_run_elements(element_size) && cols <= kFlatRowsMaxCols) return RowKernel::span;
   if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
@@ -74,6 +82,7 @@ constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element
 /// A name for reports and tests.
 constexpr const char* kernel_name(RowKernel k) {
   return k == RowKernel::thread_per_row ? "naive"
+         : k == RowKernel::span         ? "span_rows"
          : k == RowKernel::flat         ? "flat_rows"
          : k == RowKernel::split        ? "split_row"
                                         : "row_parallel";

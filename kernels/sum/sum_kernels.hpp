@@ -105,6 +105,50 @@ template <typename T>
 void launch_rows_flat(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                       cudaStream_t stream);
 
+/// The span-rows kernel (launch_rows_span): each lane folds a run of two 16-byte vectors, so rows
+/// of at least kSpanRunVectors vectors' elements end at most once per run; up to kFlatRowsMaxCols.
+constexpr std::int64_t kSpanRunVectors = 2;
+/// Bytes a warp's span of whole rows aims at (it streams them in iterations of 2 windows of 32
+/// runs: 2 KiB).
+constexpr std::int64_t kSpanTargetBytes = 8 * 1024;
+constexpr std::int64_t kSpanIterationVectors = 2 * 32 * kSpanRunVectors;
+
+/// Elements of one lane's run: 16 in 16-bit, 8 in fp32; rows shorter than this run flat_rows.
+constexpr std::int64_t span_run_elements(std::size_t element_size) {
+  return kSpanRunVectors * static_cast<std::int64_t>(16 / element_size);
+}
+
+/// Rows of one warp's span: a multiple of kTileRowMultiple (so every span of an aligned tensor
+/// starts 16-byte aligned) of at most kSpanTargetBytes (at least 8 rows), the one whose vectors
+/// leave the fewest idle lanes in its last iteration (the smallest on a tie).
+constexpr std::int64_t span_rows_per_warp(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  std::int64_t best = kTileRowMultiple, best_vectors = 0, best_slots = 1;
+  for (std::int64_t rows = kTileRowMultiple; rows == kTileRowMultiple || rows * row_bytes <= kSpanTargetBytes;
+       rows += kTileRowMultiple) {
+    const std::int64_t vectors = (rows * row_bytes + 15) / 16;
+    const std::int64_t slots = (vectors + kSpanIterationVectors - 1) / kSpanIterationVectors * kSpanIterationVectors;
+    if (best_vectors == 0 || vectors * best_slots > best_vectors * slots) {
+      best = rows;
+      best_vectors = vectors;
+      best_slots = slots;
+    }
+  }
+  return best;
+}
+
+/// Short-to-medium rows in a 16-byte aligned tensor, span_run_elements to kFlatRowsMaxCols
+/// columns: each warp owns a span of span_rows_per_warp whole rows and reads it straight from
+/// global memory, 2 windows of 32 lanes x 2 16-byte vectors (a run of 16 or 8 elements per lane)
+/// loaded before any is folded. A lane splits its run at the one row end it may hold (the run's
+/// row and offset are carried from window to window by additions, no division), a segmented warp
+/// scan joins the runs of each row, and the lane where a row ends stores it; the open row's
+/// partial is carried to the next window. No shared memory, no block barrier. Other tensors
+/// (narrower or wider rows, unaligned) run launch_rows_flat.
+template <typename T>
+void launch_rows_span(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                      cudaStream_t stream);
+
 /// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
 /// vectors), at least 1.
 std::int64_t rows_split_count(std::int64_t cols, std::size_t element_size);

@@ -37,6 +37,7 @@ constexpr auto naive_rows = [](auto... a) { launch_rows_naive(a...); };
 constexpr auto parallel_rows = [](auto... a) { launch_rows_parallel(a...); };
 constexpr auto packed_rows_launch = [](auto... a) { launch_rows_packed(a...); };
 constexpr auto flat_rows_launch = [](auto... a) { launch_rows_flat(a...); };
+constexpr auto span_rows_launch = [](auto... a) { launch_rows_span(a...); };
 
 Variant<ReductionArgs> naive(Reduction reduction) {
   Variant<ReductionArgs> v;
@@ -71,6 +72,17 @@ Variant<ReductionArgs> flat_rows(Reduction reduction) {
       "tiles of whole rows (16 KiB) read as coalesced 16-byte vectors, each cut at its row ends in registers, pieces "
       "of rows that cross vectors joined in shared memory; rows longer than 1024 elements run row_parallel";
   v.launch = RowLauncher{flat_rows_launch, reduction};
+  return v;
+}
+
+Variant<ReductionArgs> span_rows(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "span_rows";
+  v.description =
+      "a warp per span of whole rows read straight as 16-byte vectors, each lane's two-vector run split at its row "
+      "end, a segmented warp scan per row; rows of 16-1024 16-bit or 8-1024 fp32 elements in aligned tensors, "
+      "flat_rows otherwise";
+  v.launch = RowLauncher{span_rows_launch, reduction};
   return v;
 }
 
@@ -137,7 +149,8 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, flat_rows up to 1024 columns, "
+      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, span_rows for 16-bit rows up to 1024 "
+      "columns, flat_rows for fp32 ones, "
       "split_row for fewer rows than 4 per SM of at "
       "least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
@@ -147,6 +160,8 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
         return RowLauncher{naive_rows, reduction}.bound(args);
       case RowKernel::flat:
         return RowLauncher{flat_rows_launch, reduction}.bound(args);
+      case RowKernel::span:
+        return RowLauncher{span_rows_launch, reduction}.bound(args);
       case RowKernel::row_parallel: break;
     }
     return RowLauncher{parallel_rows, reduction}.bound(args);
@@ -191,7 +206,7 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
   return {naive(reduction),     row_parallel(reduction),  packed_rows(reduction),          flat_rows(reduction),
-          ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
+          span_rows(reduction), ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

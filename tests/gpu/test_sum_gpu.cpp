@@ -93,7 +93,7 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
   // start at every alignment: few long rows (split_row), many short rows (packed_rows), few
   // columns (narrow_columns), 3-D; outputs poisoned and guarded by the workload's verify.
   CudaStream stream;
-  const std::vector<std::string> rows_kernels{"row_parallel", "packed_rows", "flat_rows", "split_row", "auto"};
+  const std::vector<std::string> rows_kernels{"row_parallel", "packed_rows", "flat_rows", "span_rows", "split_row", "auto"};
   for (const char* name : {"sum_inner", "max_inner"}) {
     const Op& op = *registry().find(name);
     for (const Shape& shape : std::vector<Shape>{{3, 1000003}, {1000003, 3}, {7, 262147}, {1048573, 5}, {262147, 64},
@@ -142,11 +142,12 @@ TEST_CASE("flat_rows matches the reference on every width class, odd and prime",
 
 namespace {
 
-/// launch_rows_flat on a tensor that starts one element past a 16-byte boundary (the element-wise
-/// load path; the workload's buffers are always aligned), output poisoned with NaN bits first.
+/// launch_rows_flat (or launch_rows_span, which hands such tensors to it) on a tensor that starts
+/// one element past a 16-byte boundary (the element-wise load path; the workload's buffers are
+/// always aligned), output poisoned with NaN bits first.
 template <typename T>
 void check_flat_rows_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, sum::Reduction reduction,
-                               CudaStream& stream) {
+                               CudaStream& stream, bool through_span = false) {
   const std::uint64_t seed = fresh_seed();
   INFO(dtype_name(dtype) << " " << rows << " x " << cols << (reduction == sum::Reduction::max ? " max" : " sum")
                          << " seed " << seed);
@@ -157,7 +158,8 @@ void check_flat_rows_unaligned(DType dtype, std::int64_t rows, std::int64_t cols
   DeviceBuffer out(static_cast<std::size_t>(rows) * sizeof(T));
   KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
   KBENCH_CUDA_CALL(cudaDeviceSynchronize());
-  sum::launch_rows_flat(in.as<T>() + 1, out.as<T>(), rows, cols, reduction, stream.get());
+  if (through_span) sum::launch_rows_span(in.as<T>() + 1, out.as<T>(), rows, cols, reduction, stream.get());
+  else sum::launch_rows_flat(in.as<T>() + 1, out.as<T>(), rows, cols, reduction, stream.get());
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
   std::vector<std::uint8_t> bytes(out.bytes());
   KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.get(), bytes.size(), cudaMemcpyDeviceToHost));
@@ -181,6 +183,40 @@ TEST_CASE("flat_rows reads a tensor that is not 16-byte aligned element by eleme
       check_flat_rows_unaligned<float>(DType::f32, 4099, cols, reduction, stream);
       check_flat_rows_unaligned<__half>(DType::f16, 4099, cols, reduction, stream);
       check_flat_rows_unaligned<__nv_bfloat16>(DType::bf16, 2053, cols, reduction, stream);
+    }
+  }
+}
+
+TEST_CASE("span_rows reduces 3 rows of 25 elements (its smallest case: one warp, one window)", "[gpu][sum][span_rows]") {
+  CudaStream stream;
+  for (const char* name : {"sum_inner", "max_inner"}) check_variants(*registry().find(name), {3, 25}, {"span_rows"}, stream);
+}
+
+TEST_CASE("span_rows and auto match the reference on odd widths 25-1000, odd row counts, 2-D and 3-D",
+          "[gpu][sum][span_rows]") {
+  // Issue 22's held-out widths, rows ending at every offset of a run, spans of 8-40 rows whose
+  // last iteration is partial, a short last span (odd rows), fewer rows than one span; widths at
+  // the run (16 16-bit, 8 fp32 elements), below it and past 1024 take flat_rows' path.
+  CudaStream stream;
+  for (const char* name : {"sum_inner", "max_inner"}) {
+    const Op& op = *registry().find(name);
+    for (const Shape& shape : std::vector<Shape>{{262147, 25}, {131071, 33}, {65537, 61}, {65537, 100}, {40961, 127},
+                                                 {20011, 129}, {8191, 255}, {8191, 257}, {4099, 999}, {4099, 1000},
+                                                 {7, 3, 61}, {3, 4097, 100}, {1, 1000}, {9, 127}, {1031, 1024},
+                                                 {65537, 16}, {65537, 17}, {65537, 8}, {65537, 9}, {131071, 7},
+                                                 {33, 1025}}) {
+      check_variants(op, shape, {"span_rows", "auto"}, stream);
+    }
+  }
+}
+
+TEST_CASE("span_rows hands a tensor that is not 16-byte aligned to flat_rows", "[gpu][sum][span_rows]") {
+  CudaStream stream;
+  for (sum::Reduction reduction : {sum::Reduction::sum, sum::Reduction::max}) {
+    for (std::int64_t cols : {25, 61, 1000}) {
+      check_flat_rows_unaligned<float>(DType::f32, 4099, cols, reduction, stream, true);
+      check_flat_rows_unaligned<__half>(DType::f16, 4099, cols, reduction, stream, true);
+      check_flat_rows_unaligned<__nv_bfloat16>(DType::bf16, 2053, cols, reduction, stream, true);
     }
   }
 }

@@ -49,14 +49,15 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to 1024 columns, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: a thread per row up to 48 bytes, span_rows (16-bit) or flat_rows (fp32) up to 1024 columns, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
   // Short and medium rows of every width, odd and prime included, whole vectors or not.
-  for (std::int64_t cols : {1, 3, 5, 8, 17, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
+  for (std::int64_t cols : {1, 3, 5, 8, 17, 24, 25, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      const RowKernel expected =
-          cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row : RowKernel::flat;
+      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
+                                 : size == 2                                  ? RowKernel::span
+                                                                              : RowKernel::flat;
       CHECK(rows_pick(1048576, cols, size) == expected);
       CHECK(rows_pick(3, cols, size) == expected);  // few short rows: still one tile
     }
@@ -78,7 +79,38 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, flat_rows up to
   CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
   CHECK(rows_pick(8388608, 5, 2) == RowKernel::thread_per_row);  // 39.6 us against flat_rows' 66.4 (H100)
   CHECK(rows_pick(2097143, 17, 4) == RowKernel::flat);  // flat_rows 55.1 against naive's 62.1 µs
-  CHECK(rows_pick(262144, 61, 2) == RowKernel::flat);   // flat_rows 17.1 against ring_rows' 18.0 µs
+  CHECK(rows_pick(262144, 61, 2) == RowKernel::span);   // flat_rows 17.1 µs, 72 % of the copy roof
+  CHECK(rows_pick(262144, 61, 4) == RowKernel::flat);
+  CHECK(rows_pick(262144, 1025, 2) == RowKernel::row_parallel);
+  CHECK(std::string(sum::kernel_name(RowKernel::span)) == "span_rows");
+}
+
+TEST_CASE("span_rows: warp spans of whole rows that start aligned, hold one row end per run, fill their last iteration",
+          "[auto][sum][span_rows]") {
+  CHECK(sum::span_run_elements(2) == 16);
+  CHECK(sum::span_run_elements(4) == 8);
+  for (std::int64_t cols = 1; cols <= sum::kFlatRowsMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      const std::int64_t rows = sum::span_rows_per_warp(cols, size);
+      const std::int64_t bytes = rows * cols * static_cast<std::int64_t>(size);
+      CHECK(rows % kTileRowMultiple == 0);  // the next warp's span starts 16-byte aligned
+      CHECK(bytes % 16 == 0);
+      CHECK((rows == kTileRowMultiple || bytes <= sum::kSpanTargetBytes));
+      // No other multiple of 8 rows within the target fills the last iteration's 128 vectors better.
+      const std::int64_t vectors = bytes / 16;
+      const std::int64_t slots = (vectors + 127) / 128 * 128;
+      for (std::int64_t other = 8; other * cols * static_cast<std::int64_t>(size) <= sum::kSpanTargetBytes; other += 8) {
+        const std::int64_t v = other * cols * static_cast<std::int64_t>(size) / 16;
+        CHECK(v * slots <= vectors * ((v + 127) / 128 * 128));
+      }
+    }
+  }
+  CHECK(sum::span_rows_per_warp(61, 2) == 16);    // 122 vectors of 128: one iteration
+  CHECK(sum::span_rows_per_warp(100, 2) == 40);   // 500 of 512 (8 rows would be 100 of 128)
+  CHECK(sum::span_rows_per_warp(127, 2) == 8);    // 127 of 128
+  CHECK(sum::span_rows_per_warp(1000, 2) == 8);   // 16 KB, past the target: the 8-row minimum
+  CHECK(sum::span_rows_per_warp(1024, 4) == 8);
 }
 
 TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its join lanes", "[auto][sum][tiles]") {
