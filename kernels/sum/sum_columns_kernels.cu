@@ -222,24 +222,34 @@ __global__ void __launch_bounds__(kLanesX* kLanesY, 4)
   write_partials<W>(strip, partials, cols);
 }
 
-/// Partials each thread of pdl_fold's fold kernel loads before adding any.
-constexpr int kFoldLoads = 8;
+/// Partials each thread of pdl_fold's fold kernel loads before adding any: every chunk's at once
+/// up to 32 chunks (8192^2: 17 in 16-bit, 9 in fp32; 4096^2 16-bit: 33), so the fold after the
+/// wait is one L2 round trip.
+constexpr int kFoldLoads = 32;
 
 /// pdl_fold's second kernel: waits for the strips' grid, then a thread per column adds the
-/// chunks' partials in chunk order (as stage 2, kFoldLoads loads in flight) and writes it.
+/// chunks' partials in chunk order (as stage 2, kFoldLoads loads in flight) and writes it. The
+/// bound of 1 block per SM lets ptxas keep all kFoldLoads loads in registers (SASS: 32 LDG, then
+/// the adds; without it 18 before the first add); the grid is cols / 256 blocks, so nothing is lost.
 template <typename T>
-__global__ void columns_fold_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols,
-                                    int chunks) {
+__global__ void __launch_bounds__(kFinishBlock, 1)
+    columns_fold_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols, int chunks) {
   wait_for_prerequisite_grids();
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (col >= cols) return;
   float acc = 0.0f;
   for (int k = 0; k < chunks; k += kFoldLoads) {
+    // Unconditional loads (past the last chunk: the last chunk again, an L2 hit) so that ptxas
+    // issues them all before the first add; a conditional load compiled to load, add, load, ...
     float v[kFoldLoads];
 #pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) v[u] = k + u < chunks ? __ldcg(partials + (k + u) * cols + col) : 0.0f;
+    for (int u = 0; u < kFoldLoads; ++u) {
+      v[u] = __ldcg(partials + static_cast<std::int64_t>(min(k + u, chunks - 1)) * cols + col);
+    }
 #pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) acc += v[u];
+    for (int u = 0; u < kFoldLoads; ++u) {
+      if (k + u < chunks) acc += v[u];
+    }
   }
   out[col] = from_float<T>(acc);
 }
@@ -351,6 +361,17 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
     columns_one_pass_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
   }
   KBENCH_CHECK_LAUNCH();
+}
+
+int columns_pdl_fold_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size) {
+  // One wave of at most 4 blocks per SM (the store kernel's launch bound): column_chunks rounds
+  // up, which at 8192^2 in 16-bit gives 32 x 17 = 544 blocks, 16 of them in a second wave that
+  // would stream alone at the end; rounding down gives 32 x 16 = 512.
+  const std::int64_t vector = static_cast<std::int64_t>(16 / element_size);
+  const std::int64_t width = kLanesX * (cols % vector == 0 ? vector : 1);
+  const std::int64_t strips = (cols + width - 1) / width;
+  const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(65535, (rows + kLanesY - 1) / kLanesY));
+  return static_cast<int>(std::clamp<std::int64_t>(4 * static_cast<std::int64_t>(sm_count) / strips, 1, most));
 }
 
 bool columns_pdl_fold_applies(std::int64_t rows, int cc_major) {

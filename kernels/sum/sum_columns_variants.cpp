@@ -119,7 +119,7 @@ Variant<ReductionArgs> one_pass() {
 /// otherwise.
 CallFn pdl_fold_call(const ReductionArgs& args) {
   if (!columns_pdl_fold_applies(args.rows, args.device.cc_major)) return one_pass().prepare(args);
-  const int chunks = column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
+  const int chunks = columns_pdl_fold_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
   auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) * static_cast<std::size_t>(args.cols) *
                                                  sizeof(float));
   return [args, chunks, partials](cudaStream_t stream) {
@@ -286,7 +286,8 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   // most max(2048, 32 x cols) floats and a counter, for it and auto); cuBLAS's workspace and ones
   // vector (the handle's own allocations are cuBLAS's, not counted).
   const double flat_floats = std::max<double>(2048.0, 32.0 * static_cast<double>(cols)) + 1;
-  // pdl_fold: one_pass's partials and tickets, or column_chunks (<= one_pass_chunks) of partials.
+  // pdl_fold: one_pass's partials and tickets, or columns_pdl_fold_chunks (<= column_chunks, so
+  // <= one_pass_chunks) of partials.
   return (two_stage_chunks + 4 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
              sizeof(float) +
          2 * flat_floats * sizeof(float) + 4 * static_cast<double>(cols) * sizeof(unsigned) +

@@ -192,9 +192,13 @@ std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t elemen
 /// 9.0+ past one_pass's cluster path (512 rows); elsewhere the variant runs one_pass.
 bool columns_pdl_fold_applies(std::int64_t rows, int cc_major);
 
+/// Row chunks of launch_columns_pdl_fold: as many as keep strips x chunks within one wave of 4
+/// blocks per SM (column_chunks rounds up), at least 1, at most one per 8 rows.
+int columns_pdl_fold_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
+
 /// Two kernels, the second a programmatic dependent of the first (compute capability 9.0+; an
 /// ordinary second launch below). The first is two_stage's stage 1 (`chunks` row chunks, from
-/// column_chunks) with 8 rows in flight per thread instead of 4, storing chunks x cols partials;
+/// columns_pdl_fold_chunks) with 8 rows in flight per thread instead of 4, storing chunks x cols partials;
 /// the second, launched while the first still runs, waits for it to finish, then a thread per
 /// column adds its chunks' partials in chunk order and writes it.
 template <typename T>

@@ -336,4 +336,18 @@ TEST_CASE("pdl_fold runs its own kernels on Hopper past one_pass's small paths, 
   CHECK(sum::columns_pdl_fold_applies(8192, 9));
   CHECK_FALSE(sum::columns_pdl_fold_applies(512, 9));
   CHECK_FALSE(sum::columns_pdl_fold_applies(8192, 8));
+  // One wave of at most 4 blocks per SM: 8192^2 16-bit has 32 strips of 256 columns, 16 chunks.
+  CHECK(sum::columns_pdl_fold_chunks(8192, 8192, kH100Sms, 2) == 16);
+  CHECK(sum::columns_pdl_fold_chunks(8192, 8192, kH100Sms, 4) == 8);   // 64 strips of 128 columns
+  CHECK(sum::columns_pdl_fold_chunks(4096, 4096, kH100Sms, 2) == 33);  // 16 strips: 528 blocks
+  CHECK(sum::columns_pdl_fold_chunks(8191, 8193, kH100Sms, 2) == 2);   // not whole vectors: 257 strips of 32
+  CHECK(sum::columns_pdl_fold_chunks(513, 3, kH100Sms, 2) == 65);      // one strip: one chunk per 8 rows
+  CHECK(sum::columns_pdl_fold_chunks(8192, 1 << 20, kH100Sms, 2) == 1);
+  for (std::int64_t cols : {1025, 4096, 8192, 8193, 12288}) {
+    for (std::size_t size : {2u, 4u}) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      const int chunks = sum::columns_pdl_fold_chunks(8192, cols, kH100Sms, size);
+      CHECK(chunks <= sum::column_chunks(8192, cols, kH100Sms, size));  // the scratch bound counts on it
+    }
+  }
 }
