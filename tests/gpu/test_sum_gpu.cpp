@@ -314,7 +314,7 @@ TEST_CASE("flat_columns reads a tensor that is not 16-byte aligned element by el
   }
 }
 
-TEST_CASE("pdl_fold's smallest own case: sum_full of 262152 elements (33 tiles), sum_outer of 513 x 3",
+TEST_CASE("pdl_fold's smallest own case: sum_full of 262152 elements (33 tiles in 16-bit), sum_outer of 513 x 3",
           "[gpu][sum][pdl_fold]") {
   // Just past one_pass's cluster paths (512 KiB full, 512 rows outer), where pdl_fold stops
   // deferring to one_pass on compute capability 9.0+ and launches its two kernels.
