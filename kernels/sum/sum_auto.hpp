@@ -54,7 +54,7 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { walk, flat, one_pass, pdl_fold };
+enum class ColumnKernel { walk, flat, one_pass };
 
 /// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
 /// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
@@ -71,16 +71,12 @@ constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 /// tiles in shared memory and adds a second launch (bf16 1048573 x 7 at 67 % of the copy roof,
 /// fp16 65536 x 64 at 78 %), and two_stage/one_pass load one 2- or 4-byte column per thread on
 /// rows that are not whole vectors (fp16 16 x 16384 x 257 at 69 %; 65537 x 129 at 0.78-0.84x
-/// cuBLAS). Wider tensors: one_pass in fp32 (86.3 % of peak at 8192^2); pdl_fold in 16-bit, whose
-/// strips store partials with 8 rows in flight (85.4-85.6 % in fp16 in the hand-off probe,
-/// against 81.7-83.0 % with one_pass's 4) and hand them to a fold kernel launched as a
-/// programmatic dependent instead of one_pass's per-strip tickets at the end of its single wave
-/// (80.1 %). Prediction in NOTES.md ("pdl_fold"); not yet measured. pdl_fold itself runs one_pass
-/// up to 512 rows and before compute capability 9.0.
+/// cuBLAS). Prediction in NOTES.md ("flat_columns"); not yet measured. Wider tensors: one_pass
+/// (the 8192^2 targets keep their kernel).
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kFlatColumnsMaxCols) return ColumnKernel::flat;
-  return element_size == 2 ? ColumnKernel::pdl_fold : ColumnKernel::one_pass;
+  return ColumnKernel::one_pass;
 }
 
 /// A name for reports and tests.
@@ -92,10 +88,7 @@ constexpr const char* kernel_name(RowKernel k) {
                                         : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) {
-  return k == ColumnKernel::walk       ? "column_walk"
-         : k == ColumnKernel::flat     ? "flat_columns"
-         : k == ColumnKernel::pdl_fold ? "pdl_fold"
-                                       : "one_pass";
+  return k == ColumnKernel::walk ? "column_walk" : k == ColumnKernel::flat ? "flat_columns" : "one_pass";
 }
 
 }  // namespace kbench::sum

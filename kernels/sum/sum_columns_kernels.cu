@@ -1,6 +1,5 @@
 // Outer-axes reductions: a rows x cols tensor summed over its rows, one value per column (the
 // backward pass's sum_to_shape over leading axes).
-#include "kernels/common/dependent_launch.cuh"
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
@@ -48,10 +47,10 @@ struct LoadOf<8> {
 /// The body of every column kernel. The block covers kLanesX * W consecutive columns; each thread
 /// owns W of them (W x sizeof(T) = 16 or 8 bytes loaded as one vector when every row is aligned
 /// to it, else W = 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
-/// kLanesY, RowUnroll rows loaded before any is added, so a warp reads one contiguous,
-/// coalesced stretch of a row per load and each thread keeps RowUnroll loads in flight. The
+/// kLanesY, kRowUnroll rows loaded before any is added, so a warp reads one contiguous,
+/// coalesced stretch of a row per load and each thread keeps kRowUnroll loads in flight. The
 /// thread's sums land in strip[ty][tx * W + w]; the call ends with a barrier.
-template <typename T, int W, int RowUnroll = kRowUnroll>
+template <typename T, int W>
 __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::int64_t rows, std::int64_t cols,
                                                  float (*strip)[kLanesX * W + 1]) {
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -67,12 +66,12 @@ __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::
     if constexpr (W > 1) {
       using Load = typename LoadOf<W * sizeof(T)>::type;
       std::int64_t r = row_begin + ty;
-      for (; r + (RowUnroll - 1) * kLanesY < row_end; r += RowUnroll * kLanesY) {
-        Load v[RowUnroll];
+      for (; r + (kRowUnroll - 1) * kLanesY < row_end; r += kRowUnroll * kLanesY) {
+        Load v[kRowUnroll];
 #pragma unroll
-        for (int u = 0; u < RowUnroll; ++u) v[u] = *reinterpret_cast<const Load*>(in + (r + u * kLanesY) * cols + col);
+        for (int u = 0; u < kRowUnroll; ++u) v[u] = *reinterpret_cast<const Load*>(in + (r + u * kLanesY) * cols + col);
 #pragma unroll
-        for (int u = 0; u < RowUnroll; ++u) {
+        for (int u = 0; u < kRowUnroll; ++u) {
           T elements[W];
           memcpy(elements, &v[u], sizeof(Load));
 #pragma unroll
@@ -201,59 +200,6 @@ __global__ void columns_stage2_kernel(const float* __restrict__ partials, T* __r
   out[col] = from_float<T>(acc);
 }
 
-/// Rows each thread of pdl_fold's first kernel loads before adding any: 8, as in the hand-off
-/// probe's strips that read at 85.4-85.6 % of peak in fp16 (4 rows: 81.7-83.0 %).
-constexpr int kPdlRowUnroll = 8;
-
-/// pdl_fold's first kernel: stage 1 with kPdlRowUnroll rows in flight. Each block first lets the
-/// fold kernel launch, so that it is resident and waiting when the last strip lands.
-///
-/// The bound of 4 blocks per SM (64 registers, column_chunks' 4 blocks per SM) is what keeps the
-/// rows in flight: without it ptxas (CUDA 13.0, sm_90) gives the 16-bit kernel 40 registers and
-/// issues 2 of the 8 row loads before the first add, the rest one by one as earlier ones are
-/// added (SASS: LDG x2, HADD2, LDG, ...), and one_pass's kernel, 4 rows, the same (2-3 in
-/// flight). With it: all 8 LDG.128 before the first add, 62 registers in 16-bit, 64 in fp32.
-template <typename T, int W>
-__global__ void __launch_bounds__(kLanesX* kLanesY, 4)
-    columns_store_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
-  allow_dependent_launch();
-  __shared__ float strip[kLanesY][kLanesX * W + 1];
-  accumulate_strip<T, W, kPdlRowUnroll>(in, rows, cols, strip);
-  write_partials<W>(strip, partials, cols);
-}
-
-/// Partials each thread of pdl_fold's fold kernel loads before adding any: every chunk's at once
-/// up to 32 chunks (8192^2: 17 in 16-bit, 9 in fp32; 4096^2 16-bit: 33), so the fold after the
-/// wait is one L2 round trip.
-constexpr int kFoldLoads = 32;
-
-/// pdl_fold's second kernel: waits for the strips' grid, then a thread per column adds the
-/// chunks' partials in chunk order (as stage 2, kFoldLoads loads in flight) and writes it. The
-/// bound of 1 block per SM lets ptxas keep all kFoldLoads loads in registers (SASS: 32 LDG, then
-/// the adds; without it 18 before the first add); the grid is cols / 256 blocks, so nothing is lost.
-template <typename T>
-__global__ void __launch_bounds__(kFinishBlock, 1)
-    columns_fold_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols, int chunks) {
-  wait_for_prerequisite_grids();
-  const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (col >= cols) return;
-  float acc = 0.0f;
-  for (int k = 0; k < chunks; k += kFoldLoads) {
-    // Unconditional loads (past the last chunk: the last chunk again, an L2 hit) so that ptxas
-    // issues them all before the first add; a conditional load compiled to load, add, load, ...
-    float v[kFoldLoads];
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) {
-      v[u] = __ldcg(partials + static_cast<std::int64_t>(min(k + u, chunks - 1)) * cols + col);
-    }
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) {
-      if (k + u < chunks) acc += v[u];
-    }
-  }
-  out[col] = from_float<T>(acc);
-}
-
 /// Columns per thread: a whole 16-byte vector when every row starts 16-byte aligned.
 template <typename T>
 bool vectorizable(const T* in, std::int64_t cols) {
@@ -363,46 +309,11 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
   KBENCH_CHECK_LAUNCH();
 }
 
-int columns_pdl_fold_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size) {
-  // One wave of at most 4 blocks per SM (the store kernel's launch bound): column_chunks rounds
-  // up, which at 8192^2 in 16-bit gives 32 x 17 = 544 blocks, 16 of them in a second wave that
-  // would stream alone at the end; rounding down gives 32 x 16 = 512.
-  const std::int64_t vector = static_cast<std::int64_t>(16 / element_size);
-  const std::int64_t width = kLanesX * (cols % vector == 0 ? vector : 1);
-  const std::int64_t strips = (cols + width - 1) / width;
-  const std::int64_t most = std::max<std::int64_t>(1, std::min<std::int64_t>(65535, (rows + kLanesY - 1) / kLanesY));
-  return static_cast<int>(std::clamp<std::int64_t>(4 * static_cast<std::int64_t>(sm_count) / strips, 1, most));
-}
-
-bool columns_pdl_fold_applies(std::int64_t rows, int cc_major) {
-  return cc_major >= 9 && !columns_use_cluster(rows, cc_major);
-}
-
-template <typename T>
-void launch_columns_pdl_fold(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
-                             int cc_major, cudaStream_t stream) {
-  if (chunks < 1 || chunks > 65535) throw std::invalid_argument("sum_outer pdl_fold: chunks must be in [1, 65535]");
-  const dim3 block(kLanesX, kLanesY);
-  if (vectorizable(in, cols)) {
-    constexpr int W = kVector<T>;
-    const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
-    columns_store_kernel<T, W><<<grid, block, 0, stream>>>(in, partials, rows, cols);
-  } else {
-    const dim3 grid(static_cast<unsigned>((cols + kLanesX - 1) / kLanesX), static_cast<unsigned>(chunks));
-    columns_store_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, rows, cols);
-  }
-  KBENCH_CHECK_LAUNCH();
-  const auto blocks = static_cast<unsigned>((cols + kFinishBlock - 1) / kFinishBlock);
-  launch_dependent(cc_major >= 9, columns_fold_kernel<T>, dim3(blocks), dim3(kFinishBlock), stream, partials, out, cols,
-                   chunks);
-}
-
 #define KBENCH_INSTANTIATE_COLUMNS(T)                                                                        \
   template void launch_columns_naive<T>(const T*, T*, std::int64_t, std::int64_t, cudaStream_t);              \
   template void launch_columns_two_stage<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, cudaStream_t); \
   template void launch_columns_one_pass<T>(const T*, T*, std::int64_t, std::int64_t, float*, unsigned*, int, int, \
-                                           cudaStream_t);                                                   \
-  template void launch_columns_pdl_fold<T>(const T*, T*, std::int64_t, std::int64_t, float*, int, int, cudaStream_t);
+                                           cudaStream_t);
 
 KBENCH_INSTANTIATE_COLUMNS(float)
 KBENCH_INSTANTIATE_COLUMNS(__half)

@@ -115,32 +115,6 @@ Variant<ReductionArgs> one_pass() {
   return v;
 }
 
-/// pdl_fold's call: its own two kernels on compute capability 9.0+ past 512 rows, one_pass's
-/// otherwise.
-CallFn pdl_fold_call(const ReductionArgs& args) {
-  if (!columns_pdl_fold_applies(args.rows, args.device.cc_major)) return one_pass().prepare(args);
-  const int chunks = columns_pdl_fold_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
-  auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) * static_cast<std::size_t>(args.cols) *
-                                                 sizeof(float));
-  return [args, chunks, partials](cudaStream_t stream) {
-    with_typed(args, [&](auto x, auto y) {
-      launch_columns_pdl_fold(x, y, args.rows, args.cols, partials->as<float>(), chunks, args.device.cc_major, stream);
-    });
-  };
-}
-
-Variant<ReductionArgs> pdl_fold() {
-  Variant<ReductionArgs> v;
-  v.name = "pdl_fold";
-  v.description =
-      "two_stage's strips with 8 rows in flight storing partials, then a thread per column launched as a "
-      "programmatic dependent (Hopper) that waits for them and adds them in order; up to 512 rows or before "
-      "Hopper: one_pass";
-  v.kernels_per_call = 2;
-  v.prepare = pdl_fold_call;
-  return v;
-}
-
 /// flat_columns' launch shape and its zeroed accumulator copies and counter for one problem.
 struct FlatColumnsState {
   FlatColumnsShape shape;
@@ -212,7 +186,7 @@ Variant<ReductionArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
-      "flat_columns up to 1024 columns, otherwise pdl_fold in 16-bit and one_pass in fp32";
+      "flat_columns up to 1024 columns, one_pass otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     switch (auto_column_kernel(args.cols, element_bytes(args), args.device.sm_count)) {
       case ColumnKernel::walk:
@@ -220,7 +194,6 @@ Variant<ReductionArgs> auto_variant() {
           with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
         };
       case ColumnKernel::flat: return flat_call(args);
-      case ColumnKernel::pdl_fold: return pdl_fold_call(args);
       case ColumnKernel::one_pass: break;
     }
     return one_pass().prepare(args);
@@ -269,7 +242,7 @@ Variant<ReductionArgs> cublas_gemv() {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> column_variants() {
-  return {naive(),       two_stage(),    one_pass(),     pdl_fold(),     narrow_columns(),
+  return {naive(),       two_stage(),    one_pass(),     narrow_columns(),
           column_walk(), column_tiles(), flat_columns(), auto_variant(), cublas_gemv()};
 }
 
@@ -286,11 +259,9 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   // most max(2048, 32 x cols) floats and a counter, for it and auto); cuBLAS's workspace and ones
   // vector (the handle's own allocations are cuBLAS's, not counted).
   const double flat_floats = std::max<double>(2048.0, 32.0 * static_cast<double>(cols)) + 1;
-  // pdl_fold: one_pass's partials and tickets, or columns_pdl_fold_chunks (<= column_chunks, so
-  // <= one_pass_chunks) of partials.
-  return (two_stage_chunks + 4 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
+  return (two_stage_chunks + 3 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
              sizeof(float) +
-         2 * flat_floats * sizeof(float) + 4 * static_cast<double>(cols) * sizeof(unsigned) +
+         2 * flat_floats * sizeof(float) + 3 * static_cast<double>(cols) * sizeof(unsigned) +
          static_cast<double>(kCublasWorkspaceBytes) +
          static_cast<double>(rows) * static_cast<double>(size);
 }

@@ -1,5 +1,4 @@
 // Full reductions: every element of the tensor into one value.
-#include "kernels/common/dependent_launch.cuh"
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
@@ -255,64 +254,6 @@ __global__ void __launch_bounds__(kClusterBlock)
 #endif
 }
 
-/// pdl_fold's first kernel: one_pass's workers without a hand-off. Block b folds tile b (kBlock x
-/// kUnroll 16-byte vectors; the scalar elements grid-stride, as in one_pass) and stores
-/// partials[b]. Each block first lets the fold kernel launch, so that it is resident and waiting
-/// when the last tile lands: the hand-off is then the end of this grid, not a chain of fences,
-/// counters and polls inside it.
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
-    full_tiles_store_kernel(const T* __restrict__ in, std::int64_t n, float* __restrict__ partials) {
-  allow_dependent_launch();
-  __shared__ float scratch[32];
-  const SumOp op;
-  float acc[kUnroll];
-#pragma unroll
-  for (int u = 0; u < kUnroll; ++u) acc[u] = 0.0f;
-  std::int64_t vectors = 0;
-  if (aligned16(in)) {
-    vectors = n / kVector<T>;
-    constexpr std::int64_t kTile = std::int64_t{kBlock} * kUnroll;
-    const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * kTile;
-    fold_vectors_strided<T>(reinterpret_cast<const uint4*>(in), begin + threadIdx.x, min(vectors, begin + kTile), kBlock,
-                            acc, op);
-  }
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kBlock;
-  for (std::int64_t i = vectors * kVector<T> + static_cast<std::int64_t>(blockIdx.x) * kBlock + threadIdx.x; i < n;
-       i += stride) {
-    acc[0] += to_float(in[i]);
-  }
-  const float block_sum = block_reduce((acc[0] + acc[1]) + (acc[2] + acc[3]), op, scratch);
-  if (threadIdx.x == 0) partials[blockIdx.x] = block_sum;
-}
-
-/// Threads of pdl_fold's second kernel and the partials each loads before adding any: up to 16384
-/// partials (8192^2 fp32) in one L2 round trip.
-constexpr int kFoldBlock = 1024;
-constexpr int kFoldLoads = 16;
-
-/// pdl_fold's second kernel: one block waits for the tiles' grid, adds its `count` partials in a
-/// fixed order (deterministic) and writes out[0].
-template <typename T>
-__global__ void __launch_bounds__(kFoldBlock)
-    full_fold_kernel(const float* __restrict__ partials, int count, T* __restrict__ out) {
-  wait_for_prerequisite_grids();
-  __shared__ float scratch[32];
-  float acc = 0.0f;
-  for (int base = 0; base < count; base += kFoldBlock * kFoldLoads) {
-    float v[kFoldLoads];
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) {
-      const int i = base + u * kFoldBlock + static_cast<int>(threadIdx.x);
-      v[u] = i < count ? __ldcg(partials + i) : 0.0f;  // L2: the previous grid wrote them
-    }
-#pragma unroll
-    for (int u = 0; u < kFoldLoads; ++u) acc += v[u];
-  }
-  const float total = block_reduce(acc, SumOp{}, scratch);
-  if (threadIdx.x == 0) *out = from_float<T>(total);
-}
-
 }  // namespace
 
 template <typename T>
@@ -406,37 +347,11 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
   KBENCH_CHECK_LAUNCH();
 }
 
-bool full_pdl_fold_applies(std::int64_t n, std::size_t element_size, int cc_major) {
-  const std::int64_t vectors = n / static_cast<std::int64_t>(16 / element_size);
-  return cc_major >= 9 && vectors > kClusterMaxVectors;
-}
-
-template <typename T>
-int full_pdl_fold_blocks(std::int64_t n) {
-  const std::int64_t tile = kBlock * kUnroll;
-  const std::int64_t tiles = (n / kVector<T> + tile - 1) / tile;
-  if (tiles >= 0x7FFFFFFF) throw std::invalid_argument("sum pdl_fold: too many elements for a 1-D grid");
-  return static_cast<int>(std::max<std::int64_t>(1, tiles));
-}
-
-template <typename T>
-void launch_full_pdl_fold(const T* in, T* out, std::int64_t n, float* partials, int blocks, int cc_major,
-                          cudaStream_t stream) {
-  if (blocks != full_pdl_fold_blocks<T>(n)) {
-    throw std::invalid_argument("sum pdl_fold: blocks must be full_pdl_fold_blocks(n), one per tile");
-  }
-  full_tiles_store_kernel<T><<<blocks, kBlock, 0, stream>>>(in, n, partials);
-  KBENCH_CHECK_LAUNCH();
-  launch_dependent(cc_major >= 9, full_fold_kernel<T>, dim3(1), dim3(kFoldBlock), stream, partials, blocks, out);
-}
-
 #define KBENCH_INSTANTIATE_FULL(T)                                                                   \
   template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
   template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);     \
   template int full_one_pass_blocks<T>(std::int64_t, int);                                           \
-  template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, int, cudaStream_t); \
-  template int full_pdl_fold_blocks<T>(std::int64_t);                                                \
-  template void launch_full_pdl_fold<T>(const T*, T*, std::int64_t, float*, int, int, cudaStream_t);
+  template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_FULL(float)
 KBENCH_INSTANTIATE_FULL(__half)

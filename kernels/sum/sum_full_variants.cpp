@@ -81,29 +81,6 @@ Variant<ReductionArgs> one_pass() {
   return v;
 }
 
-Variant<ReductionArgs> pdl_fold() {
-  Variant<ReductionArgs> v;
-  v.name = "pdl_fold";
-  v.description =
-      "one_pass's 16 KiB tiles storing one partial each, then one block launched as a programmatic dependent "
-      "(Hopper) that waits for them and folds the partials in order; up to 512 KiB or before Hopper: one_pass";
-  v.kernels_per_call = 2;
-  v.prepare = [](const ReductionArgs& args) -> CallFn {
-    if (!full_pdl_fold_applies(elements(args), dtype_size(args.dtype), args.device.cc_major)) {
-      return one_pass().prepare(args);
-    }
-    const int blocks = dispatch_dtype(
-        args.dtype, [&](auto tag) { return full_pdl_fold_blocks<typename decltype(tag)::type>(elements(args)); });
-    auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(blocks) * sizeof(float));
-    return [args, blocks, partials](cudaStream_t stream) {
-      with_typed(args, [&](auto x, auto y) {
-        launch_full_pdl_fold(x, y, elements(args), partials->as<float>(), blocks, args.device.cc_major, stream);
-      });
-    };
-  };
-  return v;
-}
-
 Variant<ReductionArgs> auto_variant() {
   Variant<ReductionArgs> v = one_pass();
   v.name = "auto";
@@ -134,7 +111,7 @@ Variant<ReductionArgs> cub_reduce() {
 }  // namespace
 
 std::vector<Variant<ReductionArgs>> full_variants() {
-  return {naive_atomic(), two_stage(), one_pass(), pdl_fold(), auto_variant(), cub_reduce()};
+  return {naive_atomic(), two_stage(), one_pass(), auto_variant(), cub_reduce()};
 }
 
 double full_scratch_bytes(std::int64_t n, DType dtype) {
@@ -146,10 +123,9 @@ double full_scratch_bytes(std::int64_t n, DType dtype) {
     return std::numeric_limits<double>::infinity();  // a grid past 2^31 blocks: an input no device holds
   }
   // naive_atomic's accumulator, two_stage's and one_pass's partials, one_pass's counters, CUB's temp.
-  // auto runs one_pass, and pdl_fold one_pass or its tiles (no more partials than one_pass's):
-  // one_pass's partials and counters count three times.
-  const double floats = 1.0 + full_two_stage_blocks(n, kAnySmCount) + 3.0 * one_pass_most;
-  return floats * sizeof(float) + 3.0 * full_one_pass_counters(one_pass_most) * sizeof(unsigned) + kCubReduceTempBound;
+  // auto runs one_pass: its partials and counters count twice.
+  const double floats = 1.0 + full_two_stage_blocks(n, kAnySmCount) + 2.0 * one_pass_most;
+  return floats * sizeof(float) + 2.0 * full_one_pass_counters(one_pass_most) * sizeof(unsigned) + kCubReduceTempBound;
 }
 
 }  // namespace kbench::sum

@@ -49,23 +49,6 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
 /// Counters launch_full_one_pass needs for `blocks` workers.
 int full_one_pass_counters(int blocks);
 
-/// Whether pdl_fold runs its own kernels for n elements of `element_size` bytes: on compute
-/// capability 9.0+ past one_pass's cluster path (512 KiB); elsewhere the variant runs one_pass.
-bool full_pdl_fold_applies(std::int64_t n, std::size_t element_size, int cc_major);
-
-/// Blocks (and partials) of launch_full_pdl_fold: one per tile of 1024 16-byte vectors.
-template <typename T>
-int full_pdl_fold_blocks(std::int64_t n);
-
-/// Two kernels, the second a programmatic dependent of the first (compute capability 9.0+; an
-/// ordinary second launch below). The first is one_pass's tiles without a hand-off: block b folds
-/// tile b and stores partials[b] (`blocks` = full_pdl_fold_blocks(n) floats). The second, one block
-/// launched while the first still runs, waits for it to finish, adds the partials in a fixed order
-/// and writes out[0].
-template <typename T>
-void launch_full_pdl_fold(const T* in, T* out, std::int64_t n, float* partials, int blocks, int cc_major,
-                          cudaStream_t stream);
-
 // ---- inner axis: rows x cols -> rows ------------------------------------------------------------
 
 /// One thread per row, walking the row: uncoalesced, the naive mapping.
@@ -231,23 +214,6 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
 
 /// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);
-
-/// Whether the outer sum's pdl_fold runs its own kernels for `rows` rows: on compute capability
-/// 9.0+ past one_pass's cluster path (512 rows); elsewhere the variant runs one_pass.
-bool columns_pdl_fold_applies(std::int64_t rows, int cc_major);
-
-/// Row chunks of launch_columns_pdl_fold: as many as keep strips x chunks within one wave of 4
-/// blocks per SM (column_chunks rounds up), at least 1, at most one per 8 rows.
-int columns_pdl_fold_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_t element_size);
-
-/// Two kernels, the second a programmatic dependent of the first (compute capability 9.0+; an
-/// ordinary second launch below). The first is two_stage's stage 1 (`chunks` row chunks, from
-/// columns_pdl_fold_chunks) with 8 rows in flight per thread instead of 4, storing chunks x cols partials;
-/// the second, launched while the first still runs, waits for it to finish, then a thread per
-/// column adds its chunks' partials in chunk order and writes it.
-template <typename T>
-void launch_columns_pdl_fold(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
-                             int cc_major, cudaStream_t stream);
 
 /// Columns up to which launch_columns_narrow runs its own kernels; wider tensors run
 /// launch_columns_two_stage.

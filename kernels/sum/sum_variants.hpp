@@ -43,7 +43,7 @@ inline DeviceBuffer zeroed_tickets(std::size_t count) {
   return tickets;
 }
 
-/// sum_full: naive_atomic, two_stage, one_pass, pdl_fold, auto; baseline cub_reduce.
+/// sum_full: naive_atomic, two_stage, one_pass, auto; baseline cub_reduce.
 std::vector<Variant<ReductionArgs>> full_variants();
 /// Upper bound of the device bytes full_variants' prepare allocate for n elements of `dtype`.
 double full_scratch_bytes(std::int64_t n, DType dtype);
@@ -54,7 +54,7 @@ std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction);
 /// Upper bound of the device bytes row_variants' prepare allocate for rows x cols of `dtype`.
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype);
 
-/// sum_outer: naive, two_stage, one_pass, pdl_fold, narrow_columns, column_walk, column_tiles, flat_columns, auto; baseline
+/// sum_outer: naive, two_stage, one_pass, narrow_columns, column_walk, column_tiles, flat_columns, auto; baseline
 /// cublas_gemv.
 std::vector<Variant<ReductionArgs>> column_variants();
 /// Upper bound of the device bytes column_variants' prepare allocate for rows x cols of `dtype`.

@@ -349,34 +349,3 @@ TEST_CASE("flat_columns reads a tensor that is not 16-byte aligned element by el
     check_flat_columns_unaligned<__nv_bfloat16>(DType::bf16, 20011, cols, stream);
   }
 }
-
-TEST_CASE("pdl_fold's smallest own case: sum_full of 262152 elements (33 tiles in 16-bit), sum_outer of 513 x 3",
-          "[gpu][sum][pdl_fold]") {
-  // Just past one_pass's cluster paths (512 KiB full, 512 rows outer), where pdl_fold stops
-  // deferring to one_pass on compute capability 9.0+ and launches its two kernels.
-  CudaStream stream;
-  check_variants(*registry().find("sum_full"), {262152}, {"pdl_fold"}, stream);
-  check_variants(*registry().find("sum_outer"), {513, 3}, {"pdl_fold"}, stream);
-}
-
-TEST_CASE("pdl_fold and auto match the reference on odd extents and the target squares", "[gpu][sum][pdl_fold]") {
-  // Odd rows and columns (8193 columns: not whole 16-byte vectors, the element-load strips),
-  // tensors pdl_fold hands to one_pass (1 x 1, 3 x 100003 outer), a short last tile, 3-D.
-  CudaStream stream;
-  const std::vector<Shape> shapes{{1, 1}, {3, 100003}, {8191, 8193}, {513, 1025}, {4099, 4096},
-                                  {2, 515, 999}, {100003, 7}, {4096, 4096}, {8192, 8192}};
-  for (const Shape& shape : shapes) {
-    check_variants(*registry().find("sum_full"), shape, {"pdl_fold", "auto"}, stream);
-    check_variants(*registry().find("sum_outer"), shape, {"pdl_fold", "auto"}, stream);
-  }
-  check_variants(*registry().find("sum_full"), {(1 << 20) + 1}, {"pdl_fold"}, stream);
-}
-
-TEST_CASE("pdl_fold leaves nothing behind: later calls give the same result", "[gpu][sum][pdl_fold]") {
-  // verify() calls each variant on two input sets with poisoned outputs; three rounds of it.
-  CudaStream stream;
-  for (int call = 0; call < 3; ++call) {
-    check_variants(*registry().find("sum_full"), {8191, 8193}, {"pdl_fold"}, stream);
-    check_variants(*registry().find("sum_outer"), {8191, 8193}, {"pdl_fold", "auto"}, stream);
-  }
-}

@@ -8,9 +8,6 @@
 #include "kernels/sum/sum_auto.hpp"
 #include "support/catch.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <algorithm>
 
 using namespace kbench;
@@ -136,7 +133,7 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 1024 of any width, pdl_fold (16-bit) or one_pass (fp32) beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 1024 of any width, one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
   auto pick = [](std::int64_t cols, std::size_t size) { return sum::auto_column_kernel(cols, size, kH100Sms); };
   CHECK(pick(262147, 4) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
@@ -145,7 +142,7 @@ TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 10
   CHECK(pick(101376, 4) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
   CHECK(pick(101375, 4) == ColumnKernel::one_pass);
   CHECK(pick(202752, 2) == ColumnKernel::walk);
-  CHECK(pick(202751, 2) == ColumnKernel::pdl_fold);
+  CHECK(pick(202751, 2) == ColumnKernel::one_pass);
   // Every width up to 1024, odd, prime or whole vectors, in every element size.
   for (std::int64_t cols : {1, 2, 3, 4, 7, 16, 33, 61, 64, 100, 127, 129, 257, 511, 1000, 1021, 1024}) {
     for (std::size_t size : {2u, 4u}) {
@@ -153,16 +150,14 @@ TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 10
       CHECK(pick(cols, size) == ColumnKernel::flat);
     }
   }
-  CHECK(pick(1025, 2) == ColumnKernel::pdl_fold);  // 16-bit past 1024 columns
-  CHECK(pick(1025, 4) == ColumnKernel::one_pass);
+  CHECK(pick(1025, 2) == ColumnKernel::one_pass);
   CHECK(pick(8192, 4) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
-  CHECK(pick(8192, 2) == ColumnKernel::pdl_fold);  // the 16-bit target: one_pass 80.1 %
+  CHECK(pick(8192, 2) == ColumnKernel::one_pass);
   CHECK(sum::auto_column_kernel(101376, 4, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
   CHECK(sum::narrow_column_tiles(8388608, 4, 4) == 8388608 / 1024);
   CHECK(std::string(sum::kernel_name(ColumnKernel::walk)) == "column_walk");
   CHECK(std::string(sum::kernel_name(ColumnKernel::flat)) == "flat_columns");
   CHECK(std::string(sum::kernel_name(ColumnKernel::one_pass)) == "one_pass");
-  CHECK(std::string(sum::kernel_name(ColumnKernel::pdl_fold)) == "pdl_fold");
   // column_tiles: 4 blocks per SM, never more than its tiles, two_stage's chunks past 1024 columns.
   CHECK(sum::column_tiles_chunks(262144, 257, kH100Sms, 2) == 521);  // 10923 tiles of 24 rows, 21 per chunk
   CHECK(sum::column_tiles_chunks(100, 257, kH100Sms, 2) == 5);  // 24-row tiles
@@ -402,39 +397,5 @@ TEST_CASE("every reduction and softmax op has an own variant named auto", "[auto
         std::find_if(variants.begin(), variants.end(), [](const VariantInfo& v) { return v.name == "auto"; });
     REQUIRE(found != variants.end());
     CHECK(found->role == VariantRole::own);
-  }
-}
-
-TEST_CASE("pdl_fold runs its own kernels on Hopper past one_pass's small paths, one block per 16 KiB tile",
-          "[auto][sum][pdl_fold]") {
-  // Full sum: past one_pass's cluster path (32768 16-byte vectors, 512 KiB) on compute capability 9.0+.
-  CHECK(sum::full_pdl_fold_applies(8192LL * 8192, 2, 9));
-  CHECK_FALSE(sum::full_pdl_fold_applies(8192LL * 8192, 2, 8));  // no programmatic launch before Hopper
-  CHECK_FALSE(sum::full_pdl_fold_applies(262144, 2, 9));         // 32768 vectors: one_pass's cluster
-  CHECK(sum::full_pdl_fold_applies(262152, 2, 9));               // 32769 vectors
-  CHECK_FALSE(sum::full_pdl_fold_applies(131072, 4, 9));
-  CHECK(sum::full_pdl_fold_applies(131076, 4, 9));
-  CHECK(sum::full_pdl_fold_blocks<__half>(8192LL * 8192) == 8192);
-  CHECK(sum::full_pdl_fold_blocks<float>(8192LL * 8192) == 16384);
-  CHECK(sum::full_pdl_fold_blocks<__nv_bfloat16>(8191LL * 8193) == 8192);  // 8388607 vectors: a short last tile
-  CHECK(sum::full_pdl_fold_blocks<float>(1) == 1);                          // no whole vector: one block, scalars
-  // Outer sum: past one_pass's cluster path (512 rows) on compute capability 9.0+.
-  CHECK(sum::columns_pdl_fold_applies(513, 9));
-  CHECK(sum::columns_pdl_fold_applies(8192, 9));
-  CHECK_FALSE(sum::columns_pdl_fold_applies(512, 9));
-  CHECK_FALSE(sum::columns_pdl_fold_applies(8192, 8));
-  // One wave of at most 4 blocks per SM: 8192^2 16-bit has 32 strips of 256 columns, 16 chunks.
-  CHECK(sum::columns_pdl_fold_chunks(8192, 8192, kH100Sms, 2) == 16);
-  CHECK(sum::columns_pdl_fold_chunks(8192, 8192, kH100Sms, 4) == 8);   // 64 strips of 128 columns
-  CHECK(sum::columns_pdl_fold_chunks(4096, 4096, kH100Sms, 2) == 33);  // 16 strips: 528 blocks
-  CHECK(sum::columns_pdl_fold_chunks(8191, 8193, kH100Sms, 2) == 2);   // not whole vectors: 257 strips of 32
-  CHECK(sum::columns_pdl_fold_chunks(513, 3, kH100Sms, 2) == 65);      // one strip: one chunk per 8 rows
-  CHECK(sum::columns_pdl_fold_chunks(8192, 1 << 20, kH100Sms, 2) == 1);
-  for (std::int64_t cols : {1025, 4096, 8192, 8193, 12288}) {
-    for (std::size_t size : {2u, 4u}) {
-      INFO(cols << " columns, " << size << "-byte elements");
-      const int chunks = sum::columns_pdl_fold_chunks(8192, cols, kH100Sms, size);
-      CHECK(chunks <= sum::column_chunks(8192, cols, kH100Sms, size));  // the scratch bound counts on it
-    }
   }
 }
