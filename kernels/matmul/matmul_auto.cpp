@@ -77,9 +77,6 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       if (tf32) break;
       launch_small_simt_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
-    case AutoKernel::register_blocked_wide:
-      if (!tf32) return launch_register_blocked_wide(a, b, c, dims, stream);
-      break;
     case AutoKernel::tensor_core:
       if (tf32) return launch_tensor_core_tf32(a, b, c, dims, stream);
       break;

@@ -81,7 +81,6 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::register_blocked_split_k: return "register_blocked_split_k";
     case AutoKernel::small_simt: return "small_simt";
     case AutoKernel::small_simt_split_k: return "small_simt_split_k";
-    case AutoKernel::register_blocked_wide: return "register_blocked_wide";
     case AutoKernel::tensor_core: return "tensor_core";
     case AutoKernel::tensor_core_split_k: return "tensor_core_split_k";
     case AutoKernel::tensor_core_small_split_k: return "tensor_core_small_split_k";

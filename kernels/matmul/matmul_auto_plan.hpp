@@ -17,7 +17,6 @@ enum class AutoKernel {
   register_blocked,  ///< fp32: launch_register_blocked (128×128 tiles, or its small-tile split-K kernel)
   register_blocked_split_k,   ///< fp32: launch_register_blocked_partials, then launch_split_k_reduce
   small_simt,                 ///< fp32: launch_small_simt (16×32 tiles, K over the block's warps)
-  register_blocked_wide,      ///< fp32: launch_register_blocked_wide (128×256 tiles, 8×16 per thread), whole K
   small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce

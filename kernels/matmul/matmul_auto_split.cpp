@@ -62,7 +62,7 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
 
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
   const std::int64_t steps = ceil_div64(dims.k, kernel.step_k);
-  std::int64_t most = std::min<std::int64_t>(kernel.max_splits, steps / std::max(kernel.min_steps, 1));
+  std::int64_t most = std::min<std::int64_t>(kMaxSplitK, steps / std::max(kernel.min_steps, 1));
   most = std::min<std::int64_t>(most, static_cast<std::int64_t>(static_cast<double>(kAutoWorkspaceCapBytes) / slice_bytes(dims)));
   int best = 0;
   double best_us = 0;
@@ -88,16 +88,10 @@ std::vector<SplitKernel> fp32_kernels(bool aligned) {
                         kSimtBigTile, kSimtBigTile, 8, 2, 1.76, 16, WholeTile::always};
   const SplitKernel small{AutoKernel::small_simt, AutoKernel::small_simt_split_k,
                           kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.7, 1, WholeTile::always};
-  // 128×256 SIMT (register_blocked_wide), one block per SM, whole K only: **predicted**, not yet
-  // measured (NOTES.md, "register_blocked_wide"): 1.66 µs per 8 k for the same 262,144 FMAs per SM
-  // and step as two 128×128 blocks, from its FFMAs' larger share of issue slots (~92 % against ~89 %)
-  // and half the shared-memory wavefronts per FFMA. Listed last: the plain variant's tile comes first.
-  const SplitKernel wide{AutoKernel::register_blocked_wide, AutoKernel::register_blocked_wide,
-                         kSimtWideTileM, kSimtWideTileN, 8, 1, 1.66, 1, WholeTile::always, 1};
   if (!aligned) return {big};
   SplitKernel big_aligned = big;
   big_aligned.whole_tile = WholeTile::tiles_fill_sms;  // launch_register_blocked runs 16×32 below that
-  return {big_aligned, small, wide};
+  return {big_aligned, small};
 }
 
 std::vector<SplitKernel> tf32_kernels(bool aligned) {

@@ -4,7 +4,6 @@
 /// ("fp32 and TF32 split-K") gives the constants' sources and the predictions. Host-only.
 
 #include "kernels/matmul/matmul_auto_plan.hpp"
-#include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -33,7 +32,6 @@ struct SplitKernel {
   double step_us = 0;   ///< µs per step with `resident` blocks on the SM (H100 measurements)
   int min_steps = 1;    ///< the fewest steps of a split
   WholeTile whole_tile = WholeTile::always;  ///< when `whole` runs this tile
-  int max_splits = kMaxSplitK;  ///< the most splits (1: a whole-K kernel only; `split` is then unused)
 };
 
 /// Whether `kernel.whole` runs `kernel`'s tile on `dims` with `sm_count` SMs.
@@ -54,7 +52,7 @@ double rounds_for(std::int64_t blocks, int resident);
 /// and read back, and C written).
 double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int sm_count);
 
-/// The split count in 1 .. kernel.max_splits with the lowest estimate (the fewest on a tie), within
+/// The split count in 1 .. kMaxSplitK with the lowest estimate (the fewest on a tie), within
 /// kernel.min_steps per split and kAutoWorkspaceCapBytes of slices, evened out so none is empty;
 /// 1 only where whole_runs_tile (0 when no count qualifies).
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);

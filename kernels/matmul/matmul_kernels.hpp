@@ -38,12 +38,6 @@ void launch_register_blocked(const float* a, const float* b, float* c, Dims dims
 /// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
-/// register_blocked's design on a 128×256 tile of C per 256-thread block, 8×16 per thread (128
-/// accumulators), one block per SM, the next k's fragments loaded during this k's FFMAs; any shape
-/// (16-byte loads where launch_register_blocked takes them), always this tile
-/// (matmul_register_blocked_wide.cu).
-void launch_register_blocked_wide(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
-
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
 /// per warp; 32×32 one-warp blocks when the big tiles would not cover half the SMs
@@ -154,8 +148,6 @@ void launch_small_simt_partials(const float* a, const float* b, float* partials,
 
 /// register_blocked's tiles: 128×128 (the big kernel), 16×32 (the small-tile kernel).
 constexpr int kSimtBigTile = 128, kSimtSmallTileM = 16, kSimtSmallTileN = 32;
-/// register_blocked_wide's tile.
-constexpr int kSimtWideTileM = 128, kSimtWideTileN = 256;
 
 /// The TF32 tiles of tensor_core: 32×32 blocks of four warps splitting each step, or 128×128
 /// (16-byte copies when tf32_aligned, element-wise ones otherwise, which always take 128×128).

@@ -98,20 +98,6 @@ Variant<MatmulArgs> register_blocked() {
   return v;
 }
 
-Variant<MatmulArgs> register_blocked_wide() {
-  Variant<MatmulArgs> v;
-  v.name = "register_blocked_wide";
-  v.description =
-      "128x256 block tile, 8x16 per thread in registers (one block per SM), next k's fragments loaded during "
-      "this k's FFMAs, double-buffered shared memory, 16-byte loads; this tile on every shape";
-  v.dtypes = {DType::f32};
-  v.launch = [](const MatmulArgs& args, cudaStream_t stream) {
-    const auto x = operands<float>(args);
-    matmul::launch_register_blocked_wide(x.a, x.b, x.c, dims_of(args), stream);
-  };
-  return v;
-}
-
 Variant<MatmulArgs> tensor_core() {
   Variant<MatmulArgs> v;
   v.name = "tensor_core";
@@ -283,7 +269,7 @@ Variant<MatmulArgs> auto_variant() {
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8), or wgmma "
       "(others), with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half of them "
       "(2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of few "
-      "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / register_blocked_wide / "
+      "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
       "transpose included, is faster still";
@@ -409,7 +395,6 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.variants = {naive(),
                  tiled(),
                  register_blocked(),
-                 register_blocked_wide(),
                  tensor_core(),
                  wgmma(),
                  wgmma_tma(),

@@ -218,52 +218,9 @@ void check_staged_on(const std::vector<Shape>& shapes) {
   for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) check_tma_variant_on(name, shapes);
 }
 
-/// Checks the fp32 variant `name` on every shape of `shapes` (fresh inputs, poisoned output).
-void check_fp32_variant_on(const std::string& name, const std::vector<Shape>& shapes) {
-  const Op& op = matmul_op();
-  const std::size_t v = variant_index(op, name);
-  CudaStream stream;
-  for (const Shape& shape : shapes) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
-    INFO("matmul " << name << " fp32 " << format_shape(shape) << " seed " << seed);
-    REQUIRE(workload->cannot_run(v).empty());
-    const Verification check = workload->verify(v, stream.get());
-    INFO(check.message);
-    CHECK(check.passed);
-  }
-}
-
 }  // namespace
 
-// register_blocked_wide (128×256 tiles, 8×16 per thread), smallest first: a fragment or layout
-// mistake shows on one tile of one step before it shows on many.
-TEST_CASE("register_blocked_wide on one tile: 128x256x8 (one step, exactly), 1x1x1 and 1x4x4",
-          "[gpu][matmul][register_blocked_wide]") {
-  // 128x256x8: every thread's 8x16 outputs inside C, one K step; 1x1x1: the scalar instantiation,
-  // one output; 1x4x4: the 16-byte one with a single row and a half-empty step.
-  check_fp32_variant_on("register_blocked_wide", {{128, 256, 8}, {1, 1, 1}, {1, 4, 4}});
-}
-
-TEST_CASE("register_blocked_wide on odd shapes: M, N, K not multiples of the 128x256x8 tile",
-          "[gpu][matmul][register_blocked_wide]") {
-  // 1000x1032x1016 and 300x260x12: 16-byte path (K, N multiples of 4), every edge tile partial, a
-  // last step of 4 of 8 k (12, 1016 = 127·8: whole steps); 129x65x33, 7x13x5, 127x4099x65: the
-  // scalar path; 2053x2056x264: 17x9 = 153 tiles, more than an H100's SMs.
-  check_fp32_variant_on("register_blocked_wide", {{1000, 1032, 1016},
-                                                  {300, 260, 12},
-                                                  {129, 65, 33},
-                                                  {7, 13, 5},
-                                                  {127, 4099, 65},
-                                                  {2053, 2056, 264}});
-}
-
-TEST_CASE("register_blocked_wide and auto at 4096x4096x4096 fp32", "[gpu][matmul][register_blocked_wide]") {
-  check_fp32_variant_on("register_blocked_wide", {{4096, 4096, 4096}});
-  check_fp32_variant_on("auto", {{4096, 4096, 4096}, {2048, 2048, 2048}});
-}
-
-// The wgmma_tma tests come smallest first: a barrier phase or expect_tx mistake makes the
+// The wgmma_tma tests come first and smallest first: a barrier phase or expect_tx mistake makes the
 // kernel trap after about 4 s of waiting (tma.cuh), and the first, one-tile test names it.
 TEST_CASE("wgmma_tma on a single tile: one K step, then enough steps to wrap the 4-stage ring",
           "[gpu][matmul][wgmma_tma]") {

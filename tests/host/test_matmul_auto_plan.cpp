@@ -41,7 +41,7 @@ int split_step_k(AutoKernel kernel) {
 
 bool fp32_kernel(AutoKernel k) {
   return k == AutoKernel::register_blocked || k == AutoKernel::register_blocked_split_k ||
-         k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k || k == AutoKernel::register_blocked_wide;
+         k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k;
 }
 
 bool tf32_kernel(AutoKernel k, bool wgmma) {
@@ -74,13 +74,8 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
   // The choices the model makes on 132 SMs (NOTES.md, "fp32 and TF32 split-K", has each one's sums),
   // by class: large square, small M, large K, non-square.
   const std::vector<Case> cases{
-      // Whole-K shapes whose 128×256 tiles fill the SMs: register_blocked_wide (its 1.66 µs per step is
-      // a prediction; 128×128's 1.76 is measured).
-      {{4096, 4096, 4096}, DType::f32, AutoKernel::register_blocked_wide, 1},     // 512 wide tiles: 3.9 per SM
-      {{8192, 8192, 8192}, DType::f32, AutoKernel::register_blocked_wide, 1},
-      {{2048, 2048, 2048}, DType::f32, AutoKernel::register_blocked_wide, 1},     // 128 wide tiles: one round
-      {{8192, 1024, 2048}, DType::f32, AutoKernel::register_blocked_wide, 1},
-      {{2000, 3000, 1000}, DType::f32, AutoKernel::register_blocked, 1},          // 192 tiles, 2 per SM: wide's 96 take as long
+      {{4096, 4096, 4096}, DType::f32, AutoKernel::register_blocked, 1},          // 1024 tiles: 8 per SM
+      {{8192, 8192, 8192}, DType::f32, AutoKernel::register_blocked, 1},
       {{512, 512, 32768}, DType::f32, AutoKernel::register_blocked_split_k, 16},  // 16 tiles × 16: 2 per SM
       {{256, 256, 65536}, DType::f32, AutoKernel::register_blocked_split_k, 64},
       {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 3 per SM, not 2 of 1.45
@@ -143,7 +138,6 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
         // best_splits is no worse than any count it may take.
         for (int s = 1; s <= kMaxSplitK; ++s) {
           const std::int64_t steps = (std::int64_t{d.k} + kernel.step_k - 1) / kernel.step_k;
-          if (s > kernel.max_splits) continue;
           if (s == 1 && !whole_runs_tile(d, kernel, 132)) continue;
           if (s > 1 && (steps / s < kernel.min_steps ||
                         std::size_t(s) * d.m * d.n * sizeof(float) > kAutoWorkspaceCapBytes)) {
@@ -157,26 +151,6 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
       CHECK(chosen == best);
     }
   }
-}
-
-TEST_CASE("auto: fp32 runs register_blocked_wide only whole-K and only on the 16-byte path", "[matmul][auto]") {
-  const std::vector<SplitKernel> aligned = fp32_kernels(true);
-  const auto wide = std::find_if(aligned.begin(), aligned.end(),
-                                 [](const SplitKernel& k) { return k.whole == AutoKernel::register_blocked_wide; });
-  REQUIRE(wide != aligned.end());
-  CHECK(wide->max_splits == 1);
-  // The plain register_blocked variant's tile stays the first listed (the measured-faster test relies on it).
-  CHECK(aligned.front().whole == AutoKernel::register_blocked);
-  for (const SplitKernel& k : fp32_kernels(false)) CHECK(k.whole != AutoKernel::register_blocked_wide);
-  for (const Dims d : {Dims{512, 512, 32768}, Dims{256, 256, 65536}, Dims{4096, 4096, 4096}, Dims{1, 4096, 4096}}) {
-    INFO(d.m << "x" << d.n << "x" << d.k);
-    CHECK(best_splits(d, *wide, 132) == 1);
-    const AutoPlan p = plan(d.m, d.n, d.k, DType::f32);
-    if (p.kernel == AutoKernel::register_blocked_wide) CHECK(p.splits == 1);
-  }
-  // Unaligned (N not a multiple of 4, or misaligned pointers): the 128×128 scalar path, never the wide tile.
-  CHECK(plan(4096, 4097, 4096, DType::f32).kernel != AutoKernel::register_blocked_wide);
-  CHECK(plan(4096, 4096, 4096, DType::f32, kH100, false).kernel != AutoKernel::register_blocked_wide);
 }
 
 TEST_CASE("auto: the split estimate charges the reduction and never beats reading A and B", "[matmul][auto]") {
@@ -214,9 +188,7 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
       // The plain variant's launcher runs the first listed tile whose whole-K kernel runs
       // (fp32: 128×128 when its tiles fill the SMs, else 16×32; tf32: the one tile that qualifies).
       if (whole_us < 0 && whole_runs_tile(r.dims, kernel, 132)) whole_us = split_estimate_us(r.dims, kernel, 1, 132);
-      for (int s = 2; s <= kernel.max_splits; ++s) {
-        split_us = std::min(split_us, split_estimate_us(r.dims, kernel, s, 132));
-      }
+      for (int s = 2; s <= kMaxSplitK; ++s) split_us = std::min(split_us, split_estimate_us(r.dims, kernel, s, 132));
     }
     INFO(r.dims.m << "x" << r.dims.n << "x" << r.dims.k << (r.tf32 ? " tf32" : " fp32") << ": whole " << whole_us
                   << " µs, best split " << split_us << " µs");
