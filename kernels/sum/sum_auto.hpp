@@ -38,15 +38,19 @@ constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 /// width past 48 bytes measured (max fp16/bf16 262144x61 18.0 against 17.1 µs, 65536x100 12.8
 /// against 11.3, 262144x127 31.8 against 28.8); the variant stays for comparison.
 ///
-/// 16-bit rows past kThreadPerRowMaxBytes up to kFlatRowsMaxCols: `span_rows` (a warp per span of
-/// whole rows, no block barrier, about half flat_rows' instructions per 16-byte vector; NOTES.md
-/// "span_rows", prediction not yet measured). flat_rows measured 71-76 % of the copy roof there
-/// (max fp16 262144x61, 262144x127, fp16 64x4096x100), where its ~150 instructions per vector
-/// (8 elements) are as much work as the SM can overlap with the loads. fp32 rows (4 elements a
-/// vector) stay on flat_rows (84-101 % measured) until span_rows is measured on them.
+/// Rows past kThreadPerRowMaxBytes up to kFlatRowsMaxCols 16-bit columns, or of
+/// kSpanRowsMinColsFp32..kSpanRowsMaxColsFp32 fp32 columns: `span_rows` (a warp per span of whole rows, no block barrier, about half flat_rows'
+/// instructions per 16-byte vector; NOTES.md "span_rows"). On the H100 (2026-11-24, session 10,
+/// cold µs) it beat flat_rows on 16-bit 262144x61 (15.3-16.1 against 17.2-17.5), 262144x127
+/// (26.5-27.2 against 28.9-29.6) and 131071x1000 (92.3-94.0 against 98.9-102.6), and on fp32 rows
+/// of 61-127 columns by 2-6 %; it lost 1.5-7 % on 16-bit 64x4096x100 and 2 % on fp32 131071x1000.
+constexpr std::int64_t kSpanRowsMinColsFp32 = 48;  ///< measured from 61; flat_rows' 17-33 columns untried
+constexpr std::int64_t kSpanRowsMaxColsFp32 = 256;
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
   if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
-  if (element_size == 2 && cols >= span_run_elements(element_size) && cols <= kFlatRowsMaxCols) return RowKernel::span;
+  const std::int64_t span_min_cols = element_size == 2 ? span_run_elements(element_size) : kSpanRowsMinColsFp32;
+  const std::int64_t span_max_cols = element_size == 2 ? kFlatRowsMaxCols : kSpanRowsMaxColsFp32;
+  if (cols >= span_min_cols && cols <= span_max_cols) return RowKernel::span;
   if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
