@@ -43,6 +43,14 @@ std::vector<float> random_values(std::size_t count, std::uint32_t seed) {
   return values;
 }
 
+/// The matmul variant named `name`, or nullptr.
+const detail::AnyVariant* matmul_variant(const std::string& name) {
+  const detail::AnyOpDefinition& op = matmul_definition();
+  const auto found = std::find_if(op.variants.begin(), op.variants.end(),
+                                  [&](const detail::AnyVariant& v) { return v.name == name; });
+  return found == op.variants.end() ? nullptr : &*found;
+}
+
 }  // namespace
 
 TEST_CASE("matmul maps each size class to its MxNxK shapes", "[matmul]") {
@@ -222,10 +230,8 @@ TEST_CASE("the matmul reference: a small C in full and in order, a large one at 
 
 TEST_CASE("matmul wgmma_tma refuses other devices, and on Hopper the shapes TMA cannot load, saying why",
           "[matmul]") {
-  const detail::AnyOpDefinition& op = matmul_definition();
-  const auto tma = std::find_if(op.variants.begin(), op.variants.end(),
-                                [](const detail::AnyVariant& v) { return v.name == "wgmma_tma"; });
-  REQUIRE(tma != op.variants.end());
+  const detail::AnyVariant* tma = matmul_variant("wgmma_tma");
+  REQUIRE(tma != nullptr);
   REQUIRE(tma->cannot_run);
   CHECK(tma->dtypes == std::vector<DType>{DType::f16, DType::bf16});
   alignas(16) static unsigned char buffer[16];
@@ -249,12 +255,10 @@ TEST_CASE("matmul wgmma_tma refuses other devices, and on Hopper the shapes TMA 
 
 TEST_CASE("matmul wgmma_tma_staged(_n128) refuse other devices, unaligned K or N, and a C TMA cannot store, saying why",
           "[matmul]") {
-  const detail::AnyOpDefinition& op = matmul_definition();
   for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) {
     INFO(name);
-    const auto staged = std::find_if(op.variants.begin(), op.variants.end(),
-                                     [&](const detail::AnyVariant& v) { return v.name == name; });
-    REQUIRE(staged != op.variants.end());
+    const detail::AnyVariant* staged = matmul_variant(name);
+    REQUIRE(staged != nullptr);
     REQUIRE(staged->cannot_run);
     CHECK(staged->dtypes == std::vector<DType>{DType::f16, DType::bf16});
     alignas(16) static unsigned char buffer[32];
@@ -279,10 +283,8 @@ TEST_CASE("matmul wgmma_tma_staged(_n128) refuse other devices, unaligned K or N
 }
 
 TEST_CASE("matmul wgmma declares itself unavailable off compute capability 9.0, saying why", "[matmul]") {
-  const detail::AnyOpDefinition& op = matmul_definition();
-  const auto wgmma = std::find_if(op.variants.begin(), op.variants.end(),
-                                  [](const detail::AnyVariant& v) { return v.name == "wgmma"; });
-  REQUIRE(wgmma != op.variants.end());
+  const detail::AnyVariant* wgmma = matmul_variant("wgmma");
+  REQUIRE(wgmma != nullptr);
   REQUIRE(wgmma->cannot_run);
   MatmulArgs args;
   args.device.cc_major = 9;
