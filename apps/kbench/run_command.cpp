@@ -5,6 +5,7 @@
 #include "source_paths.hpp"
 
 #include "harness/report/breakdown_report.hpp"
+#include "harness/report/wall_time_report.hpp"
 #include "harness/report/counters_report.hpp"
 #include "harness/device/build_info.hpp"
 #include "harness/device/device_setup.hpp"
@@ -180,6 +181,7 @@ int run_plan_on_device(const Plan& plan, const Options& options, const MeasureSe
     print_hardware_counters(std::cout, results);
     print_gpu_telemetry(std::cout, results);
   }
+  print_wall_time(std::cout, results);
   std::cout << "Status bands from " << printable(thresholds.file) << '\n';
   for (const std::string& note : results.notes) std::cout << "NOTE: " << note << '\n';
   if (!options.json_path.empty()) {

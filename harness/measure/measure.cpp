@@ -173,6 +173,7 @@ Measurement measure(MeasureMode mode, const LaunchFn& launch, const MeasureConte
     const NvtxRange range("warmup " + std::string(mode_name(mode)));
     warm = warm_up(launch, stream, settings, context.heartbeat);
     result.warmup_calls = warm.calls;
+    result.warmup_s = seconds_since(start);
   }
   const NvtxRange range("measure " + std::string(mode_name(mode)));
 

@@ -80,7 +80,8 @@ struct Measurement {
   int low_clock_samples = 0;       ///< samples in batches below clock_floor x peak
   std::vector<std::string> warnings;
   std::optional<ModeTelemetry> telemetry;  ///< NVML's readings over the sampling; none without NVML
-  double wall_time_s = 0;
+  double warmup_s = 0;    ///< host wall time of the warm-up
+  double wall_time_s = 0;  ///< host wall time of the whole mode: warm-up, graph capture, sampling
 };
 
 /// Measures `launch` in `mode`. `working_set_bytes` is the call's

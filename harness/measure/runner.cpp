@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -64,6 +65,19 @@ std::string lacks_memory(const Op& op, const Problem& problem) {
                      static_cast<double>(free_bytes) / 1048576.0);
 }
 
+/// Adds the host wall time of its scope to `into`, in seconds, also when the scope throws.
+class AddElapsed {
+ public:
+  explicit AddElapsed(double& into) : into_(into) {}
+  AddElapsed(const AddElapsed&) = delete;
+  AddElapsed& operator=(const AddElapsed&) = delete;
+  ~AddElapsed() { into_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  double& into_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 /// SplitMix-style mixing so that neighbouring problems get unrelated inputs.
 std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
   std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
@@ -111,6 +125,8 @@ ModeTiming to_mode_timing(Measurement&& m, bool keep_samples) {  // samples kept
   t.warnings = std::move(m.warnings);
   t.telemetry = std::move(m.telemetry);
   if (t.telemetry && t.telemetry->contended()) t.warnings.push_back(contention_warning(*t.telemetry));
+  t.warmup_s = m.warmup_s;
+  t.wall_s = m.wall_time_s;
   return t;
 }
 
@@ -193,6 +209,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
                      const MeasureSettings& settings, const std::vector<MeasureMode>& modes, const RunExtras& extras,
                      std::vector<std::string>& notes) {
   const NvtxRange case_range(row_label(row));
+  RowWallTime& wall = row.wall ? *row.wall : row.wall.emplace();
   if (const std::string why = workload.cannot_run(variant); !why.empty()) {
     row.status = CaseStatus::skipped;
     row.message = "skipped: " + why;
@@ -200,6 +217,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   }
   try {
     const NvtxRange verify_range("verify");
+    const AddElapsed verifying(wall.verify_s);
     workload.prepare_call(variant);  // host work (scratch, handles): before the call watchdog
     const CallsInFlight in_flight(context.heartbeat, 2);  // one call per input set
     const Verification check = workload.verify(variant, context.stream);
@@ -228,6 +246,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
   }
   std::string failures;
   for (const MeasureMode mode : modes) {
+    const AddElapsed timing(wall.timing_s);
     try {
       row.timings.push_back(
           to_mode_timing(measure(mode, launch, context, settings, row.traffic.bytes_total()),
@@ -247,6 +266,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     row.status = CaseStatus::passed;
     if (extras.kernel_breakdown) {
       try {
+        const AddElapsed tracing(wall.breakdown_s);
         const CallsInFlight in_flight(context.heartbeat, extras.breakdown_calls);
         trace_kernels(launch, row, context.stream, extras, notes);
       } catch (const CudaError& error) {
@@ -256,6 +276,7 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     }
     if (settings.counters != 0) {
       try {
+        const AddElapsed profiling(wall.counters_s);
         const CallsInFlight in_flight(context.heartbeat, 1);
         collect_counters(launch, row, context, notes);
       } catch (const CudaError& error) {
@@ -331,6 +352,7 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
       {
         std::unique_ptr<Workload> workload;
         try {
+          const AddElapsed preparing(rows.front().wall.emplace().prepare_s);
           workload = entry.op->prepare(entry.problem, problem_seed);
         } catch (const std::exception& error) {
           for (std::size_t i = 0; i < entry.variants.size(); ++i) finish_row(i, [&] { record_error(rows[i], error); });
@@ -345,7 +367,11 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
         CaseResult& row = rows.back();
         finish_row(rows.size() - 1, [&] {
           try {
-            auto roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
+            std::unique_ptr<Workload> roof;
+            {
+              const AddElapsed preparing(row.wall ? row.wall->prepare_s : row.wall.emplace().prepare_s);
+              roof = prepare_copy_roof(copy_roof_bytes(row.traffic), problem_seed ^ 0xC0FFEEull);
+            }
             verify_and_time(*roof, 0, row, context, settings, modes, extras, outcome.notes);
           } catch (const ContextLost&) {
             throw;

@@ -96,6 +96,20 @@ struct ModeTiming {
   std::vector<std::string> warnings;  ///< what a reader of this timing must know
   /// NVML's readings while this mode was sampled; none without NVML (harness/measure/gpu_telemetry_sampler.hpp).
   std::optional<ModeTelemetry> telemetry;
+  double warmup_s = 0;  ///< host wall time of the warm-up
+  double wall_s = 0;    ///< host wall time of the whole mode: warm-up, graph capture and sampling
+};
+
+/// Where one row's host wall time went, in seconds (steady clock): what a sweep's length is made of.
+struct RowWallTime {
+  /// Drawing the inputs, computing the float64 references and allocating the buffers: the whole
+  /// problem's, counted on its first row (the copy-roof row counts its own buffers).
+  double prepare_s = 0;
+  double verify_s = 0;     ///< the variant's setup and its verified calls, with the copies and comparisons
+  double timing_s = 0;     ///< every measurement mode, warm-ups included
+  double breakdown_s = 0;  ///< the CUPTI kernel trace
+  double counters_s = 0;   ///< the hardware-counter passes (--counters)
+  double total_s() const { return prepare_s + verify_s + timing_s + breakdown_s + counters_s; }
 };
 
 /// One op x variant x shape x dtype.
@@ -153,6 +167,8 @@ struct CaseResult {
   std::size_t device = 0;
   /// Hardware counters of one call, per kernel (`--counters`: harness/measure/counter_profiler.hpp); empty when not collected.
   std::optional<HardwareCounters> counters;
+  /// Where the row's wall time went; none in files from before it was recorded.
+  std::optional<RowWallTime> wall;
   /// Another process used the GPU while a mode of this row was sampled (its telemetry says so).
   bool contended() const;
 };

@@ -71,6 +71,18 @@ json samples_to_json(const std::vector<double>& samples_ms) {
   return out;
 }
 
+/// Seconds to the millisecond: written only when recorded (> 0), read as 0 when absent.
+template <typename Struct>
+JsonField<Struct> optional_seconds(std::string key, double Struct::*member) {
+  return {std::move(key),
+          [member](const Struct& s) {
+            return s.*member > 0 ? json(std::round(s.*member * 1e3) / 1e3) : json(json::value_t::discarded);
+          },
+          [member](const JsonObject& object, const std::string& k, Struct& s) {
+            if (object.has(k)) s.*member = object.non_negative(k);
+          }};
+}
+
 const JsonFields<ModeTiming>& timing_fields() {
   static const JsonFields<ModeTiming> fields{
       json_field("mode", &ModeTiming::mode, &JsonObject::name<MeasureMode>),
@@ -97,6 +109,20 @@ const JsonFields<ModeTiming>& timing_fields() {
        [](const JsonObject& object, const std::string& key, ModeTiming& t) {
          if (object.has(key)) t.telemetry = telemetry_from_json(object.at(key), object.place(key).path);
        }},
+      // Host wall times; files from before they were recorded leave them out (0).
+      optional_seconds("warmup_s", &ModeTiming::warmup_s),
+      optional_seconds("wall_s", &ModeTiming::wall_s),
+  };
+  return fields;
+}
+
+const JsonFields<RowWallTime>& row_wall_fields() {
+  static const JsonFields<RowWallTime> fields{
+      json_field("prepare", &RowWallTime::prepare_s, &JsonObject::non_negative),
+      json_field("verify", &RowWallTime::verify_s, &JsonObject::non_negative),
+      json_field("timing", &RowWallTime::timing_s, &JsonObject::non_negative),
+      json_field("breakdown", &RowWallTime::breakdown_s, &JsonObject::non_negative),
+      json_field("counters", &RowWallTime::counters_s, &JsonObject::non_negative),
   };
   return fields;
 }
@@ -192,6 +218,11 @@ const JsonFields<CaseResult>& case_fields() {
       {"hardware_counters", [](const CaseResult& c) { return counters_to_json(c.counters); },
        [](const JsonObject& object, const std::string& key, CaseResult& c) {
          if (object.has(key)) c.counters = counters_from_json(object.at(key), object.place(key).path);
+       }},
+      // Host seconds by phase; files from before it was recorded leave it out.
+      {"wall_s", [](const CaseResult& c) { return c.wall ? write_fields(*c.wall, row_wall_fields()) : json(json::value_t::discarded); },
+       [](const JsonObject& object, const std::string& key, CaseResult& c) {
+         if (object.has(key)) read_fields(object.object(key), c.wall.emplace(), row_wall_fields());
        }},
   };
   return fields;
