@@ -6,6 +6,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <utility>
 
 namespace kbench {
@@ -40,6 +42,44 @@ class DeviceBuffer {
 
  private:
   void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// Host memory for device copies: page-locked (cudaMallocHost) when the driver grants it, so that
+/// copies run at the link's speed, else plain memory (the driver then stages through its own).
+class HostStagingBuffer {
+ public:
+  HostStagingBuffer() = default;
+  explicit HostStagingBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes_ == 0) return;
+    if (cudaMallocHost(&ptr_, bytes_) == cudaSuccess) return;
+    (void)cudaGetLastError();  // a refused pinning is not sticky: clear it and use plain memory
+    ptr_ = nullptr;
+    plain_ = std::make_unique<std::uint8_t[]>(bytes_);
+  }
+  ~HostStagingBuffer() {
+    if (ptr_) KBENCH_CUDA_CALL_NOEXCEPT(cudaFreeHost(ptr_));
+  }
+  HostStagingBuffer(HostStagingBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), plain_(std::move(other.plain_)), bytes_(std::exchange(other.bytes_, 0)) {}
+  HostStagingBuffer& operator=(HostStagingBuffer&& other) noexcept {
+    if (this != &other) {
+      HostStagingBuffer doomed(std::move(*this));
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      plain_ = std::move(other.plain_);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  HostStagingBuffer(const HostStagingBuffer&) = delete;
+  HostStagingBuffer& operator=(const HostStagingBuffer&) = delete;
+
+  std::uint8_t* data() const noexcept { return ptr_ ? static_cast<std::uint8_t*>(ptr_) : plain_.get(); }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;                    ///< page-locked
+  std::unique_ptr<std::uint8_t[]> plain_;  ///< when pinning was refused
   std::size_t bytes_ = 0;
 };
 

@@ -44,6 +44,15 @@ float from_half(__half v) { return __half2float(v); }
 __nv_bfloat16 to_bf16(float v) { return __float2bfloat16_rn(v); }
 float from_bf16(__nv_bfloat16 v) { return __bfloat162float(v); }
 
+template <typename T, typename ToFloat>
+void decode_range(const std::uint8_t* raw, float* values, std::int64_t begin, std::int64_t end, ToFloat to_float) {
+  for (std::int64_t i = begin; i < end; ++i) {
+    T x;
+    std::memcpy(&x, raw + sizeof(T) * static_cast<std::size_t>(i), sizeof(T));
+    values[i] = to_float(x);
+  }
+}
+
 }  // namespace
 
 HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, float low, float high) {
@@ -59,7 +68,9 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
     case DType::f32:
     case DType::tf32:
       tensor.bytes.resize(count * sizeof(float));
-      std::memcpy(tensor.bytes.data(), tensor.values.data(), tensor.bytes.size());
+      parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
+        std::memcpy(tensor.bytes.data() + 4 * begin, tensor.values.data() + begin, 4 * static_cast<std::size_t>(end - begin));
+      });
       break;
     case DType::f16: encode<__half>(tensor.values, tensor.bytes, to_half, from_half); break;
     case DType::bf16: encode<__nv_bfloat16>(tensor.values, tensor.bytes, to_bf16, from_bf16); break;
@@ -67,29 +78,24 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
   return tensor;
 }
 
-std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t count) {
-  std::vector<float> values(count);
+void decode_to_float(DType dtype, const void* bytes, std::size_t count, std::vector<float>& values) {
+  values.resize(count);
   const auto* raw = static_cast<const std::uint8_t*>(bytes);
+  float* out = values.data();
+  const DType storage = storage_dtype(dtype);
   parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
-    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
-      switch (storage_dtype(dtype)) {
-        case DType::f32:
-        case DType::tf32: std::memcpy(&values[i], raw + 4 * i, 4); break;
-        case DType::f16: {
-          __half h;
-          std::memcpy(&h, raw + 2 * i, 2);
-          values[i] = __half2float(h);
-          break;
-        }
-        case DType::bf16: {
-          __nv_bfloat16 h;
-          std::memcpy(&h, raw + 2 * i, 2);
-          values[i] = __bfloat162float(h);
-          break;
-        }
-      }
+    switch (storage) {
+      case DType::f32:
+      case DType::tf32: std::memcpy(out + begin, raw + 4 * static_cast<std::size_t>(begin), 4 * static_cast<std::size_t>(end - begin)); break;
+      case DType::f16: decode_range<__half>(raw, out, begin, end, from_half); break;
+      case DType::bf16: decode_range<__nv_bfloat16>(raw, out, begin, end, from_bf16); break;
     }
   });
+}
+
+std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t count) {
+  std::vector<float> values;
+  decode_to_float(dtype, bytes, count, values);
   return values;
 }
 

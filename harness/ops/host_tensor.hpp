@@ -23,6 +23,8 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
 
 /// Decodes `count` elements of `dtype` from raw bytes into floats (exact for every dtype).
 std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t count);
+/// The same into `values`, resized to `count` (storage already that size is reused as it is).
+void decode_to_float(DType dtype, const void* bytes, std::size_t count, std::vector<float>& values);
 
 /// Rounds a float to `dtype` (round to nearest even) and back.
 float round_to_dtype(DType dtype, float value);
