@@ -118,6 +118,60 @@ constexpr WarpRowsShape warp_rows_shape(std::int64_t cols, std::size_t element_s
   return shape;
 }
 
+/// The grain-rows kernel (rows of at most kGrainRowsMaxCols elements, softmax_grain_rows.cu): a
+/// group of `lanes` lanes per row, lane l loading the row's grains l, l + lanes, ... (`grains` of
+/// them) straight from global memory, for `rows` rows, all issued before the first reduction. A
+/// grain is the widest load that never straddles two rows: `grain` elements, the largest power of
+/// two (at most 16 bytes) that divides cols and that both pointers' alignment allows, so odd
+/// widths load single elements and a warp's load covers consecutive elements of its rows.
+constexpr std::int64_t kGrainRowsMaxCols = 256;
+constexpr int kGrainRowsBytesInFlight = 32;  ///< bytes of x each lane loads before its first reduction
+
+struct GrainRowsShape {
+  int grain = 1;   ///< elements per load
+  int lanes = 1;   ///< per row, a power of two
+  int grains = 1;  ///< loads per lane and row: ceil(cols / grain / lanes)
+  int rows = 1;    ///< rows per lane group in flight
+};
+
+constexpr int log2_floor(std::int64_t n) {
+  int k = 0;
+  while ((std::int64_t{2} << k) <= n) ++k;
+  return k;
+}
+
+/// `pointer_alignment`: the largest power of two (up to 16) dividing both x's and y's addresses.
+/// Lanes: one per grain up to 32, then halved while lanes x log2(lanes) > 2 x cols. A warp
+/// shuffle issues once per clock per SM; a row costs 2 log2(lanes) of them for 32 / lanes rows,
+/// and at the DRAM rate an H100 SM sees ~3.6 16-bit elements per clock (14.5 bytes per clock, read
+/// plus write), so the rule keeps the shuffles under ~45 % of that pipe (7 columns: 4 lanes x 2,
+/// not 8 x 1; 33: 16 x 3, not 32 x 2; 100 and up: 32).
+constexpr GrainRowsShape grain_rows_shape(std::int64_t cols, std::size_t element_size, int pointer_alignment) {
+  GrainRowsShape shape;
+  const int size = static_cast<int>(element_size);
+  shape.grain = 16 / size;
+  while (shape.grain > 1 && (cols % shape.grain != 0 || shape.grain * size > pointer_alignment)) shape.grain /= 2;
+  const std::int64_t grains = cols / shape.grain;
+  shape.lanes = next_power_of_two(grains < 32 ? grains : 32);
+  while (shape.lanes > 1 && shape.lanes * log2_floor(shape.lanes) > 2 * cols) shape.lanes /= 2;
+  shape.grains = static_cast<int>((grains + shape.lanes - 1) / shape.lanes);
+  const int row_bytes = shape.grains * shape.grain * size;
+  shape.rows = row_bytes < kGrainRowsBytesInFlight ? kGrainRowsBytesInFlight / row_bytes : 1;
+  return shape;
+}
+
+/// Whether grain_rows_shape gives (grain, lanes, grains) for some width up to kGrainRowsMaxCols
+/// and some alignment: the kernel instantiations the launcher needs.
+constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lanes, int grains) {
+  for (int alignment = static_cast<int>(element_size); alignment <= 16; alignment *= 2) {
+    for (std::int64_t cols = 1; cols <= kGrainRowsMaxCols; ++cols) {
+      const GrainRowsShape s = grain_rows_shape(cols, element_size, alignment);
+      if (s.grain == grain && s.lanes == lanes && s.grains == grains) return true;
+    }
+  }
+  return false;
+}
+
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
@@ -154,7 +208,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, warp_rows, ring_rows, register_row, cluster, grid, split, online };
+enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -177,6 +231,15 @@ constexpr std::int64_t kWarpRowsMinCols16 = 64;
 constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   const bool wide_enough = element_size == 4 ? cols >= kWarpRowsMinColsFp32 : cols >= kWarpRowsMinCols16 && cols % 2 == 0;
   return wide_enough && cols <= kWarpRowsMaxCols && !layout.vector_rows && layout.aligned;
+}
+
+/// 16-bit rows up to kGrainRowsMaxCols that are not whole 16-byte vectors, at any alignment:
+/// grain_rows. Predicted (kernels/softmax/NOTES.md, "grain_rows"; not yet measured) to beat
+/// short_rows, warp_rows and ring_rows on every such width: no straddling words (warp_rows' loss
+/// on odd widths), no staged tile (short_rows), no ring to fill (ring_rows' fixed cost on 13 MB).
+/// fp32 rows keep the measured picks below.
+constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
+  return element_size == 2 && cols <= kGrainRowsMaxCols && !layout.vector_rows;
 }
 
 /// Longest rows, in 16-byte vectors, that register_row holds (softmax_kernels.hpp).
@@ -211,7 +274,9 @@ constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::s
 constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
-/// 0. rows auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
+/// 0. 16-bit rows auto_takes_grain_rows: grain_rows (a lane group per row, loads of the widest
+///    grain that divides the row, straight from global memory, no shared memory); rows
+///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
 ///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
 ///    rows streamed through a shared-memory ring by bulk copies, a lane group per row);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
@@ -234,6 +299,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
+  if (auto_takes_grain_rows(cols, element_size, layout)) return SoftmaxKernel::grain_rows;
   if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
   if (auto_takes_ring_rows(rows, cols, element_size, cc_major, layout)) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
@@ -260,6 +326,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::packed: return "packed_rows";
     case SoftmaxKernel::short_rows: return "short_rows";
     case SoftmaxKernel::warp_rows: return "warp_rows";
+    case SoftmaxKernel::grain_rows: return "grain_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";

@@ -83,6 +83,14 @@ void launch_short_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, c
 template <typename T>
 void launch_warp_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
+/// Many short rows of any width (at most kGrainRowsMaxCols elements, softmax_auto.hpp): a group of
+/// 1-32 lanes per row (grain_rows_shape), each lane loading its row's grains (the widest load that
+/// divides the row and the pointers' alignment: single elements for odd widths) straight from
+/// global memory for 1-16 rows before the first reduction, shuffle reductions, stores of the same
+/// width; no shared memory. Longer rows run launch_short_rows.
+template <typename T>
+void launch_grain_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
+
 /// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
 struct GridRowPlan {
   GridRowShape shape;  ///< blocks_per_row = 0: the online kernel runs instead

@@ -80,6 +80,7 @@ const RowKernel register_row_kernel{[](auto... a) { softmax::launch_register_row
 const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a...); }};
 const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
 const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...); }};
+const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -169,6 +170,17 @@ Variant<SoftmaxArgs> warp_rows() {
       "(fp32 elements or 16-bit pairs) straight from memory, 8 words per lane in flight before the first shuffle "
       "reduction; other rows, or pointers not 4-byte aligned, run short_rows";
   v.launch = warp_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> grain_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "grain_rows";
+  v.description =
+      "rows up to 256 elements of any width, no shared memory: a group of 1-32 lanes per row loads its grains (the "
+      "widest load, 2-16 bytes, that divides the row: single elements for odd widths) straight from memory, 32 bytes "
+      "per lane in flight before the first shuffle reduction; longer rows run short_rows";
+  v.launch = grain_rows_kernel;
   return v;
 }
 
@@ -281,8 +293,9 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): warp_rows up to 256 columns where rows are not whole 16-byte "
-      "vectors (aligned tensors), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "picks per problem (softmax/NOTES.md): grain_rows for 16-bit rows up to 256 columns that are not whole "
+      "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
+      "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
@@ -297,6 +310,8 @@ Variant<SoftmaxArgs> auto_variant() {
                                          layout)) {
       case softmax::SoftmaxKernel::warp_rows:
         return warp_rows_kernel.bound(args);
+      case softmax::SoftmaxKernel::grain_rows:
+        return grain_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
@@ -403,7 +418,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

@@ -205,23 +205,27 @@ TEST_CASE("flat_columns: windows of whole column periods, blocks of 256-1024 thr
 TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
   // H100, cold µs (2026-11-24, session 10): the fastest of short_rows, warp_rows and ring_rows.
-  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::short_rows);   // 31.2; warp 62.6, ring 34.7
-  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::short_rows);  // 84.7; ring 95.6, warp 181
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);    // 31.6; short 34.3, warp 54.9
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::warp_rows);    // 18.4; short 21.7, ring 23.9
-  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);   // 56.1; short 66.1, warp 67.7
-  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::short_rows);   // 29.4, warp 28.6: 17 MB, no even width
+  // 16-bit rows that are not whole vectors: grain_rows, predicted (not yet measured) to beat these.
+  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::grain_rows);   // short 31.2; warp 62.6, ring 34.7
+  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::grain_rows);  // short 84.7; ring 95.6, warp 181
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::grain_rows);   // ring 31.6; short 34.3, warp 54.9
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::grain_rows);   // warp 18.4; short 21.7, ring 23.9
+  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::grain_rows);  // ring 56.1; short 66.1, warp 67.7
+  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::grain_rows);   // short 29.4, warp 28.6
+  // fp32: the fastest of short_rows, warp_rows and ring_rows.
   CHECK(softmax_pick(2097152, 7, 4) == SoftmaxKernel::short_rows);   // 45.1; ring 44.6, warp 52.0
   CHECK(softmax_pick(1000003, 33, 4) == SoftmaxKernel::ring_rows);   // 106.5; warp 119.9, short 122.0
   CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::warp_rows);    // 46.5; ring 45.9, short 55.2
   CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);   // 91.9; ring 102.6, short 111.8
   CHECK(softmax_pick(65537, 129, 4) == SoftmaxKernel::warp_rows);    // 31.6; ring 32.7, short 34.6
-  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::short_rows);  // no bulk copies before Hopper
+  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::grain_rows);  // no Hopper feature used
+  CHECK(softmax_pick(262144, 127, 4, false) == SoftmaxKernel::short_rows);  // unaligned fp32: staged tiles
   CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::warp_rows);   // warp_rows needs no Hopper feature
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles
+  CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::grain_rows);  // 16-bit: single elements at any alignment
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
+  CHECK(softmax_pick(1000003, 2, 2, false) == SoftmaxKernel::grain_rows);
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
   CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
   CHECK(softmax_pick(16384, 1000, 4) == SoftmaxKernel::register_row);
@@ -251,22 +255,85 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
 }
 
-TEST_CASE("auto softmax: warp_rows for fp32 rows of 48-256 columns and even 16-bit rows of 64-256", "[auto][softmax]") {
+TEST_CASE("auto softmax: grain_rows for 16-bit rows up to 256 columns, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
-  for (std::int64_t cols : {2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
+  for (std::int64_t cols : {1, 2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
     for (std::size_t size : {2u, 4u}) {
       INFO("cols " << cols << ", " << size << "-byte elements");
       const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
-      const bool takes = !vector_rows && (size == 4 ? cols >= 48 : cols >= 64 && cols % 2 == 0);
-      CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::warp_rows) == takes);
-      CHECK((softmax_pick(3001, cols, size, true, 8) == SoftmaxKernel::warp_rows) == takes);  // no Hopper feature used
-      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);   // unaligned: staged tiles
-      if (!takes) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
+      const bool grain = !vector_rows && size == 2;
+      const bool warp = !vector_rows && size == 4 && cols >= 48;
+      for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
+        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
+        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::warp_rows) == warp);
+      }
+      CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2));  // any alignment
+      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);  // unaligned fp32: staged tiles
+      if (!grain && !warp) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
+  CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::grain_rows);  // past kGrainRowsMaxCols
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grain_rows)) == "grain_rows");
+}
+
+TEST_CASE("grain rows: loads that never straddle rows, lanes under the shuffle budget, 32 bytes per lane in flight",
+          "[auto][softmax]") {
+  using softmax::grain_rows_shape;
+  // Odd widths load single elements whatever the alignment; even ones the widest grain dividing
+  // the row that both pointers allow.
+  CHECK(grain_rows_shape(7, 2, 16).grain == 1);
+  CHECK(grain_rows_shape(100, 2, 16).grain == 4);  // 8-byte grains: rows start 200 bytes apart
+  CHECK(grain_rows_shape(100, 2, 4).grain == 2);   // pointers only 4-byte aligned
+  CHECK(grain_rows_shape(100, 2, 2).grain == 1);
+  CHECK(grain_rows_shape(256, 2, 16).grain == 8);
+  CHECK(grain_rows_shape(100, 4, 16).grain == 4);
+  CHECK(grain_rows_shape(100, 4, 8).grain == 2);
+  // Lanes: one per grain, halved while lanes x log2(lanes) > 2 x cols.
+  CHECK(grain_rows_shape(1, 2, 16).lanes == 1);
+  CHECK(grain_rows_shape(3, 2, 16).lanes == 2);  // 4 x 2 > 6
+  CHECK(grain_rows_shape(7, 2, 16).lanes == 4);  // 8 x 3 > 14: 4 lanes x 2 elements
+  CHECK(grain_rows_shape(7, 2, 16).grains == 2);
+  CHECK(grain_rows_shape(7, 2, 16).rows == 8);   // 8 rows x 2 x 2 bytes = 32 bytes per lane
+  CHECK(grain_rows_shape(33, 2, 16).lanes == 16);  // 32 x 5 > 66
+  CHECK(grain_rows_shape(33, 2, 16).grains == 3);
+  CHECK(grain_rows_shape(61, 2, 16).lanes == 16);
+  CHECK(grain_rows_shape(61, 2, 16).grains == 4);
+  CHECK(grain_rows_shape(100, 2, 16).lanes == 32);  // 25 grains of 8 bytes
+  CHECK(grain_rows_shape(100, 2, 16).grains == 1);
+  CHECK(grain_rows_shape(100, 2, 16).rows == 4);
+  CHECK(grain_rows_shape(127, 2, 16).lanes == 32);
+  CHECK(grain_rows_shape(127, 2, 16).grains == 4);
+  CHECK(grain_rows_shape(129, 2, 16).grains == 5);
+  CHECK(grain_rows_shape(129, 2, 16).rows == 3);
+  CHECK(grain_rows_shape(255, 2, 16).grains == 8);
+  CHECK(grain_rows_shape(255, 2, 16).rows == 2);
+  CHECK(grain_rows_shape(255, 4, 16).rows == 1);
+  for (std::int64_t cols = 1; cols <= softmax::kGrainRowsMaxCols; ++cols) {
+    for (std::size_t size : {2u, 4u}) {
+      for (int alignment = static_cast<int>(size); alignment <= 16; alignment *= 2) {
+        const auto s = grain_rows_shape(cols, size, alignment);
+        INFO("cols " << cols << ", " << size << "-byte elements, " << alignment << "-byte aligned");
+        CHECK(cols % s.grain == 0);  // no grain straddles two rows
+        CHECK(s.grain * static_cast<int>(size) <= alignment);
+        CHECK(s.grain * static_cast<int>(size) <= 16);
+        CHECK(static_cast<std::int64_t>(s.lanes) * s.grains * s.grain >= cols);    // the row is covered
+        CHECK(static_cast<std::int64_t>(s.lanes) * (s.grains - 1) * s.grain < cols);  // no all-masked slot
+        CHECK(s.lanes <= 32);
+        CHECK((s.lanes & (s.lanes - 1)) == 0);
+        CHECK(s.grains <= 8);
+        CHECK(s.rows >= 1);
+        const int lane_bytes = s.rows * s.grains * s.grain * static_cast<int>(size);
+        CHECK((lane_bytes <= softmax::kGrainRowsBytesInFlight || s.rows == 1));
+        CHECK(lane_bytes + s.grains * s.grain * static_cast<int>(size) > softmax::kGrainRowsBytesInFlight);
+        CHECK(softmax::grain_rows_reachable(size, s.grain, s.lanes, s.grains));
+      }
+    }
+  }
+  CHECK_FALSE(softmax::grain_rows_reachable(2, 1, 1, 2));  // one lane per row only for one-element rows
+  CHECK_FALSE(softmax::grain_rows_reachable(4, 8, 32, 1));  // fp32 grains stop at 4 elements
 }
 
 TEST_CASE("warp rows: the fewest lanes at one word each, then 1-8 words, 8 words per lane in flight", "[auto][softmax]") {
