@@ -298,7 +298,7 @@ TEST_CASE("auto: unaligned 16-bit shapes take the padded TMA call where they run
           "[matmul][auto]") {
   CHECK(plan(17, 4099, 8191).kernel == AutoKernel::wgmma_split_k);   // N, K odd; 17 tiles: 7 splits
   CHECK(plan(257, 129, 65537).kernel == AutoKernel::wgmma_split_k);
-  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma_tma_padded_n128);  // 272 wide tiles: 3 rounds; 528 narrow: 4 × 0.575
+  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma_tma_padded_n128);  // 544 wide tiles: 5 rounds; 1056 narrow: 8 × 0.575
   CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::wgmma_tma_padded);
   CHECK(plan(1023, 4097, 513).kernel == AutoKernel::wgmma_tma_padded_n128);  // the zoo's odd shape: 136 / 264 tiles
   CHECK(plan(1000, 2001, 1003).kernel == AutoKernel::wgmma_tma_padded_n128);  // 64 wide tiles: 2 splits → 128 narrow
