@@ -234,11 +234,18 @@ Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
   v.description = std::string(narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") +
                   " on any shape (compute capability 9.0 only): A and B whose rows are not a multiple of 16 bytes "
                   "are first copied (one kernel) into padded scratch, C is written to padded scratch and copied out "
-                  "(a third kernel); aligned operands are used in place";
+                  "(a third kernel); refuses shapes with nothing to copy (the staged variant runs those)";
   v.dtypes = {DType::f16, DType::bf16};
   v.kernels_per_call = 3;  // on the shapes it exists for: K and N not multiples of 8
-  v.cannot_run = [](const MatmulArgs& args) {
-    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+  v.cannot_run = [narrow](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    if (matmul::padded_layout_for(dims_of(args), args.a, args.b, args.c).bytes == 0) {
+      return std::string("nothing to copy (K and N multiples of 8, operands 16-byte aligned): ") +
+             (narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") + " runs this shape as it is";
+    }
+    return std::string();
   };
   v.prepare = [tile, name = v.name](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);
