@@ -34,6 +34,13 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
       const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_staged ? TmaTile::n256 : TmaTile::n128;
       return launch_wgmma_tma_staged(*maps, dims, tile, stream);
     }
+    case AutoKernel::wgmma_tma_padded:
+    case AutoKernel::wgmma_tma_padded_n128: {
+      const auto* maps = std::get_if<WgmmaTmaPaddedOperands<T>>(&tma);
+      if (maps == nullptr) throw std::logic_error("matmul auto: a padded TMA plan launched without its tensor maps");
+      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_padded ? TmaTile::n256 : TmaTile::n128;
+      return launch_wgmma_tma_padded(*maps, dims, tile, stream);
+    }
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
@@ -128,6 +135,22 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
     }
     throw std::logic_error("matmul auto: a staged TMA plan for " + std::string(dtype_name(args.dtype)));
   }
+  if (plan.kernel == AutoKernel::wgmma_tma_padded || plan.kernel == AutoKernel::wgmma_tma_padded_n128) {
+    if (padded_layout_for(dims, args.a, args.b, args.c).bytes > plan.padded_bytes) {
+      throw std::logic_error("matmul auto: a padded TMA plan with less scratch than its operands need");
+    }
+    void* scratch = const_cast<float*>(workspace);  // the plan's whole workspace: padded_bytes
+    if (args.dtype == DType::f16) {
+      return make_wgmma_tma_padded_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
+                                            static_cast<__half*>(args.c), dims, scratch);
+    }
+    if (args.dtype == DType::bf16) {
+      return make_wgmma_tma_padded_operands(static_cast<const __nv_bfloat16*>(args.a),
+                                            static_cast<const __nv_bfloat16*>(args.b),
+                                            static_cast<__nv_bfloat16*>(args.c), dims, scratch);
+    }
+    throw std::logic_error("matmul auto: a padded TMA plan for " + std::string(dtype_name(args.dtype)));
+  }
   if (plan.kernel == AutoKernel::wgmma_tf32 || plan.kernel == AutoKernel::wgmma_tf32_split_k) {
     return make_wgmma_tf32_operands(static_cast<const float*>(args.a), workspace, dims);
   }
@@ -145,9 +168,9 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
 void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace, const AutoTmaOperands& tma,
                  cudaStream_t stream) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-  if (plan.workspace_bytes + plan.transposed_b_bytes > 0 && workspace == nullptr) {
-    throw std::invalid_argument("matmul auto: the plan needs " +
-                                std::to_string(plan.workspace_bytes + plan.transposed_b_bytes) +
+  const std::size_t workspace_bytes = plan.workspace_bytes + plan.transposed_b_bytes + plan.padded_bytes;
+  if (workspace_bytes > 0 && workspace == nullptr) {
+    throw std::invalid_argument("matmul auto: the plan needs " + std::to_string(workspace_bytes) +
                                 " bytes of workspace, got none");
   }
   switch (args.dtype) {

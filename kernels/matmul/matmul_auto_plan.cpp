@@ -1,5 +1,6 @@
 #include "kernels/matmul/matmul_auto_plan.hpp"
 
+#include "kernels/matmul/matmul_auto_padded.hpp"
 #include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
@@ -61,6 +62,26 @@ AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count) {
   return {AutoKernel::wgmma_tma_staged, 1, 0};
 }
 
+/// Shapes TMA cannot address (K or N not a multiple of 8, or misaligned pointers), given the 128×256
+/// plan: where the staged kernel would run whole K (as staged() picks its tile), the padded call
+/// if its model beats the element-wise wgmma kernel's; 3 or more K splits stay on that kernel's
+/// split-K; few tiles that do not split stay on tensor_core (small problems).
+AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_aligned16) {
+  const AutoPlan on_tma = staged(wide, dims, sm_count);
+  const bool whole = wide.kernel != AutoKernel::wgmma_split_k;
+  if (on_tma.kernel == AutoKernel::wgmma_split_k) return wide;
+  if (whole && 2 * wgmma_tiles(dims) <= sm_count) return {AutoKernel::tensor_core, 1, 0};
+  const PaddedLayout layout = padded_layout(dims, pointers_aligned16, pointers_aligned16, pointers_aligned16);
+  const TmaTile tile = on_tma.kernel == AutoKernel::wgmma_tma_staged ? TmaTile::n256 : TmaTile::n128;
+  const AutoPlan fallback = whole ? AutoPlan{AutoKernel::wgmma, 1, 0} : wide;
+  if (padded_estimate_us(dims, layout, tile, sm_count) >= wgmma_elementwise_estimate_us(dims, wide.splits, sm_count)) {
+    return fallback;
+  }
+  AutoPlan padded{tile == TmaTile::n256 ? AutoKernel::wgmma_tma_padded : AutoKernel::wgmma_tma_padded_n128, 1, 0};
+  padded.padded_bytes = layout.bytes;
+  return padded;
+}
+
 /// TF32: the mma.sync plan of the split model, or on compute capability 9.0 with K a multiple of 4
 /// (TMA's 16-byte rows) the TF32 wgmma kernel where its model (Bᵀ pre-pass included) is faster.
 AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointers_aligned16) {
@@ -88,6 +109,8 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_tma: return "wgmma_tma";
     case AutoKernel::wgmma_tma_staged: return "wgmma_tma_staged";
     case AutoKernel::wgmma_tma_staged_n128: return "wgmma_tma_staged_n128";
+    case AutoKernel::wgmma_tma_padded: return "wgmma_tma_padded";
+    case AutoKernel::wgmma_tma_padded_n128: return "wgmma_tma_padded_n128";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
     case AutoKernel::wgmma_tf32: return "wgmma_tf32";
     case AutoKernel::wgmma_tf32_split_k: return "wgmma_tf32_split_k";
@@ -106,16 +129,12 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
   // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits),
   // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported).
-  // Other shapes: the cp.async wgmma kernel copies them element by element, as tensor_core's
-  // 128×128 fallback does. Measured on the H100 (NOTES.md): with 17 tiles (127×4099×65) the
-  // fallback was faster, with 136 (1023×4097×513) wgmma was. So unaligned shapes take wgmma where
-  // its tiles fill half the SMs or its K splits put 2 or more blocks on every tile, else tensor_core.
+  // Other shapes run the same kernel on padded copies where the padded call's model is faster
+  // than the cp.async wgmma kernel's element-wise copies (unaligned()).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
   if (aligned) return staged(plan, dims, device.sm_count);
-  if (plan.kernel == AutoKernel::wgmma_split_k) return plan;
-  if (2 * wgmma_tiles(dims) > device.sm_count) return {AutoKernel::wgmma, 1, 0};
-  return {AutoKernel::tensor_core, 1, 0};
+  return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }
 
 std::size_t auto_workspace_bound(Dims dims) {

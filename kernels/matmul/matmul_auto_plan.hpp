@@ -25,6 +25,8 @@ enum class AutoKernel {
   wgmma_tma,         ///< launch_wgmma_tma (TMA-fed, persistent, register epilogue); the rule now picks the staged forms
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
   wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
+  wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
+  wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
   wgmma_tf32,        ///< tf32 on compute capability 9.0, K a multiple of 4: launch_transpose of B, then launch_wgmma_tf32
   wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
@@ -45,6 +47,9 @@ struct AutoPlan {
   /// A wgmma_tf32 plan's Bᵀ (wgmma_tf32_transposed_b_bytes), placed before the slices in the
   /// call's workspace; else 0.
   std::size_t transposed_b_bytes = 0;
+  /// A wgmma_tma_padded plan's scratch (padded_layout with every pointer taken as misaligned where
+  /// any is: at least what the call's own pointers need), the whole of the call's workspace; else 0.
+  std::size_t padded_bytes = 0;
 };
 
 /// No plan asks for more workspace than this.

@@ -4,6 +4,7 @@
 /// from cudaMalloc (256-byte aligned) unless a launcher says otherwise. Every kernel accumulates
 /// in fp32 and writes C in the input's type.
 
+#include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 
 #include <cuda.h>  // CUtensorMap (a type; kbench does not link the driver library)
@@ -114,6 +115,69 @@ WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_
 /// 9.0 only.
 template <typename T>
 void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
+                             cudaStream_t stream);
+
+/// Copies of 16-bit matrices (fp16, bf16: copied as bits) between the caller's layout and padded,
+/// 16-byte aligned scratch (matmul_repitch.cu); the copies around the staged kernel in
+/// launch_wgmma_tma_padded. One copy-in: rows × cols contiguous elements at `src` (any 2-byte
+/// aligned address) to `dst` (16-byte aligned) with rows `pitch` elements apart (a multiple of 8, at
+/// least cols), the padding zeroed; rows == 0 copies nothing.
+struct PadJob {
+  const void* src = nullptr;
+  long long rows = 0, cols = 0;
+  void* dst = nullptr;
+  long long pitch = 0;
+};
+
+/// Both copy-ins in one launch (16-byte stores into dst). Throws std::invalid_argument where a job
+/// breaks the contract above.
+void launch_pad_rows(const PadJob& first, const PadJob& second, cudaStream_t stream);
+
+/// The copy-out: `dst` (rows × cols contiguous, any 2-byte aligned address) = the first cols of each
+/// row of `src` (16-byte aligned, rows `pitch` elements apart: a multiple of 8, at least cols);
+/// 16-byte stores except at dst's ends and across its row ends.
+void launch_unpad_rows(const void* src, long long pitch, long long rows, long long cols, void* dst,
+                       cudaStream_t stream);
+
+/// make_wgmma_tma_staged_operands for operands whose rows are `*_pitch` elements apart (multiples of
+/// 8) rather than K (A) and N (B, C) apart, all 16-byte aligned: the maps keep the logical extents,
+/// so TMA zero-fills what lies past them and clips stores there.
+WgmmaTmaStagedOperands<__half> make_wgmma_tma_staged_operands(const __half* a, long long a_pitch, const __half* b,
+                                                              long long b_pitch, __half* c, long long c_pitch,
+                                                              Dims dims);
+WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_bfloat16* a, long long a_pitch,
+                                                                     const __nv_bfloat16* b, long long b_pitch,
+                                                                     __nv_bfloat16* c, long long c_pitch, Dims dims);
+
+/// `wgmma_tma_padded`'s operands (matmul_padded_layout.hpp, matmul_wgmma_tma_padded.cpp): the
+/// staged kernel's maps over padded scratch copies where an operand needs one (else over the
+/// caller's operand), and what the copies need.
+template <typename T>
+struct WgmmaTmaPaddedOperands {
+  WgmmaTmaStagedOperands<T> maps;
+  PaddedLayout layout;
+  const T* a = nullptr;  ///< the caller's A, B and C
+  const T* b = nullptr;
+  T* c = nullptr;
+  unsigned char* scratch = nullptr;  ///< layout.bytes of device memory (the caller's), 256-byte aligned
+};
+
+/// The padded layout of C = A·B of `dims` on these pointers (scratch bytes to allocate).
+PaddedLayout padded_layout_for(Dims dims, const void* a, const void* b, const void* c);
+
+/// The maps and copies for these operands, with `scratch` holding padded_layout_for(...).bytes
+/// (may be null when that is 0). Throws std::invalid_argument where scratch is missing or not
+/// 256-byte aligned, CudaError where the driver refuses a map.
+WgmmaTmaPaddedOperands<__half> make_wgmma_tma_padded_operands(const __half* a, const __half* b, __half* c, Dims dims,
+                                                              void* scratch);
+WgmmaTmaPaddedOperands<__nv_bfloat16> make_wgmma_tma_padded_operands(const __nv_bfloat16* a, const __nv_bfloat16* b,
+                                                                     __nv_bfloat16* c, Dims dims, void* scratch);
+
+/// Copies A and B into their padded scratch (one launch, where either needs it), runs
+/// launch_wgmma_tma_staged on `tile`, and copies C out of its scratch (where it went through one):
+/// 1 to 3 kernels. Compute capability 9.0 only, as launch_wgmma_tma_staged.
+template <typename T>
+void launch_wgmma_tma_padded(const WgmmaTmaPaddedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream);
 
 /// The block tile of launch_wgmma_tma_staged along N.

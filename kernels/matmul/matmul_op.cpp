@@ -223,6 +223,50 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
   return v;
 }
 
+/// The staged TMA kernel on any 16-bit shape: operands TMA cannot address (rows not a multiple of
+/// 16 bytes, or misaligned) are copied inside the call into padded scratch, C through scratch and a
+/// copy-out (matmul_padded_layout.hpp). The scratch and the maps are made once per problem, outside
+/// the timed window; the copies are inside it.
+Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
+  Variant<MatmulArgs> v;
+  const bool narrow = tile == matmul::TmaTile::n128;
+  v.name = narrow ? "wgmma_tma_padded_n128" : "wgmma_tma_padded";
+  v.description = std::string(narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") +
+                  " on any shape (compute capability 9.0 only): A and B whose rows are not a multiple of 16 bytes "
+                  "are first copied (one kernel) into padded scratch, C is written to padded scratch and copied out "
+                  "(a third kernel); refuses shapes with nothing to copy (the staged variant runs those)";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.kernels_per_call = 3;  // on the shapes it exists for: K and N not multiples of 8
+  v.cannot_run = [narrow](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    if (matmul::padded_layout_for(dims_of(args), args.a, args.b, args.c).bytes == 0) {
+      return std::string("nothing to copy (K and N multiples of 8, operands 16-byte aligned): ") +
+             (narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") + " runs this shape as it is";
+    }
+    return std::string();
+  };
+  v.prepare = [tile, name = v.name](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    auto scratch =
+        std::make_shared<const DeviceBuffer>(matmul::padded_layout_for(dims, args.a, args.b, args.c).bytes);
+    auto call = [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      const auto x = operands<T>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaPaddedOperands<T>>(
+          matmul::make_wgmma_tma_padded_operands(x.a, x.b, x.c, dims, scratch->get()));
+      return [maps, scratch, dims, tile](cudaStream_t stream) {
+        matmul::launch_wgmma_tma_padded(*maps, dims, tile, stream);
+      };
+    };
+    if (args.dtype == DType::f16) return call(TypeTag<__half>{});
+    if (args.dtype == DType::bf16) return call(TypeTag<__nv_bfloat16>{});
+    throw undeclared_dtype(name.c_str(), args.dtype);
+  };
+  return v;
+}
+
 /// TF32 on Hopper's wgmma. Each call first writes Bᵀ to a workspace (TF32 wgmma reads both
 /// operands K-major; the pre-pass is inside the timed call), then runs the TMA-fed kernel over the
 /// whole of K. The workspace and the tensor maps are made once per problem, outside the timed window.
@@ -266,16 +310,18 @@ Variant<MatmulArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma_staged on "
-      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8), or wgmma "
-      "(others), with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half of them "
-      "(2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of few "
-      "tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
+      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
+      "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
+      "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
+      "of them (2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
+      "few tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
       "transpose included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     matmul::AutoPlan plan = matmul::plan_for(args);
-    auto workspace = std::make_shared<const DeviceBuffer>(plan.transposed_b_bytes + plan.workspace_bytes);
+    auto workspace =
+        std::make_shared<const DeviceBuffer>(plan.transposed_b_bytes + plan.workspace_bytes + plan.padded_bytes);
     std::shared_ptr<const matmul::AutoTmaOperands> tma;
     try {
       tma = std::make_shared<const matmul::AutoTmaOperands>(
@@ -364,14 +410,17 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.reject_shape = matmul::reject_matmul_shape;
   op.shapes_for = shapes_for;
   op.traffic = traffic;
-  // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, and for tf32 the
-  // transposed B of wgmma_tf32 (and of auto's plans that run it).
+  // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, for tf32 the
+  // transposed B of wgmma_tf32 (and of auto's plans that run it), for 16-bit the padded copies of
+  // wgmma_tma_padded (and of auto's plans that run it).
   op.scratch_bytes = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
     const double transposed_b =
         problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
+    const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
+    const double padded = half ? static_cast<double>(matmul::padded_layout_bound(dims).bytes) : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
-           static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b;
+           static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;
   };
   op.inputs = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
@@ -400,6 +449,8 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma_tma(),
                  wgmma_tma_staged(matmul::TmaTile::n256),
                  wgmma_tma_staged(matmul::TmaTile::n128),
+                 wgmma_tma_padded(matmul::TmaTile::n256),
+                 wgmma_tma_padded(matmul::TmaTile::n128),
                  wgmma_tf32(),
                  auto_variant(),
                  cublas()};

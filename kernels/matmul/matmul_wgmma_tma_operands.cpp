@@ -22,11 +22,11 @@ constexpr cuuint32_t kBoxRowsC = 64;           // a consumer warpgroup's 64 rows
 
 bool aligned_to(const void* p, std::uintptr_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
-/// The map of a row-major rows × cols matrix of 16-bit `type` at `data`, read (or written) in boxes
-/// of `box_rows` × 64 with the 128-byte swizzle.
+/// The map of a row-major rows × cols matrix of 16-bit `type` at `data` (rows `pitch` elements
+/// apart; 0: cols), read (or written) in boxes of `box_rows` × 64 with the 128-byte swizzle.
 CUtensorMap encode_2d(CUtensorMapDataType type, const void* data, int rows, int cols, cuuint32_t box_rows,
-                      const char* name) {
-  return encode_tensor_map({type, 2, data, rows, cols, kBoxInner, box_rows}, "matmul wgmma_tma", name);
+                      const char* name, long long pitch = 0) {
+  return encode_tensor_map({type, 2, data, rows, cols, kBoxInner, box_rows, pitch}, "matmul wgmma_tma", name);
 }
 
 /// Empty when TMA can read A and B of `dims` at these addresses, else why not.
@@ -51,6 +51,26 @@ template <typename T>
 WgmmaTmaStagedOperands<T> make_staged(const T* a, const T* b, T* c, Dims dims, CUtensorMapDataType type) {
   if (!aligned_to(c, 16)) throw std::invalid_argument("matmul wgmma_tma_staged: TMA stores need C 16-byte aligned");
   return {make(a, b, dims, type), encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C")};
+}
+
+/// The three maps over operands with rows `*_pitch` elements apart (multiples of 8, 16-byte aligned).
+template <typename T>
+WgmmaTmaStagedOperands<T> make_pitched(const T* a, long long a_pitch, const T* b, long long b_pitch, T* c,
+                                       long long c_pitch, Dims dims, CUtensorMapDataType type) {
+  const bool pitches_ok = a_pitch % 8 == 0 && b_pitch % 8 == 0 && c_pitch % 8 == 0 && a_pitch >= dims.k &&
+                          b_pitch >= dims.n && c_pitch >= dims.n;
+  if (!pitches_ok || !aligned_to(a, 16) || !aligned_to(b, 16) || !aligned_to(c, 16)) {
+    throw std::invalid_argument("matmul wgmma_tma_padded: TMA needs row pitches that are multiples of 8 elements "
+                                "(at least K for A, N for B and C) and 16-byte aligned operands; got pitches " +
+                                std::to_string(a_pitch) + ", " + std::to_string(b_pitch) + ", " +
+                                std::to_string(c_pitch) + " for " + std::to_string(dims.m) + "x" +
+                                std::to_string(dims.n) + "x" + std::to_string(dims.k) + " (MxNxK)");
+  }
+  WgmmaTmaStagedOperands<T> maps;
+  maps.loads.a = encode_2d(type, a, dims.m, dims.k, kBoxRowsA, "A", a_pitch);
+  maps.loads.b = encode_2d(type, b, dims.k, dims.n, kBoxRowsB, "B", b_pitch);
+  maps.c = encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C", c_pitch);
+  return maps;
 }
 
 }  // namespace
@@ -84,6 +104,18 @@ WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_
                                                                      const __nv_bfloat16* b, __nv_bfloat16* c,
                                                                      Dims dims) {
   return make_staged(a, b, c, dims, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+}
+
+WgmmaTmaStagedOperands<__half> make_wgmma_tma_staged_operands(const __half* a, long long a_pitch, const __half* b,
+                                                              long long b_pitch, __half* c, long long c_pitch,
+                                                              Dims dims) {
+  return make_pitched(a, a_pitch, b, b_pitch, c, c_pitch, dims, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+}
+
+WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_bfloat16* a, long long a_pitch,
+                                                                     const __nv_bfloat16* b, long long b_pitch,
+                                                                     __nv_bfloat16* c, long long c_pitch, Dims dims) {
+  return make_pitched(a, a_pitch, b, b_pitch, c, c_pitch, dims, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
 }
 
 }  // namespace kbench::matmul

@@ -38,7 +38,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encoder(const char* kernel) {
 CUtensorMap encode_tensor_map(const TensorMapSpec& spec, const char* kernel, const char* name) {
   CUtensorMap map;
   const cuuint64_t extents[2] = {static_cast<cuuint64_t>(spec.cols), static_cast<cuuint64_t>(spec.rows)};
-  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(spec.cols) * spec.element_bytes};
+  const long long pitch = spec.row_pitch > 0 ? spec.row_pitch : spec.cols;
+  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(pitch) * spec.element_bytes};
   const cuuint32_t box[2] = {spec.box_cols, spec.box_rows};
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult result = encoder(kernel)(&map, spec.type, 2, const_cast<void*>(spec.data), extents, row_stride_bytes,

@@ -8,8 +8,9 @@
 namespace kbench::matmul {
 
 /// What one map describes: a rows × cols matrix of `element_bytes`-byte `type` elements at `data`
-/// (cols contiguous), moved in boxes of box_cols × box_rows with the 128-byte swizzle; parts of a
-/// box outside the matrix read as zeros and are not written.
+/// (cols contiguous, row r starting row_pitch elements after row r - 1; 0 means cols), moved in
+/// boxes of box_cols × box_rows with the 128-byte swizzle; parts of a box outside the rows × cols
+/// matrix read as zeros and are not written. TMA needs row_pitch · element_bytes a multiple of 16.
 struct TensorMapSpec {
   CUtensorMapDataType type;
   unsigned element_bytes;
@@ -18,6 +19,7 @@ struct TensorMapSpec {
   int cols;
   unsigned box_cols;
   unsigned box_rows;
+  long long row_pitch = 0;
 };
 
 /// The encoded map; `kernel` and `name` ("matmul wgmma_tma", "A") label the error when the driver refuses it.

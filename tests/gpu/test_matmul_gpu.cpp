@@ -2,7 +2,9 @@
 // with the output poisoned first: on shapes that are not multiples of any tile (1, 7, 13, 127,
 // 4099, odd K) and on one shape per size class up to 2048³ (bigger ones only run through the
 // benchmark). Runs only where a CUDA device is present (see support/catch_main.cpp).
+#include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
@@ -13,6 +15,8 @@
 #include "kbench/ops/matmul.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -268,6 +272,182 @@ TEST_CASE("wgmma_tma_staged with several tiles per block: staging buffers and ri
 
 TEST_CASE("wgmma_tma_staged at 4096x4096x4096", "[gpu][matmul][wgmma_tma_staged]") {
   check_staged_on({{4096, 4096, 4096}});
+}
+
+// wgmma_tma_padded, smallest first: the copy kernels alone (a wrong shift or bound shows as a
+// wrong element, named), then the variants on one tile, then odd extents and misaligned operands.
+namespace {
+
+using Bits = std::uint16_t;
+
+Bits pattern(long long i) { return static_cast<Bits>((i * 7919 + 1) & 0xFFFF); }
+
+std::vector<Bits> to_host(const DeviceBuffer& buffer) {
+  std::vector<Bits> host(buffer.bytes() / sizeof(Bits));
+  KBENCH_CUDA_CALL(cudaMemcpy(host.data(), buffer.get(), buffer.bytes(), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// wgmma_tma_padded_n128 on A, B and C placed `offset` elements past a 16-byte boundary (so every
+/// operand goes through the padded copies): the call copies the workload's A and B there and its
+/// C back (test-only copies, around the kernels under test).
+Variant<MatmulArgs> padded_at_offset(int offset) {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_tma_padded_at_offset_" + std::to_string(offset);
+  v.description = "test-only: wgmma_tma_padded_n128 on operands 2 x offset bytes past a 16-byte boundary";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+  };
+  v.prepare = [offset](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    const std::size_t a_bytes = std::size_t(dims.m) * dims.k * 2, b_bytes = std::size_t(dims.k) * dims.n * 2,
+                      c_bytes = std::size_t(dims.m) * dims.n * 2;
+    auto a = std::make_shared<const DeviceBuffer>(a_bytes + 16), b = std::make_shared<const DeviceBuffer>(b_bytes + 16),
+         c = std::make_shared<const DeviceBuffer>(c_bytes + 16);
+    Bits* a_at = a->as<Bits>() + offset;
+    Bits* b_at = b->as<Bits>() + offset;
+    Bits* c_at = c->as<Bits>() + offset;
+    auto scratch = std::make_shared<const DeviceBuffer>(matmul::padded_layout_for(dims, a_at, b_at, c_at).bytes);
+    auto copies = [=](cudaStream_t stream) {
+      KBENCH_CUDA_CALL(cudaMemcpyAsync(a_at, args.a, a_bytes, cudaMemcpyDeviceToDevice, stream));
+      KBENCH_CUDA_CALL(cudaMemcpyAsync(b_at, args.b, b_bytes, cudaMemcpyDeviceToDevice, stream));
+    };
+    auto call = [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      auto maps = std::make_shared<const matmul::WgmmaTmaPaddedOperands<T>>(matmul::make_wgmma_tma_padded_operands(
+          reinterpret_cast<const T*>(a_at), reinterpret_cast<const T*>(b_at), reinterpret_cast<T*>(c_at), dims,
+          scratch->get()));
+      return [=](cudaStream_t stream) {
+        copies(stream);
+        matmul::launch_wgmma_tma_padded(*maps, dims, matmul::TmaTile::n128, stream);
+        KBENCH_CUDA_CALL(cudaMemcpyAsync(args.c, c_at, c_bytes, cudaMemcpyDeviceToDevice, stream));
+        (void)a, (void)b, (void)c, (void)scratch;  // owned by the call
+      };
+    };
+    if (args.dtype == DType::f16) return call(TypeTag<__half>{});
+    return call(TypeTag<__nv_bfloat16>{});
+  };
+  return v;
+}
+
+const Op& matmul_with_offset_variants() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    for (int offset : {1, 3, 4}) r.add_variant("matmul", padded_at_offset(offset));
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
+void check_padded_on(const std::vector<Shape>& shapes) {
+  for (const char* name : {"wgmma_tma_padded", "wgmma_tma_padded_n128"}) check_tma_variant_on(name, shapes);
+}
+
+}  // namespace
+
+TEST_CASE("padded copies: rows of 1, 7, 9, 64 and 513 elements into padded scratch and back, at every 2-byte offset",
+          "[gpu][matmul][wgmma_tma_padded]") {
+  CudaStream stream;
+  // A second matrix in the same copy-in launch (5 rows of 3, 1 element past a 16-byte boundary).
+  const long long second_rows = 5, second_cols = 3, second_pitch = matmul::padded_pitch(second_cols);
+  for (long long cols : {1, 7, 9, 64, 513}) {
+    for (long long rows : {1, 3, 37}) {
+      for (int offset = 0; offset < 8; ++offset) {
+        INFO(rows << " rows of " << cols << " at element offset " << offset);
+        const long long pitch = matmul::padded_pitch(cols), elements = rows * cols;
+        std::vector<Bits> source(static_cast<std::size_t>(offset + elements + 8));
+        for (std::size_t i = 0; i < source.size(); ++i) source[i] = pattern(static_cast<long long>(i));
+        DeviceBuffer src(source.size() * sizeof(Bits)), padded(static_cast<std::size_t>(rows * pitch) * sizeof(Bits)),
+            second(static_cast<std::size_t>(second_rows * second_pitch) * sizeof(Bits)),
+            back(source.size() * sizeof(Bits));
+        KBENCH_CUDA_CALL(cudaMemcpy(src.get(), source.data(), src.bytes(), cudaMemcpyHostToDevice));
+        KBENCH_CUDA_CALL(cudaMemset(padded.get(), 0xFF, padded.bytes()));  // the padding must come back zero
+        KBENCH_CUDA_CALL(cudaMemset(second.get(), 0xFF, second.bytes()));
+        KBENCH_CUDA_CALL(cudaMemset(back.get(), 0xAB, back.bytes()));
+        matmul::launch_pad_rows({src.as<Bits>() + offset, rows, cols, padded.get(), pitch},
+                                {src.as<Bits>() + 1, second_rows, second_cols, second.get(), second_pitch},
+                                stream.get());
+        matmul::launch_unpad_rows(padded.get(), pitch, rows, cols, back.as<Bits>() + offset, stream.get());
+        KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
+        const std::vector<Bits> in = to_host(padded), in_second = to_host(second), out = to_host(back);
+        int wrong = 0;
+        for (long long r = 0; r < rows; ++r) {
+          for (long long c = 0; c < pitch; ++c) {
+            const Bits want = c < cols ? source[static_cast<std::size_t>(offset + r * cols + c)] : Bits{0};
+            if (in[static_cast<std::size_t>(r * pitch + c)] != want && wrong++ < 4) FAIL_CHECK("padded row " << r << " col " << c);
+          }
+        }
+        for (long long r = 0; r < second_rows; ++r) {
+          for (long long c = 0; c < second_pitch; ++c) {
+            const Bits want = c < second_cols ? source[static_cast<std::size_t>(1 + r * second_cols + c)] : Bits{0};
+            if (in_second[static_cast<std::size_t>(r * second_pitch + c)] != want && wrong++ < 4) {
+              FAIL_CHECK("second matrix row " << r << " col " << c);
+            }
+          }
+        }
+        for (std::size_t i = 0; i < out.size(); ++i) {
+          const bool inside = i >= static_cast<std::size_t>(offset) && i < static_cast<std::size_t>(offset + elements);
+          const Bits want = inside ? source[i] : Bits{0xABAB};  // nothing written outside C
+          if (out[i] != want && wrong++ < 4) FAIL_CHECK("copied-out element " << i);
+        }
+        CHECK(wrong == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("wgmma_tma_padded on one tile: K, N or both odd (1, 7, 9), each operand copied or used in place",
+          "[gpu][matmul][wgmma_tma_padded]") {
+  // 1x1x1 and 7x7x7: all three operands copied; 64x64x7: A alone (B and C in place); 64x7x64: B and
+  // C alone; 100x200x9: one K step of which 55 are zero-filled past the padding.
+  check_padded_on({{1, 1, 1}, {7, 7, 7}, {64, 64, 7}, {64, 7, 64}, {100, 200, 9}});
+}
+
+TEST_CASE("wgmma_tma_padded refuses a shape with nothing to copy, by name", "[gpu][matmul][wgmma_tma_padded]") {
+  const Op& op = matmul_op();
+  auto workload = op.prepare({Shape{64, 64, 64}, DType::f16, "test"}, fresh_seed());
+  const std::string why = workload->cannot_run(variant_index(op, "wgmma_tma_padded"));
+  INFO(why);
+  if (!contains(why, "compute capability 9.0")) CHECK(contains(why, "nothing to copy"));
+}
+
+TEST_CASE("wgmma_tma_padded on odd extents: 513, 1023, 4097 mixes and primes, several tiles a block",
+          "[gpu][matmul][wgmma_tma_padded]") {
+  // 1023x4097x513: the zoo's shape (136 / 264 tiles: a second tile on some blocks); its
+  // permutations; 127x4099x65: one tile row; 1009x1031x1013: primes; 17x4099x8191: small M,
+  // long K (128 steps); 4099x129x1031: many tile rows, N one column past a tile.
+  check_padded_on({{1023, 4097, 513},
+                   {513, 1023, 4097},
+                   {4097, 513, 1023},
+                   {127, 4099, 65},
+                   {1009, 1031, 1013},
+                   {17, 4099, 8191},
+                   {4099, 129, 1031}});
+}
+
+TEST_CASE("wgmma_tma_padded with A, B and C 2, 6 and 8 bytes past a 16-byte boundary", "[gpu][matmul][wgmma_tma_padded]") {
+  const Op& op = matmul_with_offset_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{64, 64, 64}, Shape{1023, 4097, 513}}) {
+    for (DType dtype : {DType::f16, DType::bf16}) {
+      for (int offset : {1, 3, 4}) {
+        const std::uint64_t seed = fresh_seed();
+        auto workload = op.prepare({shape, dtype, "test"}, seed);
+        const std::size_t v = variant_index(op, "wgmma_tma_padded_at_offset_" + std::to_string(offset));
+        const std::string why = workload->cannot_run(v);
+        if (!why.empty()) {
+          WARN("wgmma_tma_padded not checked at offsets on this device: " << why);
+          return;
+        }
+        INFO(dtype_name(dtype) << " " << format_shape(shape) << " offset " << offset << " seed " << seed);
+        const Verification check = workload->verify(v, stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+      }
+    }
+  }
 }
 
 TEST_CASE("wgmma_tma refuses shapes TMA cannot load, by name, and auto still runs them", "[gpu][matmul][wgmma_tma]") {

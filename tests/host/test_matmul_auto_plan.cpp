@@ -266,9 +266,10 @@ TEST_CASE("auto: 128x128 staged tiles where they leave a smaller last wave, or i
       CHECK(p.workspace_bytes == 0);
     }
   }
-  // Unaligned shapes never take a TMA kernel, whatever their tiles.
-  CHECK(plan(1536, 4097, 1024).kernel == AutoKernel::wgmma);
-  CHECK(plan(1536, 4096, 1024, DType::f16, kH100, false).kernel == AutoKernel::wgmma);
+  // Unaligned shapes take the same tile through padded copies.
+  CHECK(plan(1536, 4097, 1024).kernel == AutoKernel::wgmma_tma_padded_n128);
+  CHECK(plan(1536, 4096, 1024, DType::f16, kH100, false).kernel == AutoKernel::wgmma_tma_padded_n128);
+  CHECK(plan(1024, 8191, 512).kernel == AutoKernel::wgmma_tma_padded);
 }
 
 TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][auto]") {
@@ -292,17 +293,19 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
   }
 }
 
-TEST_CASE("auto: unaligned 16-bit shapes take the cp.async wgmma kernel with K split or half the SMs' tiles, "
-          "else tensor_core", "[matmul][auto]") {
-  CHECK(plan(17, 4099, 8191).kernel == AutoKernel::wgmma_split_k);   // N, K odd; 17 tiles
+TEST_CASE("auto: unaligned 16-bit shapes take the padded TMA call where they run whole K (or would split 2 ways), "
+          "the cp.async wgmma split-K for 3 or more splits, tensor_core for few tiles that do not split",
+          "[matmul][auto]") {
+  CHECK(plan(17, 4099, 8191).kernel == AutoKernel::wgmma_split_k);   // N, K odd; 17 tiles: 7 splits
   CHECK(plan(257, 129, 65537).kernel == AutoKernel::wgmma_split_k);
-  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma);         // 544 tiles: no split, no TMA
-  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::wgmma);
-  CHECK(plan(1023, 4097, 513).kernel == AutoKernel::wgmma);          // the zoo's odd shape: 136 tiles
+  CHECK(plan(4096, 4099, 4096).kernel == AutoKernel::wgmma_tma_padded_n128);  // 544 wide tiles: 5 rounds; 1056 narrow: 8 × 0.575
+  CHECK(plan(4096, 4096, 4095).kernel == AutoKernel::wgmma_tma_padded);
+  CHECK(plan(1023, 4097, 513).kernel == AutoKernel::wgmma_tma_padded_n128);  // the zoo's odd shape: 136 / 264 tiles
+  CHECK(plan(1000, 2001, 1003).kernel == AutoKernel::wgmma_tma_padded_n128);  // 64 wide tiles: 2 splits → 128 narrow
   CHECK(plan(1023, 4097, 65, DType::f16, AutoDevice{300, true}).kernel == AutoKernel::tensor_core);  // 136 < 150, 2 steps
   CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);      // 17 tiles, 2 K steps: no split
   // Misaligned pointers count as unaligned shapes.
-  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma);
+  CHECK(plan(4096, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma_tma_padded);
   CHECK(plan(16, 4096, 4096, DType::f16, kH100, false).kernel == AutoKernel::wgmma_split_k);
 }
 

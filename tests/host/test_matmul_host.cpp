@@ -116,7 +116,8 @@ TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tens
       case DType::f16:
       case DType::bf16:
         CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged",
-                                                "wgmma_tma_staged_n128", "auto", "cublas"});
+                                                "wgmma_tma_staged_n128", "wgmma_tma_padded", "wgmma_tma_padded_n128",
+                                                "auto", "cublas"});
         break;
     }
   }

@@ -1,0 +1,52 @@
+#include "kernels/matmul/matmul_auto_padded.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kbench::matmul {
+
+namespace {
+
+/// Constants (µs, bytes per µs), H100, from the 2026-11-24 cold medians (NOTES.md). Staged kernel,
+/// 128×256 tiles, fitted on the busiest SM's tile-steps: 2048³ 28.2 µs (32 steps), 4096³ 178.1
+/// (4 × 64), 1024×8192×512 19.5 (2 × 8): 6.8 µs fixed and 0.67 µs a step. A 128×128 step costs
+/// kAutoNarrowTileCost of that (1536×4096×1024: 3 × 16 narrow steps, modelled 25.3, measured 24.6).
+/// The element-wise wgmma kernel: 1023×4097×513 took 51.5 µs for 2 waves × 9 steps, 2.86 µs a step.
+/// Copies at 2.5 TB/s and 2 µs a launch, as the TF32 transpose's model (not measured).
+constexpr double kStagedFixedUs = 6.8;
+constexpr double kStagedStepUs = 0.67;
+constexpr double kNarrowTileCost = 0.575;  // kAutoNarrowTileCost (matmul_auto_plan.hpp)
+constexpr double kElementwiseStepUs = 2.86;
+constexpr double kCopyLaunchUs = 2.0;
+constexpr double kCopyBytesPerUs = 2.5e6;
+constexpr double kReduceLaunchUs = 3.0;     // as matmul_auto_split.cpp
+constexpr double kSliceBytesPerUs = 1.2e6;
+
+std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+
+std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
+
+}  // namespace
+
+double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
+  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(tile));
+  const std::int64_t rounds = ceil_div64(tiles, std::max(sm_count, 1));
+  const double step = tile == TmaTile::n256 ? kStagedStepUs : kStagedStepUs * kNarrowTileCost;
+  return kStagedFixedUs + static_cast<double>(rounds * steps_of(dims)) * step;
+}
+
+double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count) {
+  const double copies = (padded_kernels(layout) - 1) * kCopyLaunchUs + padded_extra_bytes(dims, layout) / kCopyBytesPerUs;
+  return staged_estimate_us(dims, tile, sm_count) + copies;
+}
+
+double wgmma_elementwise_estimate_us(Dims dims, int splits, int sm_count) {
+  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN);
+  const std::int64_t waves = ceil_div64(tiles * splits, std::max(sm_count, 1));
+  const double kernel = static_cast<double>(waves * ceil_div64(steps_of(dims), splits)) * kElementwiseStepUs;
+  if (splits == 1) return kernel;
+  const double c_bytes = static_cast<double>(dims.m) * dims.n * sizeof(float);
+  return kernel + kReduceLaunchUs + (2.0 * splits + 1.0) * c_bytes / kSliceBytesPerUs;
+}
+
+}  // namespace kbench::matmul

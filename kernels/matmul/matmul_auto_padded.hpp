@@ -1,0 +1,28 @@
+#pragma once
+/// The padded TMA path's half of matmul's `auto` rule for 16-bit shapes TMA cannot address (K or N
+/// not a multiple of 8, or misaligned operands) on compute capability 9.0: a fixed cost model of a
+/// wgmma_tma_padded call (its copies, then the staged kernel) against one of the cp.async `wgmma`
+/// kernel's element-wise copies, which such shapes ran before; no timing at run time.
+/// kernels/matmul/NOTES.md ("wgmma_tma_padded") gives the constants' sources and the predictions.
+/// Host-only.
+
+#include "kernels/matmul/matmul_kernels.hpp"
+#include "kernels/matmul/matmul_padded_layout.hpp"
+#include "kernels/matmul/matmul_problem.hpp"
+
+namespace kbench::matmul {
+
+/// The staged TMA kernel's time on `tile`, whole K, in µs: a fixed cost plus the busiest SM's
+/// tiles × 64-deep steps × the tile's step time.
+double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
+
+/// A wgmma_tma_padded call in µs: staged_estimate_us, plus each copy kernel's launch and the bytes
+/// the copies move (padded_extra_bytes) at a copy's rate.
+double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count);
+
+/// The cp.async wgmma kernel with its element-wise copies, K split `splits` ways (1: whole K), in
+/// µs: waves of one block per SM × steps per split × its element-wise step time, plus the split's
+/// reduction.
+double wgmma_elementwise_estimate_us(Dims dims, int splits, int sm_count);
+
+}  // namespace kbench::matmul

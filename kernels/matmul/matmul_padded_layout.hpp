@@ -1,0 +1,45 @@
+#pragma once
+/// The layout behind `wgmma_tma_padded`: TMA needs 16-byte row strides and 16-byte aligned
+/// matrices, so each 16-bit operand that has neither (K or N not a multiple of 8, or a misaligned
+/// pointer) is copied inside the call into scratch whose rows are padded to a multiple of 8
+/// elements; C, when it is such an operand, is written to padded scratch and copied out. The
+/// tensor maps keep the logical extents (K columns of A, N of B and C) over the padded pitches, so
+/// TMA zero-fills the padding on loads and clips it on stores. Host-only.
+
+#include "kernels/matmul/matmul_problem.hpp"
+
+#include <cstddef>
+
+namespace kbench::matmul {
+
+/// Elements of a padded row: `extent` rounded up to a multiple of 8 (16 bytes of 16-bit elements).
+constexpr long long padded_pitch(long long extent) { return (extent + 7) / 8 * 8; }
+
+/// The scratch of one call, in one buffer: A at a_offset (M × k_pitch), B at b_offset (K × n_pitch),
+/// C at c_offset (M × n_pitch), each present only where its flag says and 256-byte aligned.
+struct PaddedLayout {
+  bool pad_a = false;  ///< A is copied (K % 8 != 0, or A not 16-byte aligned)
+  bool pad_b = false;  ///< B is copied (N % 8 != 0, or B not 16-byte aligned)
+  bool pad_c = false;  ///< C goes through scratch and a copy-out (N % 8 != 0, or C not 16-byte aligned)
+  long long k_pitch = 0;  ///< A's row pitch as the kernel reads it, in elements: padded_pitch(K)
+  long long n_pitch = 0;  ///< B's and C's row pitch as the kernel reads and writes them: padded_pitch(N)
+  std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
+  std::size_t bytes = 0;  ///< the whole scratch (0 when nothing is copied)
+};
+
+/// The layout for C = A·B of `dims` in a 16-bit dtype with operands at these alignments.
+PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c_aligned16);
+
+/// The padded scratch of a problem whose every operand is copied (the most any call of `dims` needs).
+inline PaddedLayout padded_layout_bound(Dims dims) { return padded_layout(dims, false, false, false); }
+
+/// Bytes the copies move beyond what the kernel alone moves: each copied input read from the
+/// caller's matrix and written to scratch (the kernel then reads the scratch instead of the
+/// caller's), and a copied C read back from scratch and written to the caller's C (the kernel's
+/// own write goes to the scratch instead).
+double padded_extra_bytes(Dims dims, const PaddedLayout& layout);
+
+/// Kernels one call launches: a copy-in of A and B (one launch for both), the GEMM, a copy-out of C.
+int padded_kernels(const PaddedLayout& layout);
+
+}  // namespace kbench::matmul
