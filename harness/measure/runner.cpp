@@ -7,6 +7,7 @@
 #include "harness/measure/gpu_telemetry_sampler.hpp"
 #include "harness/measure/kernel_tracer.hpp"
 #include "harness/measure/l2_flush.hpp"
+#include "harness/measure/long_calls.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/device/nvtx_range.hpp"
 
@@ -165,12 +166,12 @@ void launch_for_profiler(const LaunchFn& launch, int calls, CaseResult& row, cud
 
 /// Traces a few calls with CUPTI after the timed samples; once CUPTI proves unusable, the run
 /// notes why (once) and goes on without breakdowns.
-void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream, const RunExtras& extras,
+void trace_kernels(const LaunchFn& launch, CaseResult& row, cudaStream_t stream, int calls,
                    std::vector<std::string>& notes) {
   KernelTracer& tracer = KernelTracer::instance();
   if (tracer.unavailable_reason().empty()) {
     const NvtxRange range("kernel breakdown");
-    row.breakdown = tracer.trace(launch, stream, extras.breakdown_calls);
+    row.breakdown = tracer.trace(launch, stream, calls);
   }
   if (!row.breakdown && !tracer.unavailable_reason().empty()) {
     const std::string note = "no kernel breakdown: " + tracer.unavailable_reason();
@@ -267,8 +268,11 @@ void verify_and_time(Workload& workload, std::size_t variant, CaseResult& row, c
     if (extras.kernel_breakdown) {
       try {
         const AddElapsed tracing(wall.breakdown_s);
-        const CallsInFlight in_flight(context.heartbeat, extras.breakdown_calls);
-        trace_kernels(launch, row, context.stream, extras, notes);
+        // A long call's kernels are the same on every call: one traced call tells them.
+        const int calls = is_long_call(row.timings.front().stats.median)
+                              ? 1 : extras.breakdown_calls;
+        const CallsInFlight in_flight(context.heartbeat, calls);
+        trace_kernels(launch, row, context.stream, calls, notes);
       } catch (const CudaError& error) {
         if (is_sticky_cuda_error(error.code())) record_error(row, error);
         row.message += std::string("; kernel breakdown failed: ") + error.what();

@@ -234,10 +234,11 @@ constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size,
 }
 
 /// 16-bit rows up to kGrainRowsMaxCols that are not whole 16-byte vectors, at any alignment:
-/// grain_rows. Predicted (kernels/softmax/NOTES.md, "grain_rows"; not yet measured) to beat
-/// short_rows, warp_rows and ring_rows on every such width: no straddling words (warp_rows' loss
-/// on odd widths), no staged tile (short_rows), no ring to fill (ring_rows' fixed cost on 13 MB).
-/// fp32 rows keep the measured picks below.
+/// grain_rows, unless ring_rows takes them (auto_softmax_kernel). On the H100 (2026-11-24, session
+/// 11, cold µs) it won 65536x100 (14.1 against warp_rows' 18.4 and torch.compile's 15.1),
+/// 1000003x33 (72.7 against short_rows' 84.8), 65537x129 (22.6 against 28.7) and 2097152x7 (30.3
+/// against 31.1), and lost to ring_rows on the large tensors of 96-byte rows and more (262144x127:
+/// 60.7 against 56.1; 262144x61: 31.9 against 31.6). fp32 rows keep the measured picks below.
 constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   return element_size == 2 && cols <= kGrainRowsMaxCols && !layout.vector_rows;
 }
@@ -274,7 +275,7 @@ constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::s
 constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
-/// 0. 16-bit rows auto_takes_grain_rows: grain_rows (a lane group per row, loads of the widest
+/// 0. 16-bit rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); rows
 ///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
 ///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
@@ -299,9 +300,10 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
-  if (auto_takes_grain_rows(cols, element_size, layout)) return SoftmaxKernel::grain_rows;
+  const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
+  if (auto_takes_grain_rows(cols, element_size, layout) && !ring) return SoftmaxKernel::grain_rows;
   if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
-  if (auto_takes_ring_rows(rows, cols, element_size, cc_major, layout)) return SoftmaxKernel::ring_rows;
+  if (ring) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
       return SoftmaxKernel::short_rows;

@@ -357,7 +357,8 @@ TEST_CASE("padded copies: rows of 1, 7, 9, 64 and 513 elements into padded scrat
       for (int offset = 0; offset < 8; ++offset) {
         INFO(rows << " rows of " << cols << " at element offset " << offset);
         const long long pitch = matmul::padded_pitch(cols), elements = rows * cols;
-        std::vector<Bits> source(static_cast<std::size_t>(offset + elements + 8));
+        // Room for both matrices' sources, which overlap at the start of the buffer.
+        std::vector<Bits> source(static_cast<std::size_t>(std::max(offset + elements, 1 + second_rows * second_cols) + 8));
         for (std::size_t i = 0; i < source.size(); ++i) source[i] = pattern(static_cast<long long>(i));
         DeviceBuffer src(source.size() * sizeof(Bits)), padded(static_cast<std::size_t>(rows * pitch) * sizeof(Bits)),
             second(static_cast<std::size_t>(second_rows * second_pitch) * sizeof(Bits)),
