@@ -33,6 +33,17 @@ void launch_tiled(const T* a, const T* b, T* c, Dims dims, cudaStream_t stream);
 /// Shapes with fewer 128×128 tiles than SMs and K, N multiples of 4 run launch_small_simt.
 void launch_register_blocked(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
 
+/// How the 256 threads of a 128×128 SIMT block form warps: 2 (ty) × 16 (tx) threads, as
+/// register_blocked, or 4 × 8 (a warp's fragment loads one shared wavefront each).
+enum class SimtWarps { rows2_cols16, rows4_cols8 };
+
+/// register_blocked's 128×128 tile and 8×8 outputs per thread with A's and B's panels copied by
+/// cp.async into a 3-stage shared-memory ring (no panel values held in registers), warps shaped by
+/// `warps`; any shape (16-byte copies of B where N % 4 == 0 and B, C are 16-byte aligned), the
+/// small-problem rule of launch_register_blocked (matmul_register_blocked_async.cu).
+void launch_register_blocked_async(const float* a, const float* b, float* c, Dims dims, SimtWarps warps,
+                                   cudaStream_t stream);
+
 /// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, each of its 8
 /// warps owning every 8th chunk of 16 k (no block barrier in the main loop) with 4×4 outputs per
 /// thread, partial tiles added in shared memory. Needs

@@ -98,6 +98,22 @@ Variant<MatmulArgs> register_blocked() {
   return v;
 }
 
+/// register_blocked with its 128×128 kernel's panels copied by cp.async (a 3-stage ring), warps
+/// shaped by `warps`; named `name`.
+Variant<MatmulArgs> register_blocked_async(const char* name, matmul::SimtWarps warps, const char* warp_text) {
+  Variant<MatmulArgs> v;
+  v.name = name;
+  v.description = std::string("register_blocked's 128x128 tile and 8x8 per thread with A and B copied to shared "
+                              "memory by cp.async (3-stage ring, no staging registers), warps of ") +
+                  warp_text + "; below one tile per SM: register_blocked's 16x32 tiles";
+  v.dtypes = {DType::f32};
+  v.launch = [warps](const MatmulArgs& args, cudaStream_t stream) {
+    const auto x = operands<float>(args);
+    matmul::launch_register_blocked_async(x.a, x.b, x.c, dims_of(args), warps, stream);
+  };
+  return v;
+}
+
 Variant<MatmulArgs> tensor_core() {
   Variant<MatmulArgs> v;
   v.name = "tensor_core";
@@ -444,6 +460,10 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.variants = {naive(),
                  tiled(),
                  register_blocked(),
+                 register_blocked_async("register_blocked_async", matmul::SimtWarps::rows4_cols8,
+                                        "4x8 threads (one shared wavefront per fragment load)"),
+                 register_blocked_async("register_blocked_async_2x16", matmul::SimtWarps::rows2_cols16,
+                                        "2x16 threads (as register_blocked)"),
                  tensor_core(),
                  wgmma(),
                  wgmma_tma(),

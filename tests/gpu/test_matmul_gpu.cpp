@@ -222,9 +222,61 @@ void check_staged_on(const std::vector<Shape>& shapes) {
   for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) check_tma_variant_on(name, shapes);
 }
 
+/// Checks the fp32 variant `name` on every shape of `shapes` (fresh inputs, poisoned output).
+void check_fp32_variant_on(const std::string& name, const std::vector<Shape>& shapes) {
+  const Op& op = matmul_op();
+  const std::size_t v = variant_index(op, name);
+  CudaStream stream;
+  for (const Shape& shape : shapes) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
+    INFO("matmul " << name << " fp32 " << format_shape(shape) << " seed " << seed);
+    REQUIRE(workload->cannot_run(v).empty());
+    const Verification check = workload->verify(v, stream.get());
+    INFO(check.message);
+    CHECK(check.passed);
+  }
+}
+
+/// Both cp.async SIMT variants (warps of 4x8 and of 2x16 threads).
+void check_simt_async_on(const std::vector<Shape>& shapes) {
+  for (const char* name : {"register_blocked_async", "register_blocked_async_2x16"}) check_fp32_variant_on(name, shapes);
+}
+
 }  // namespace
 
-// The wgmma_tma tests come first and smallest first: a barrier phase or expect_tx mistake makes the
+// register_blocked_async, smallest first: a ring or copy-layout mistake shows on one tile before it
+// shows on many. K not a multiple of 4 keeps launch_register_blocked_async off the small-tile
+// kernel (which it takes below one tile per SM otherwise) while B still moves in 16-byte copies.
+TEST_CASE("register_blocked_async on one 128x128 tile: 128x128x7 (one partial step), 128x128x23 (3 steps), 1x1x1",
+          "[gpu][matmul][register_blocked_async]") {
+  // 128x128x7: 16-byte B copies, one step of 7 of 8 k; 128x128x23: 3 steps, the 3-stage ring filled
+  // once, the last step partial; 1x1x1 and 1x4x5: 4-byte B copies (N = 1) and 16-byte ones (N = 4)
+  // on a tile of a single row.
+  check_simt_async_on({{128, 128, 7}, {128, 128, 23}, {1, 1, 1}, {1, 4, 5}});
+}
+
+TEST_CASE("register_blocked_async on odd shapes: M, N, K not multiples of the 128x128x8 tile, more tiles than SMs",
+          "[gpu][matmul][register_blocked_async]") {
+  // 129x65x33, 7x13x5, 127x4099x65: 4-byte copies of B (N odd), every edge tile partial;
+  // 300x260x13, 1000x1032x1017: 16-byte B copies with K odd (partial last step, A rows not 16-byte
+  // aligned); 2053x2056x264 and 2053x2056x267: 17x17 = 289 tiles for 132 SMs (a second wave), K in
+  // whole and in partial steps, 24 and 34 steps (the ring wraps many times).
+  check_simt_async_on({{129, 65, 33},
+                       {7, 13, 5},
+                       {127, 4099, 65},
+                       {300, 260, 13},
+                       {1000, 1032, 1017},
+                       {2053, 2056, 264},
+                       {2053, 2056, 267}});
+}
+
+TEST_CASE("register_blocked_async at the benchmark's shapes: 4096x4096x4096, 3000x1000x2000",
+          "[gpu][matmul][register_blocked_async]") {
+  check_simt_async_on({{4096, 4096, 4096}, {3000, 1000, 2000}});
+}
+
+// The wgmma_tma tests come smallest first: a barrier phase or expect_tx mistake makes the
 // kernel trap after about 4 s of waiting (tma.cuh), and the first, one-tile test names it.
 TEST_CASE("wgmma_tma on a single tile: one K step, then enough steps to wrap the 4-stage ring",
           "[gpu][matmul][wgmma_tma]") {

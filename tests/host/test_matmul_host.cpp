@@ -93,7 +93,7 @@ TEST_CASE("matmul traffic: inputs once, output once, 2MNK FLOPs on the dtype's u
   CHECK(op.traffic({{4096, 4096, 4096}, DType::bf16, "large"}).math == "fp16_tensor");
 }
 
-TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tensor dtypes, wgmma for 16-bit, "
+TEST_CASE("matmul plans register_blocked(_async) for fp32 only, tensor_core for the tensor dtypes, wgmma for 16-bit, "
           "wgmma_tf32 for tf32, auto for all",
           "[matmul][plan]") {
   Registry registry;
@@ -109,7 +109,10 @@ TEST_CASE("matmul plans register_blocked for fp32 only, tensor_core for the tens
     for (std::size_t v : entry.variants) names.push_back(entry.op->variants()[v].name);
     INFO(dtype_name(entry.problem.dtype));
     switch (entry.problem.dtype) {
-      case DType::f32: CHECK(names == std::vector<std::string>{"naive", "tiled", "register_blocked", "auto", "cublas"}); break;
+      case DType::f32:
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "register_blocked", "register_blocked_async",
+                                                "register_blocked_async_2x16", "auto", "cublas"});
+        break;
       case DType::tf32:
         CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma_tf32", "auto", "cublas"});
         break;
