@@ -71,7 +71,7 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
   const bool tf32 = args.dtype == DType::tf32;
   switch (plan.kernel) {
     case AutoKernel::register_blocked:
-      if (!tf32) return launch_register_blocked(a, b, c, dims, stream);
+      if (!tf32) return launch_register_blocked_async(a, b, c, dims, SimtWarps::rows4_cols8, stream);
       break;
     case AutoKernel::register_blocked_split_k:
       if (tf32) break;

@@ -79,6 +79,9 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
 
 // Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
 // rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
+/// A SplitKernel::min_steps no K reaches: the kernel is planned whole-K only.
+constexpr int kWholeKOnly = 1 << 30;
+
 std::vector<SplitKernel> fp32_kernels(bool aligned) {
   // 128×128 SIMT, 8 k a step: 4096³ 3582 µs = 4 rounds × 512 steps (1.75); 3000x1000x2000
   // 442.2 µs = 1 round × 250 (1.77). 16×32 SIMT, a round of 8 chunks of 16 k a step:
@@ -88,10 +91,17 @@ std::vector<SplitKernel> fp32_kernels(bool aligned) {
                         kSimtBigTile, kSimtBigTile, 8, 2, 1.76, 16, WholeTile::always};
   const SplitKernel small{AutoKernel::small_simt, AutoKernel::small_simt_split_k,
                           kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.7, 1, WholeTile::always};
-  if (!aligned) return {big};
+  // The whole-K 128×128 tile runs register_blocked_async (cp.async panels; session 11: 4096³ 3093
+  // µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250, 1.54); the split-K tiles
+  // still run register_blocked's kernel at `big`'s step.
+  SplitKernel async_whole = big;
+  async_whole.step_us = 1.52;
+  async_whole.min_steps = kWholeKOnly;
+  if (!aligned) return {async_whole, big};
   SplitKernel big_aligned = big;
-  big_aligned.whole_tile = WholeTile::tiles_fill_sms;  // launch_register_blocked runs 16×32 below that
-  return {big_aligned, small};
+  big_aligned.whole_tile = WholeTile::tiles_fill_sms;  // the launchers run 16×32 below that
+  async_whole.whole_tile = WholeTile::tiles_fill_sms;
+  return {async_whole, big_aligned, small};
 }
 
 std::vector<SplitKernel> tf32_kernels(bool aligned) {

@@ -462,8 +462,6 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  register_blocked(),
                  register_blocked_async("register_blocked_async", matmul::SimtWarps::rows4_cols8,
                                         "4x8 threads (one shared wavefront per fragment load)"),
-                 register_blocked_async("register_blocked_async_2x16", matmul::SimtWarps::rows2_cols16,
-                                        "2x16 threads (as register_blocked)"),
                  tensor_core(),
                  wgmma(),
                  wgmma_tma(),

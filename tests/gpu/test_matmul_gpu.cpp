@@ -240,7 +240,7 @@ void check_fp32_variant_on(const std::string& name, const std::vector<Shape>& sh
 
 /// Both cp.async SIMT variants (warps of 4x8 and of 2x16 threads).
 void check_simt_async_on(const std::vector<Shape>& shapes) {
-  for (const char* name : {"register_blocked_async", "register_blocked_async_2x16"}) check_fp32_variant_on(name, shapes);
+  check_fp32_variant_on("register_blocked_async", shapes);
 }
 
 }  // namespace
