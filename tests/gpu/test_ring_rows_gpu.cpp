@@ -10,6 +10,7 @@
 #include "kernels/softmax/softmax_ring_rows.hpp"
 #include "kernels/sum/sum_rows_ring.hpp"
 #include "support/catch.hpp"
+#include "support/verify_variants.hpp"
 
 #include <cuda_fp16.h>
 
@@ -22,38 +23,9 @@ using namespace kbench;
 
 namespace {
 
-const Registry& registry() {
-  static const Registry r = [] {
-    Registry all;
-    register_all_ops(all);
-    return all;
-  }();
-  return r;
-}
-
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
-
-/// Checks the named variants of op `op_name` (each must exist) on `shape` in every dtype.
+/// Verifies op `op_name`'s `names` on `shape` in every dtype.
 void check(const std::string& op_name, const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
-  const Op& op = *registry().find(op_name);
-  const auto variants = op.variants();
-  for (const std::string& name : names) {
-    INFO(op_name << " has no variant " << name);
-    REQUIRE(std::any_of(variants.begin(), variants.end(), [&](const VariantInfo& v) { return v.name == name; }));
-  }
-  for (DType dtype : op.dtypes()) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, dtype, "test"}, seed);
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-      if (std::find(names.begin(), names.end(), variants[v].name) == names.end()) continue;
-      INFO(op_name << " " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
-                   << seed);
-      const Verification verification = workload->verify(v, stream.get());
-      INFO(verification.message);
-      CHECK(verification.passed);
-      CHECK(verification.checked > 0);
-    }
-  }
+  test::verify_variants(*test::all_ops().find(op_name), shape, names, stream);
 }
 
 const std::vector<const char*> kOps{"softmax", "sum_inner", "max_inner"};

@@ -5,12 +5,11 @@
 // widths past 256 (the short_rows fallback). First the smallest case, so that a broken kernel
 // fails with a clear name.
 #include "harness/device/cuda_resources.hpp"
-#include "harness/ops/registry.hpp"
 #include "support/catch.hpp"
+#include "support/verify_variants.hpp"
 
 #include "kbench/ops/softmax.hpp"
 
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,40 +17,9 @@ using namespace kbench;
 
 namespace {
 
-const Op& softmax_op() {
-  static const Registry registry = [] {
-    Registry r;
-    register_all_ops(r);
-    return r;
-  }();
-  return *registry.find("softmax");
-}
-
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
-
-std::size_t variant_index(const std::string& name) {
-  const auto variants = softmax_op().variants();
-  for (std::size_t v = 0; v < variants.size(); ++v)
-    if (variants[v].name == name) return v;
-  return variants.size();
-}
-
-/// Verifies `names` on `shape` in every dtype.
+/// Verifies softmax's `names` on `shape` in every dtype, each comparing every element.
 void check(const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
-  const Op& op = softmax_op();
-  for (DType dtype : op.dtypes()) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, dtype, "test"}, seed);
-    for (const std::string& name : names) {
-      const std::size_t v = variant_index(name);
-      REQUIRE(v < op.variants().size());
-      INFO("softmax " << name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
-      const Verification check = workload->verify(v, stream.get());
-      INFO(check.message);
-      CHECK(check.passed);
-      CHECK(check.checked == element_count(shape));
-    }
-  }
+  test::verify_variants(*test::all_ops().find("softmax"), shape, names, stream, element_count(shape));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "support/catch.hpp"
+#include "support/verify_variants.hpp"
 #include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
 
@@ -29,16 +30,9 @@ using namespace kbench;
 
 namespace {
 
-const Registry& registry() {
-  static const Registry r = [] {
-    Registry all;
-    register_all_ops(all);
-    return all;
-  }();
-  return r;
-}
+using test::fresh_seed;
 
-std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
+const Registry& registry() { return test::all_ops(); }
 
 void check_every_variant(const Op& op, const Shape& shape, CudaStream& stream) {
   for (DType dtype : op.dtypes()) {
@@ -65,25 +59,7 @@ std::vector<Shape> odd_shapes() {
 
 /// Checks the named variants of `op` (each must exist) on `shape` in every dtype.
 void check_variants(const Op& op, const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
-  const auto variants = op.variants();
-  for (const std::string& name : names) {
-    bool found = false;
-    for (const VariantInfo& v : variants) found = found || v.name == name;
-    INFO(op.name() << " has no variant " << name);
-    REQUIRE(found);
-  }
-  for (DType dtype : op.dtypes()) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, dtype, "test"}, seed);
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-      if (std::find(names.begin(), names.end(), variants[v].name) == names.end()) continue;
-      INFO(op.name() << " " << variants[v].name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed "
-                     << seed);
-      const Verification check = workload->verify(v, stream.get());
-      INFO(check.message);
-      CHECK(check.passed);
-    }
-  }
+  test::verify_variants(op, shape, names, stream);
 }
 
 }  // namespace

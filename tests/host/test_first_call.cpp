@@ -6,6 +6,7 @@
 #include "harness/results/result_queries.hpp"
 #include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
+#include "support/results_errors.hpp"
 #include "support/test_paths.hpp"
 
 #include <sstream>
@@ -34,14 +35,7 @@ CaseResult timed_row(double median_ms, std::optional<double> first_ms) {
   return row;
 }
 
-std::string parse_error(const json& document) {
-  try {
-    results_from_json(document);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::parse_error;
 
 std::string markdown(const RunResults& results, const Thresholds& thresholds) {
   std::ostringstream out;

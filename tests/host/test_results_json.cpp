@@ -1,5 +1,6 @@
 #include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
+#include "support/results_errors.hpp"
 #include "support/test_paths.hpp"
 
 #include <cstdio>
@@ -75,14 +76,7 @@ RunResults sample_results() {
   return r;
 }
 
-std::string parse_error(const json& document) {
-  try {
-    results_from_json(document);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::parse_error;
 
 /// The message read_results_file throws for `path`, or "no error".
 std::string file_error(const std::string& path) {

@@ -3,6 +3,7 @@
 #include "harness/report/wall_time_report.hpp"
 #include "harness/results/results_json.hpp"
 #include "support/catch.hpp"
+#include "support/results_errors.hpp"
 #include "support/test_paths.hpp"
 
 #include <sstream>
@@ -23,14 +24,7 @@ RowWallTime phases(double prepare, double verify, double timing, double breakdow
   return wall;
 }
 
-std::string parse_error(const json& document) {
-  try {
-    results_from_json(document);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::parse_error;
 
 }  // namespace
 
