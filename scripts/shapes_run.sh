@@ -12,10 +12,16 @@
 #
 # OUT gets run.json (kbench), torch.json (eager and compile rows), plots/, report.md, run.csv,
 # gate.txt, and walltime.txt with each stage's seconds. kbench must be built in ./build.
+#
+# SHAPES_CONFIG picks another config (default configs/shapes.json; configs/shapes_fresh.json is
+# a second draw of the same classes) and SHAPES_VARIANTS a --variant list (default: every variant;
+# e.g. auto, which still runs each case's baseline and copy roof).
 set -uo pipefail
 step=${1:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
 out=${2:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
-config=configs/shapes.json
+config=${SHAPES_CONFIG:-configs/shapes.json}
+variants=()
+[ -n "${SHAPES_VARIANTS:-}" ] && variants=(--variant "$SHAPES_VARIANTS")
 
 # PyTorch on the zoo: kbenchpy (python/) on kbench's own plan of the config.
 torch_baseline() {
@@ -36,8 +42,8 @@ timed() {
 chain() {
   mkdir -p "$out"
   : > "$out/walltime.txt"
-  timed "kbench sweep (every variant)" \
-    build/kbench --config "$config" --json "$out/run.json" --force > "$out/run.txt" 2> "$out/run.progress"
+  timed "kbench sweep (${SHAPES_VARIANTS:-every variant})" \
+    build/kbench --config "$config" "${variants[@]}" --json "$out/run.json" --force > "$out/run.txt" 2> "$out/run.progress"
   timed "PyTorch eager and torch.compile" \
     torch_baseline --config "$config" --compile --json "$out/torch.json" --force > "$out/torch.txt" 2>&1
   timed "plots" python3 scripts/plot_results.py "$out/run.json" "$out/torch.json" --out "$out/plots" > "$out/plots.txt" 2>&1
