@@ -28,10 +28,13 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
       return launch_wgmma_tma(*maps, c, dims, stream);
     }
     case AutoKernel::wgmma_tma_staged:
+    case AutoKernel::wgmma_tma_staged_n192:
     case AutoKernel::wgmma_tma_staged_n128: {
       const auto* maps = std::get_if<WgmmaTmaStagedOperands<T>>(&tma);
       if (maps == nullptr) throw std::logic_error("matmul auto: a staged TMA plan launched without its tensor maps");
-      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_staged ? TmaTile::n256 : TmaTile::n128;
+      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
+                           : plan.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
+                                                                               : TmaTile::n128;
       return launch_wgmma_tma_staged(*maps, dims, tile, stream);
     }
     case AutoKernel::wgmma_tma_padded:
@@ -123,7 +126,8 @@ AutoPlan plan_without_tma(const MatmulArgs& args) {
 
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-  if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
+  if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n192 ||
+      plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
     if (args.dtype == DType::f16) {
       return make_wgmma_tma_staged_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
                                             static_cast<__half*>(args.c), dims);

@@ -41,25 +41,36 @@ AutoPlan split_or_whole(Dims dims, int sm_count) {
   return {AutoKernel::wgmma_split_k, splits, splits * slice_bytes(dims)};
 }
 
-/// Whether 128×128 tiles finish a whole-K problem sooner than 128×256 ones: whole rounds of tiles on
-/// the busiest SM, a narrow tile costing kAutoNarrowTileCost of a wide one.
-bool narrow_tiles_win(Dims dims, int sm_count) {
-  if (sm_count <= 0) return false;
-  const std::int64_t wide_rounds = ceil_div64(wgmma_tiles(dims), sm_count);
-  const std::int64_t narrow_rounds =
-      ceil_div64(ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(TmaTile::n128)), sm_count);
-  return static_cast<double>(narrow_rounds) * kAutoNarrowTileCost < static_cast<double>(wide_rounds);
+/// The whole-K tile that finishes soonest by tile_rounds_cost, of 128×256 (when `wide_allowed`),
+/// 128×192 (when `n192_allowed`) and 128×128; ties go to the wider tile (fewer tiles, less traffic).
+TmaTile fastest_tile(Dims dims, int sm_count, bool wide_allowed, bool n192_allowed) {
+  TmaTile best = TmaTile::n128;
+  double best_cost = tile_rounds_cost(dims, tma_tile_n(TmaTile::n128), sm_count);
+  if (n192_allowed) {
+    const double cost = tile_rounds_cost(dims, tma_tile_n(TmaTile::n192), sm_count);
+    if (cost <= best_cost) best = TmaTile::n192, best_cost = cost;
+  }
+  if (wide_allowed && tile_rounds_cost(dims, tma_tile_n(TmaTile::n256), sm_count) <= best_cost) best = TmaTile::n256;
+  return best;
+}
+
+AutoKernel staged_kernel(TmaTile tile) {
+  switch (tile) {
+    case TmaTile::n256: return AutoKernel::wgmma_tma_staged;
+    case TmaTile::n192: return AutoKernel::wgmma_tma_staged_n192;
+    case TmaTile::n128: return AutoKernel::wgmma_tma_staged_n128;
+  }
+  return AutoKernel::wgmma_tma_staged;
 }
 
 /// The staged TMA kernel's plan for a shape it can run (K, N multiples of 8, aligned pointers),
-/// given the 128×256 plan: whole K on the tile that finishes sooner; 2 K splits become whole K on
-/// 128×128 tiles (as many blocks, each as many MMAs, no slices and no second kernel).
-AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count) {
+/// given the 128×256 plan: whole K on the tile that finishes soonest; 2 K splits become whole K on
+/// 128×192 or 128×128 tiles (more blocks, each as many MMAs, no slices and no second kernel).
+/// `n192_allowed`: the padded path has no 128×192 form.
+AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count, bool n192_allowed = true) {
   if (wide.kernel == AutoKernel::wgmma_split_k && wide.splits != 2) return wide;
-  if (wide.kernel == AutoKernel::wgmma_split_k || narrow_tiles_win(dims, sm_count)) {
-    return {AutoKernel::wgmma_tma_staged_n128, 1, 0};
-  }
-  return {AutoKernel::wgmma_tma_staged, 1, 0};
+  const bool whole = wide.kernel != AutoKernel::wgmma_split_k;
+  return {staged_kernel(fastest_tile(dims, sm_count, whole, n192_allowed)), 1, 0};
 }
 
 /// Shapes TMA cannot address (K or N not a multiple of 8, or misaligned pointers), given the 128×256
@@ -67,7 +78,7 @@ AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count) {
 /// if its model beats the element-wise wgmma kernel's; 3 or more K splits stay on that kernel's
 /// split-K; few tiles that do not split stay on tensor_core (small problems).
 AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_aligned16) {
-  const AutoPlan on_tma = staged(wide, dims, sm_count);
+  const AutoPlan on_tma = staged(wide, dims, sm_count, false);
   const bool whole = wide.kernel != AutoKernel::wgmma_split_k;
   if (on_tma.kernel == AutoKernel::wgmma_split_k) return wide;
   if (whole && 2 * wgmma_tiles(dims) <= sm_count) return {AutoKernel::tensor_core, 1, 0};
@@ -96,6 +107,12 @@ AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointer
 
 }  // namespace
 
+double tile_rounds_cost(Dims dims, int tile_n, int sm_count) {
+  const double cost = tile_n == 256 ? 1.0 : tile_n == 192 ? kAutoN192TileCost : kAutoNarrowTileCost;
+  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
+  return static_cast<double>(ceil_div64(tiles, std::max(sm_count, 1))) * cost;
+}
+
 std::string_view auto_kernel_name(AutoKernel kernel) {
   switch (kernel) {
     case AutoKernel::register_blocked: return "register_blocked";
@@ -108,6 +125,7 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma: return "wgmma";
     case AutoKernel::wgmma_tma: return "wgmma_tma";
     case AutoKernel::wgmma_tma_staged: return "wgmma_tma_staged";
+    case AutoKernel::wgmma_tma_staged_n192: return "wgmma_tma_staged_n192";
     case AutoKernel::wgmma_tma_staged_n128: return "wgmma_tma_staged_n128";
     case AutoKernel::wgmma_tma_padded: return "wgmma_tma_padded";
     case AutoKernel::wgmma_tma_padded_n128: return "wgmma_tma_padded_n128";

@@ -24,6 +24,7 @@ enum class AutoKernel {
   wgmma,             ///< fp16/bf16 on compute capability 9.0, K or N not a multiple of 8: launch_wgmma (cp.async)
   wgmma_tma,         ///< launch_wgmma_tma (TMA-fed, persistent, register epilogue); the rule now picks the staged forms
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
+  wgmma_tma_staged_n192,  ///< the same on 128×192 tiles: where their rounds of tiles cost least (tile_rounds_cost)
   wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
@@ -67,6 +68,15 @@ inline constexpr int kAutoMinStepsPerSplit = 4;
 /// MMAs, plus 15 % for the third more L2 → SM bytes per FLOP and the B operand read by both
 /// warpgroups (a guess, not measured: NOTES.md, "staged epilogue").
 inline constexpr double kAutoNarrowTileCost = 0.575;
+
+/// The 128×192 tile's cost as a fraction of the 128×256 tile's: on the line through the two costs
+/// above (a fixed 0.15 per tile plus the rest in proportion to its width: 0.15 + 0.85 × 0.75).
+/// Not measured yet (NOTES.md, "128×192 tiles").
+inline constexpr double kAutoN192TileCost = 0.7875;
+
+/// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
+/// tile times: the rounds of tiles on the busiest SM times the tile's cost.
+double tile_rounds_cost(Dims dims, int tile_n, int sm_count);
 
 /// The plan for C = A·B of `dims` in `dtype` on `device`. `pointers_aligned16`: A, B and C are
 /// 16-byte aligned (cudaMalloc'd buffers are).

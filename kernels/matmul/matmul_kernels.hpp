@@ -97,9 +97,9 @@ template <typename T>
 void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream);
 
 /// The TMA kernel with C staged through shared memory and written by TMA stores (the consumers
-/// go on to their next tile's MMAs while the stores drain), on 128×256 or 128×128 block tiles
-/// (matmul_wgmma_tma.cu).
-enum class TmaTile { n256, n128 };
+/// go on to their next tile's MMAs while the stores drain), on 128×256, 128×192 or 128×128 block
+/// tiles (matmul_wgmma_tma.cu).
+enum class TmaTile { n256, n192, n128 };
 
 /// A's, B's and C's tensor maps for launch_wgmma_tma_staged.
 template <typename T>
@@ -121,7 +121,8 @@ WgmmaTmaStagedOperands<__nv_bfloat16> make_wgmma_tma_staged_operands(const __nv_
                                                                      Dims dims);
 
 /// launch_wgmma_tma's persistent, warp-specialised kernel on `tile`, its epilogue through shared
-/// memory and TMA stores. 128×128 tiles run a 6-stage ring of 32 KB (m64n128k16 wgmmas).
+/// memory and TMA stores. 128×192 tiles run a 4-stage ring of 40 KB (m64n192k16 wgmmas), 128×128
+/// tiles a 6-stage ring of 32 KB (m64n128k16).
 /// `operands` must come from make_wgmma_tma_staged_operands for these dims. Compute capability
 /// 9.0 only.
 template <typename T>
@@ -192,7 +193,7 @@ void launch_wgmma_tma_padded(const WgmmaTmaPaddedOperands<T>& operands, Dims dim
                              cudaStream_t stream);
 
 /// The block tile of launch_wgmma_tma_staged along N.
-constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : 128; }
+constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }
 
 /// The wgmma kernel's block tile of C and its K per pipeline step.
 constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;

@@ -202,15 +202,33 @@ Variant<MatmulArgs> wgmma_tma() {
   return v;
 }
 
+/// The staged variant's name for `tile`: wgmma_tma_staged (128×256), _n192 or _n128.
+std::string staged_name(matmul::TmaTile tile) {
+  switch (tile) {
+    case matmul::TmaTile::n256: return "wgmma_tma_staged";
+    case matmul::TmaTile::n192: return "wgmma_tma_staged_n192";
+    case matmul::TmaTile::n128: return "wgmma_tma_staged_n128";
+  }
+  return "?";
+}
+
+std::string tile_description(matmul::TmaTile tile) {
+  switch (tile) {
+    case matmul::TmaTile::n256: return "128x256 tiles";
+    case matmul::TmaTile::n192: return "128x192 tiles (m64n192k16, 4-stage ring)";
+    case matmul::TmaTile::n128: return "128x128 tiles (m64n128k16, 6-stage ring)";
+  }
+  return "?";
+}
+
 /// The TMA kernel with its epilogue through shared memory and TMA stores, on 128×256 tiles
-/// (`wgmma_tma_staged`) or 128×128 (`wgmma_tma_staged_n128`); the three tensor maps are encoded
+/// (`wgmma_tma_staged`), 128×192 (`_n192`) or 128×128 (`_n128`); the three tensor maps are encoded
 /// once per problem, outside the timed window.
 Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
   Variant<MatmulArgs> v;
-  const bool narrow = tile == matmul::TmaTile::n128;
-  v.name = narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged";
-  v.description = std::string("wgmma_tma's persistent, warp-specialised kernel (compute capability 9.0 only) on ") +
-                  (narrow ? "128x128 tiles (m64n128k16, 6-stage ring)" : "128x256 tiles") +
+  v.name = staged_name(tile);
+  v.description = "wgmma_tma's persistent, warp-specialised kernel (compute capability 9.0 only) on " +
+                  tile_description(tile) +
                   ", C rounded into swizzled shared-memory panels and written by TMA stores while the consumers "
                   "start the next tile; K and N multiples of 8, C 16-byte aligned";
   v.dtypes = {DType::f16, DType::bf16};
@@ -234,7 +252,7 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
           matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
       return [maps, dims, tile](cudaStream_t stream) { matmul::launch_wgmma_tma_staged(*maps, dims, tile, stream); };
     }
-    throw undeclared_dtype(tile == matmul::TmaTile::n128 ? "wgmma_tma_staged_n128" : "wgmma_tma_staged", args.dtype);
+    throw undeclared_dtype(staged_name(tile).c_str(), args.dtype);
   };
   return v;
 }
@@ -466,6 +484,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma(),
                  wgmma_tma(),
                  wgmma_tma_staged(matmul::TmaTile::n256),
+                 wgmma_tma_staged(matmul::TmaTile::n192),
                  wgmma_tma_staged(matmul::TmaTile::n128),
                  wgmma_tma_padded(matmul::TmaTile::n256),
                  wgmma_tma_padded(matmul::TmaTile::n128),

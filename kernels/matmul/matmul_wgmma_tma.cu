@@ -32,9 +32,13 @@
 // is the newest of all: a panel wholly outside C is not stored and commits no group). The consumers then go straight to the next tile's MMAs while the stores drain: with
 // short K (8 steps a tile) the register epilogue's 64 stores per thread, each spread over 8 rows,
 // cost about as much as a third of a tile's MMAs. 128×128 tiles (TmaTile::n128): B is 2 panels,
-// each consumer issues m64n128k16 (64 accumulators), the ring has 6 stages of 32 KB.
+// each consumer issues m64n128k16 (64 accumulators), the ring has 6 stages of 32 KB. 128×192 tiles
+// (TmaTile::n192): 3 panels, m64n192k16 (96 accumulators), 4 stages of 40 KB; with an odd panel
+// count a tile's first panel alternates buffers between tiles, which the wait rule above covers
+// (a buffer is refilled only after every store but the newest has read its source, and the newest
+// is never from that buffer unless waited for).
 //
-// Schedule. grid = min(tiles, SMs), one block per SM (197 KB of shared memory; 225 KB staged);
+// Schedule. grid = min(tiles, SMs), one block per SM (197 KB of shared memory; 225 KB staged, 193 KB at 192 wide);
 // block b takes tiles
 // b, b + grid, ... in matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
 // that run at once share panels of A and B in L2.
@@ -75,14 +79,14 @@ template <int BN, bool kStaged>
 struct Plan {
   static constexpr int kPanels = BN / 64;                   // B panels per stage, C panels per consumer row band
   static constexpr int kAccumulators = BN / 2;              // per consumer thread: 64 rows × BN / 128 threads
-  static constexpr int kStages = BN == 256 ? 4 : 6;         // 192 KB of ring either way
+  static constexpr int kStages = BN == 128 ? 6 : 4;         // 192 KB of ring (160 KB at 192 wide: 5 stages and
+                                                            // the staging buffers would pass 227 KB)
   static constexpr int kStageBytes = kAStageBytes + kPanels * kBPanelBytes;  // what one stage's TMA loads bring
   static constexpr int kCPanelBytes = 64 * kRowBytes;       // 64 rows × 64 columns of C, swizzled
   static constexpr int kStagingBytes = kStaged ? 2 * 2 * kCPanelBytes : 0;  // 2 consumers × 2 buffers
   static constexpr int kBarrierBytes = 2 * kStages * 8;
   static constexpr int kSmemBytes = 1024 + kStages * kStageBytes + kStagingBytes + kBarrierBytes;  // + alignment room
   static_assert(kSmemBytes <= 232448, "over the 227 KB a block may opt in to");
-  static_assert(kPanels % 2 == 0, "the staged epilogue alternates two buffers, the same one for each tile's first panel");
 };
 
 __device__ __forceinline__ unsigned bits_of(__half x) { return __half_as_ushort(x); }
@@ -282,8 +286,11 @@ void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cuda
 template <typename T>
 void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream) {
-  if (tile == TmaTile::n256) return launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
-  return launch<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
+  switch (tile) {
+    case TmaTile::n256: return launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n192: return launch<T, 192, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n128: return launch<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
+  }
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);

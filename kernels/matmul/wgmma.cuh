@@ -75,6 +75,29 @@ __device__ __forceinline__ void fence_shared_for_async_proxy() {
   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
+/// The 96 accumulator operands of an m64n192 wgmma, as the asm template names them and as
+/// read-write operands bound to d[0..95].
+#define KBENCH_WGMMA_N192_ACCUMULATORS \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define KBENCH_WGMMA_N192_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+
 /// The 64 accumulator operands of an m64n128 wgmma, as the asm template names them and as
 /// read-write operands bound to d[0..63].
 #define KBENCH_WGMMA_N128_ACCUMULATORS \
@@ -92,7 +115,7 @@ __device__ __forceinline__ void fence_shared_for_async_proxy() {
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 
-/// d += A·B for a 64×N tile (N = 256, 128), K = 16, operands of PTX type `ptx_type` (f16, bf16)
+/// d += A·B for a 64×N tile (N = 256, 192, 128), K = 16, operands of PTX type `ptx_type` (f16, bf16)
 /// from shared memory, fp32 accumulators in the m64nNk16 fragment layout. The immediates: scale-d
 /// = 1 (accumulate; d starts zeroed), A and B scaled by +1, A K-major (transpose bit 0), B
 /// MN-major (transpose bit 1: B is stored k-major, n contiguous, as in global memory).
@@ -111,6 +134,14 @@ __device__ __forceinline__ void wgmma_m64nk16(float (&d)[128], std::uint64_t a_d
                                               __nv_bfloat16 /*type tag*/) {
   KBENCH_WGMMA_M64NK16("m64n256k16", "bf16", KBENCH_WGMMA_N256_ACCUMULATORS, KBENCH_WGMMA_N256_OPERANDS, "128", "129", "130");
 }
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[96], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __half /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n192k16", "f16", KBENCH_WGMMA_N192_ACCUMULATORS, KBENCH_WGMMA_N192_OPERANDS, "96", "97", "98");
+}
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[96], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __nv_bfloat16 /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n192k16", "bf16", KBENCH_WGMMA_N192_ACCUMULATORS, KBENCH_WGMMA_N192_OPERANDS, "96", "97", "98");
+}
 __device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_desc, std::uint64_t b_desc,
                                               __half /*type tag*/) {
   KBENCH_WGMMA_M64NK16("m64n128k16", "f16", KBENCH_WGMMA_N128_ACCUMULATORS, KBENCH_WGMMA_N128_OPERANDS, "64", "65", "66");
@@ -121,6 +152,8 @@ __device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_de
 }
 
 #undef KBENCH_WGMMA_M64NK16
+#undef KBENCH_WGMMA_N192_OPERANDS
+#undef KBENCH_WGMMA_N192_ACCUMULATORS
 #undef KBENCH_WGMMA_N128_OPERANDS
 #undef KBENCH_WGMMA_N128_ACCUMULATORS
 #undef KBENCH_WGMMA_N256_OPERANDS
@@ -132,7 +165,7 @@ __device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_de
 constexpr unsigned kSwizzleRowBytes = 128;
 constexpr unsigned kBPanelBytes = 64 * kSwizzleRowBytes;  // 8 KB
 
-/// One 64-deep K step of a warpgroup's 64×N tile (N = 256 or 128, i.e. 128 or 64 accumulators per
+/// One 64-deep K step of a warpgroup's 64×N tile (N = 256, 192 or 128, i.e. 128, 96 or 64 accumulators per
 /// thread): fence the accumulators, issue the 4 wgmmas of the step's 16-deep slices as one
 /// group, commit it. `a_rows`: the warpgroup's 64 swizzled rows of A (K-major; each slice starts
 /// 32 bytes further into them, 8-row atoms 1024 bytes apart); `b_panels`: N / 64 panels of B

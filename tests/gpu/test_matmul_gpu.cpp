@@ -217,9 +217,11 @@ void check_tma_variant_on(const std::string& name, const std::vector<Shape>& sha
 
 void check_wgmma_tma_on(const std::vector<Shape>& shapes) { check_tma_variant_on("wgmma_tma", shapes); }
 
-/// Both staged TMA variants (128×256 and 128×128 tiles).
+/// The staged TMA variants (128×256, 128×192 and 128×128 tiles).
 void check_staged_on(const std::vector<Shape>& shapes) {
-  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) check_tma_variant_on(name, shapes);
+  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128"}) {
+    check_tma_variant_on(name, shapes);
+  }
 }
 
 /// Checks the fp32 variant `name` on every shape of `shapes` (fresh inputs, poisoned output).
@@ -304,7 +306,7 @@ TEST_CASE("wgmma_tma_staged on a single tile: one K step of 8, 64 and a 128x128 
   // 128x128x64: one n128 tile, exactly; 128x256x64: one n256 tile (two of n128); 64x64x64: the
   // second consumer's rows and all but one C panel wholly outside C (no store, an empty bulk group);
   // 100x200x8: one step of which 56 K are zero-filled, every panel partial.
-  check_staged_on({{128, 128, 64}, {128, 256, 64}, {64, 64, 64}, {100, 200, 8}});
+  check_staged_on({{128, 128, 64}, {128, 192, 64}, {128, 256, 64}, {64, 64, 64}, {100, 200, 8}, {130, 184, 72}});
 }
 
 TEST_CASE("wgmma_tma_staged on short K (8, 24, 520) and odd M with N a multiple of 8 but not of the tile",

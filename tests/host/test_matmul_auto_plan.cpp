@@ -242,22 +242,25 @@ TEST_CASE("auto: 16-bit on Hopper, whole tiles (staged TMA) when they fill half 
   CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);
 }
 
-TEST_CASE("auto: 128x128 staged tiles where they leave a smaller last wave, or instead of 2 K splits",
+TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last wave, or instead of 2 K splits",
           "[matmul][auto]") {
   struct Case {
     Dims dims;
     AutoKernel kernel;
   };
-  // On 132 SMs; rounds = ceil(tiles / 132), a 128x128 round costing kAutoNarrowTileCost (0.575) of a
-  // 128x256 one.
+  // On 132 SMs; rounds = ceil(tiles / 132), a 128x192 round costing kAutoN192TileCost (0.7875) and a
+  // 128x128 one kAutoNarrowTileCost (0.575) of a 128x256 one. Tiles: 128x256 / 128x192 / 128x128.
   const std::vector<Case> cases{
-      {{1536, 4096, 1024}, AutoKernel::wgmma_tma_staged_n128},  // 192 tiles: 2 rounds; 384: 3 × 0.575 = 1.73
-      {{3072, 3072, 1024}, AutoKernel::wgmma_tma_staged_n128},  // 288: 3; 576: 5 × 0.575 = 2.88
-      {{2053, 2056, 264}, AutoKernel::wgmma_tma_staged_n128},   // 153: 2; 289: 3 → 1.73
+      {{1536, 4096, 1024}, AutoKernel::wgmma_tma_staged_n192},  // 192: 2 rounds; 264: 2 × 0.7875 = 1.58; 384: 3 × 0.575 = 1.73
+      {{3072, 3072, 1024}, AutoKernel::wgmma_tma_staged_n192},  // 288: 3; 384: 3 → 2.36; 576: 5 → 2.88
+      {{3072, 3072, 3072}, AutoKernel::wgmma_tma_staged_n192},  // the same tiles
+      {{6144, 768, 3072}, AutoKernel::wgmma_tma_staged_n192},   // 144: 2; 192: 2 → 1.58; 288: 3 → 1.73
+      {{2053, 2056, 264}, AutoKernel::wgmma_tma_staged_n192},   // 153: 2; 187: 2 → 1.58; 289: 3 → 1.73
+      {{2560, 2560, 2560}, AutoKernel::wgmma_tma_staged},       // 200: 2; 280: 3 → 2.36; 400: 4 → 2.3
       {{1024, 8192, 512}, AutoKernel::wgmma_tma_staged},        // 256: 2; 512: 4 → 2.3
       {{2048, 2048, 2048}, AutoKernel::wgmma_tma_staged},       // 128: 1; 256: 2 → 1.15
       {{4096, 4096, 4096}, AutoKernel::wgmma_tma_staged},       // 512: 4; 1024: 8 → 4.6
-      {{512, 4096, 2048}, AutoKernel::wgmma_tma_staged_n128},   // 64 tiles: 2 splits → 128 whole 128x128 tiles
+      {{512, 4096, 2048}, AutoKernel::wgmma_tma_staged_n128},   // 64 tiles: 2 splits → 128 whole 128x128 tiles (88 of 128x192: 0.79)
       {{1024, 2048, 1024}, AutoKernel::wgmma_tma_staged_n128},  // the same
       {{1024, 1024, 32768}, AutoKernel::wgmma_split_k},         // 32 tiles: 4 splits stay
       {{64, 8192, 8192}, AutoKernel::wgmma_split_k}};
@@ -378,7 +381,10 @@ TEST_CASE("auto: every staged TMA plan is a shape the TMA kernels accept", "[mat
         for (int k : extents) {
           for (bool aligned : {true, false}) {
             const AutoPlan p = plan(m, n, k, DType::bf16, device, aligned);
-            if (p.kernel != AutoKernel::wgmma_tma_staged && p.kernel != AutoKernel::wgmma_tma_staged_n128) continue;
+            if (p.kernel != AutoKernel::wgmma_tma_staged && p.kernel != AutoKernel::wgmma_tma_staged_n192 &&
+                p.kernel != AutoKernel::wgmma_tma_staged_n128) {
+              continue;
+            }
             INFO(m << "x" << n << "x" << k << " " << device.sm_count << " SMs");
             CHECK(aligned);
             CHECK(wgmma_tma_staged_unsupported({m, n, k}, buffer, buffer, buffer).empty());

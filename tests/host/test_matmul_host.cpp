@@ -118,7 +118,7 @@ TEST_CASE("matmul plans register_blocked(_async) for fp32 only, tensor_core for 
       case DType::f16:
       case DType::bf16:
         CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged",
-                                                "wgmma_tma_staged_n128", "wgmma_tma_padded", "wgmma_tma_padded_n128",
+                                                "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_padded", "wgmma_tma_padded_n128",
                                                 "auto", "cublas"});
         break;
     }
@@ -258,7 +258,7 @@ TEST_CASE("matmul wgmma_tma refuses other devices, and on Hopper the shapes TMA 
 
 TEST_CASE("matmul wgmma_tma_staged(_n128) refuse other devices, unaligned K or N, and a C TMA cannot store, saying why",
           "[matmul]") {
-  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n128"}) {
+  for (const char* name : {"wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128"}) {
     INFO(name);
     const detail::AnyVariant* staged = matmul_variant(name);
     REQUIRE(staged != nullptr);
