@@ -238,17 +238,24 @@ constexpr int cluster_bulk_blocks(std::int64_t rows, std::int64_t cols, std::siz
 /// what 3 slices of 64 KiB, or 1 of 112 KiB and its static state, leave room for).
 constexpr std::int64_t kBulkAutoSharedPerSm = 192 * 1024;
 
-/// Rows that cluster_bulk_row holds with the whole tensor in shared memory at once (one wave, by
-/// kBulkAutoSharedPerSm) and a block on at least 3 of every 4 SMs: few long rows, 2-64 rows of
-/// 128K-4M elements (32x131072, 17x262147, 8x262144). Predicted in kernels/softmax/NOTES.md
+/// Threads per block of the cluster-bulk-row kernel; an SM holds 2048 threads.
+constexpr int kBulkBlockThreads = 256;
+constexpr int kBulkAutoMostRows = 64;
+
+/// Few long rows (at most kBulkAutoMostRows, split over clusters of at least 8 slices of at least
+/// kBulkSliceLeast: rows of 128 KiB or more) that cluster_bulk_row holds with the whole tensor on
+/// chip at once (one wave: the slices within kBulkAutoSharedPerSm and the blocks within 2048
+/// threads per SM) and a block on at least 3 of every 4 SMs: the class of 2-64 rows of 128K-4M
+/// elements where it fits (32x131072, 17x262147, 8x262144). Predicted in kernels/softmax/NOTES.md
 /// (issue 22, sixth round); not yet measured.
 constexpr bool auto_takes_cluster_bulk(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
   const int blocks = cluster_bulk_blocks(rows, cols, element_size, sm_count);
-  if (blocks == 0) return false;
+  if (blocks < kClusterMaxBlocks || rows > kBulkAutoMostRows) return false;
+  const std::int64_t sms = sm_count;
   const std::int64_t slice_bytes = cluster_slice_vectors(cols, element_size, blocks) * 16;
   const std::int64_t grid = rows * blocks;
-  return 4 * grid >= 3 * static_cast<std::int64_t>(sm_count) &&
-         grid * slice_bytes <= kBulkAutoSharedPerSm * static_cast<std::int64_t>(sm_count);
+  return 4 * grid >= 3 * sms && grid * slice_bytes <= kBulkAutoSharedPerSm * sms &&
+         grid * kBulkBlockThreads <= 2048 * sms;
 }
 
 enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, ring_rows, register_row, cluster, cluster_bulk, grid, split,

@@ -23,7 +23,7 @@ namespace kbench::softmax {
 
 namespace {
 
-constexpr int kBulkBlock = 256;
+constexpr int kBulkBlock = kBulkBlockThreads;
 /// A slice arrives in pieces of kPieceBytes, each on its own mbarrier, so that the threads fold the
 /// first pieces while the later ones are in flight; y leaves piece by piece the same way.
 constexpr std::int64_t kPieceBytes = 8 * 1024;
