@@ -42,7 +42,7 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kPieceVectors = 8 * 1024 / 16;
 constexpr int kMaxPieces = 32;                       ///< 256 KiB of 8 KiB pieces, past any block's shared memory
-constexpr std::int64_t kMaxSliceBytes = 227 * 1024;  ///< Hopper's largest dynamic shared memory per block
+constexpr std::int64_t kMaxSliceBytes = 224 * 1024;  ///< within Hopper's 227 KiB per block, with the static part
 
 enum class Meet { none, cluster, grid };
 
