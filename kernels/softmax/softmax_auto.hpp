@@ -208,7 +208,58 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, ring_rows, register_row, cluster, grid, split, online };
+/// The cluster-bulk-row kernel (few long rows, Hopper): a cluster of up to 16 blocks per row (16 is
+/// a non-portable cluster size), each block's whole slice requested at once by bulk copies into
+/// shared memory, written back by bulk stores. Slices of at most kBulkSliceMost (two blocks per
+/// SM); more, smaller slices (down to kBulkSliceLeast) while the grid has fewer than
+/// kBulkBlocksPerSm blocks per SM, so that more SMs hold more of the tensor in flight.
+constexpr int kBulkClusterMaxBlocks = 16;
+constexpr std::int64_t kBulkSliceMost = 112 * 1024;
+constexpr std::int64_t kBulkSliceLeast = 16 * 1024;
+constexpr int kBulkBlocksPerSm = 4;
+
+/// Blocks per row of the cluster-bulk-row kernel, clusters of at most `max_blocks` (a power of
+/// two up to kBulkClusterMaxBlocks): the fewest whose slices fit kBulkSliceMost, then doubled while
+/// rows x blocks < kBulkBlocksPerSm x SMs and the halved slices keep kBulkSliceLeast; 0 when even
+/// max_blocks slices pass kBulkSliceMost.
+constexpr int cluster_bulk_blocks(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count,
+                                  int max_blocks = kBulkClusterMaxBlocks) {
+  int blocks = 1;
+  while (blocks < max_blocks && cluster_slice_vectors(cols, element_size, blocks) * 16 > kBulkSliceMost) blocks *= 2;
+  if (cluster_slice_vectors(cols, element_size, blocks) * 16 > kBulkSliceMost) return 0;
+  while (blocks < max_blocks && rows * blocks < kBulkBlocksPerSm * static_cast<std::int64_t>(sm_count) &&
+         cluster_slice_vectors(cols, element_size, 2 * blocks) * 16 >= kBulkSliceLeast) {
+    blocks *= 2;
+  }
+  return blocks;
+}
+
+/// Shared memory per SM that `auto` counts on for cluster_bulk_row's slices (of the H100's 228 KB,
+/// what 3 slices of 64 KiB, or 1 of 112 KiB and its static state, leave room for).
+constexpr std::int64_t kBulkAutoSharedPerSm = 192 * 1024;
+
+/// Threads per block of the cluster-bulk-row kernel; an SM holds 2048 threads.
+constexpr int kBulkBlockThreads = 256;
+constexpr int kBulkAutoMostRows = 64;
+
+/// Few long rows (at most kBulkAutoMostRows, split over clusters of at least 8 slices of at least
+/// kBulkSliceLeast: rows of 128 KiB or more) that cluster_bulk_row holds with the whole tensor on
+/// chip at once (one wave: the slices within kBulkAutoSharedPerSm and the blocks within 2048
+/// threads per SM) and a block on at least 3 of every 4 SMs: the class of 2-64 rows of 128K-4M
+/// elements where it fits (32x131072, 17x262147, 8x262144). Predicted in kernels/softmax/NOTES.md
+/// (issue 22, sixth round); not yet measured.
+constexpr bool auto_takes_cluster_bulk(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
+  const int blocks = cluster_bulk_blocks(rows, cols, element_size, sm_count);
+  if (blocks < kClusterMaxBlocks || rows > kBulkAutoMostRows) return false;
+  const std::int64_t sms = sm_count;
+  const std::int64_t slice_bytes = cluster_slice_vectors(cols, element_size, blocks) * 16;
+  const std::int64_t grid = rows * blocks;
+  return 4 * grid >= 3 * sms && grid * slice_bytes <= kBulkAutoSharedPerSm * sms &&
+         grid * kBulkBlockThreads <= 2048 * sms;
+}
+
+enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, ring_rows, register_row, cluster, cluster_bulk, grid, split,
+                           online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -288,7 +339,9 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
+/// 4. rows auto_takes_cluster_bulk on compute capability 9.0+: cluster_bulk (clusters of up to 16
+///    blocks per row, whole slices in flight by bulk copies, bulk stores);
+/// 4b. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
 ///    at least one block per SM, compute capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
 ///    roof, 32x131072 at 17.7 µs against grid's 18.8);
 /// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
@@ -315,6 +368,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
+  if (auto_takes_cluster_bulk(rows, cols, element_size, sm_count)) return SoftmaxKernel::cluster_bulk;
   if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count);
       blocks > 0 && rows * blocks >= sms && cluster_slice_vectors(cols, element_size, blocks) * 16 <= kClusterAutoSliceMost) {
     return SoftmaxKernel::cluster;
@@ -333,6 +387,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";
+    case SoftmaxKernel::cluster_bulk: return "cluster_bulk_row";
     case SoftmaxKernel::split: return "split_row";
     case SoftmaxKernel::online: return "online";
   }

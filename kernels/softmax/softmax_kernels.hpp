@@ -141,6 +141,24 @@ template <typename T>
 void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
                         cudaStream_t stream);
 
+/// The launch shape of the cluster-bulk-row kernel (cluster_bulk_blocks, clusters of 16 where the
+/// device holds one, else of 8), with the kernel's shared-memory limit raised and non-portable
+/// cluster sizes allowed; blocks = 0 where it cannot run the problem (below compute capability 9.0,
+/// x and y at different offsets from a 16-byte boundary, rows longer than 16 slices of
+/// kBulkSliceMost, no such cluster fits the device). Host work: call it outside any timed window.
+template <typename T>
+ClusterRowPlan plan_cluster_bulk_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count,
+                                     int cc_major);
+
+/// Few long rows (Hopper): a cluster of plan.blocks blocks per row, each requesting its whole
+/// slice of the row's aligned body at once by bulk copies into shared memory (the head and tail
+/// elements in registers), folding its (max, sum) as the pieces land; the states meet through
+/// distributed shared memory, y is computed in place and leaves by bulk stores: one read and one
+/// write per element. Throws std::invalid_argument for an empty plan (plan.blocks == 0).
+template <typename T>
+void launch_cluster_bulk_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
+                             cudaStream_t stream);
+
 /// Rows too long or too few for a cluster: two kernels over split_row_chunks(cols) blocks per
 /// row. The first writes each chunk's online (max, sum) to `states` (2 x rows x chunks floats);
 /// the second combines the row's states in chunk order and writes its chunk, reading x again

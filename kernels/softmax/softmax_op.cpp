@@ -251,6 +251,37 @@ Variant<SoftmaxArgs> cluster_row() {
   return v;
 }
 
+/// The cluster-bulk-row call, its plan made once per problem; empty where no cluster holds the
+/// rows (`fallback` then).
+CallFn cluster_bulk_call(const SoftmaxArgs& args) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const softmax::ClusterRowPlan plan =
+        softmax::plan_cluster_bulk_row(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
+    if (plan.blocks == 0) return {};
+    return [x, y, rows = args.rows, cols = args.cols, plan](cudaStream_t stream) {
+      softmax::launch_cluster_bulk_row(x, y, rows, cols, plan, stream);
+    };
+  });
+}
+
+Variant<SoftmaxArgs> cluster_bulk_row() {
+  Variant<SoftmaxArgs> v;
+  v.name = "cluster_bulk_row";
+  v.description =
+      "a cluster of up to 16 blocks per row (Hopper), each block's whole slice (up to 112 KiB) requested at once by "
+      "bulk copies into shared memory, states met through distributed shared memory, y computed in place and "
+      "written by bulk stores: one read, one write; grid_row (else the online kernel) where no cluster holds the row";
+  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
+    if (CallFn call = cluster_bulk_call(args)) return call;
+    if (CallFn call = grid_call(args)) return call;
+    return online_kernel.bound(args);
+  };
+  return v;
+}
+
 /// Floats of split_row's chunk states for a rows x cols problem of `dtype`.
 std::size_t split_states(std::int64_t rows, std::int64_t cols, DType dtype) {
   return 2 * static_cast<std::size_t>(rows * softmax::split_row_chunks(cols, dtype_size(dtype)));
@@ -297,7 +328,8 @@ Variant<SoftmaxArgs> auto_variant() {
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
-      "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "register_row where the row fits its registers and rows fill the GPU, cluster_bulk_row where its clusters of up to 16 blocks hold the whole tensor at once on most SMs (few long "
+      "rows), cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);
@@ -334,6 +366,12 @@ Variant<SoftmaxArgs> auto_variant() {
                      .blocks > 0;
         });
         return holds ? cluster_call(args) : split_call(args);
+      }
+      case softmax::SoftmaxKernel::cluster_bulk: {
+        // plan_cluster_bulk_row may still find that the device cannot hold the cluster: grid_row then.
+        if (CallFn call = cluster_bulk_call(args)) return call;
+        CallFn call = grid_call(args);
+        return call ? call : split_call(args);
       }
       case softmax::SoftmaxKernel::split: return split_call(args);
       case softmax::SoftmaxKernel::online: break;
@@ -418,7 +456,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

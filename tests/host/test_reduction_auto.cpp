@@ -240,12 +240,21 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
   CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
   CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);       // 32 rows x 8 blocks fill the SMs
-  CHECK(softmax_pick(17, 262147, 4) == SoftmaxKernel::grid);          // 128 KiB slices: cluster 27.1, grid 19.4 µs
-  CHECK(softmax_pick(17, 262147, 2) == SoftmaxKernel::cluster);       // 64 KiB slices: cluster 14.8, grid 15.2 µs
+  // Few long rows held on chip at once: cluster_bulk_row (predicted, not yet measured; before it
+  // cluster 17.3 µs at fp32 32x131072, grid 19.4 at fp32 17x262147, cluster 14.8 at fp16 17x262147).
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster_bulk);  // 512 blocks of 32 KiB
+  CHECK(softmax_pick(17, 262147, 4) == SoftmaxKernel::cluster_bulk);  // 272 blocks of 64 KiB
+  CHECK(softmax_pick(17, 262147, 2) == SoftmaxKernel::cluster_bulk);
+  CHECK(softmax_pick(64, 131071, 2) == SoftmaxKernel::cluster_bulk);  // 1024 blocks of 16 KiB: 16 MiB
+  CHECK(softmax_pick(64, 131071, 4) == SoftmaxKernel::cluster);       // 32 MiB: more than one wave
+  CHECK(softmax_pick(4, 262144, 4) == SoftmaxKernel::grid);           // 64 blocks: half the SMs idle
   CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);
-  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid);           // few long rows: the whole GPU on them
-  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::cluster_bulk);   // 128 blocks of 32 KiB
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::cluster_bulk);
+  CHECK(softmax_pick(8, 262144, 4) == SoftmaxKernel::cluster_bulk);   // 128 blocks of 64 KiB
+  CHECK(softmax_pick(2, 1048573, 2) == SoftmaxKernel::grid);          // 2 MiB rows: past 16 x 112 KiB
+  CHECK(softmax_pick(8, 262144, 4, false) == SoftmaxKernel::online);  // x and y out of phase
+  CHECK(softmax_pick(8, 262144, 4, true, 8) == SoftmaxKernel::split);
   CHECK(softmax_pick(4, 1048576, 4) == SoftmaxKernel::grid);          // 4 MiB rows: no cluster holds one
   CHECK(softmax_pick(64, 4194301, 4) == SoftmaxKernel::grid);         // 1 GiB: batches of rows
   CHECK(softmax_pick(1024, 1048576, 4) == SoftmaxKernel::grid);       // rows too long for 8 cluster slices
@@ -254,6 +263,7 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
+  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::cluster_bulk)) == "cluster_bulk_row");
 }
 
 TEST_CASE("auto softmax: grain_rows for 16-bit rows up to 256 columns, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
@@ -437,6 +447,43 @@ TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches pa
       CHECK(s.rows_in_flight <= rows);
       CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
       CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
+    }
+  }
+}
+
+TEST_CASE("cluster bulk rows: up to 16 slices of at most 112 KiB, more while few blocks per SM, none under 16 KiB",
+          "[auto][softmax]") {
+  using softmax::cluster_bulk_blocks;
+  using softmax::cluster_slice_vectors;
+  CHECK(cluster_bulk_blocks(32, 131072, 4, kH100Sms) == 16);  // 512 KiB rows: 32 KiB slices, 512 blocks
+  CHECK(cluster_bulk_blocks(32, 131072, 2, kH100Sms) == 16);  // 16 KiB slices
+  CHECK(cluster_bulk_blocks(17, 262147, 4, kH100Sms) == 16);  // 1 MiB rows: 64 KiB slices
+  CHECK(cluster_bulk_blocks(4, 1048576, 4, kH100Sms) == 0);   // 4 MiB rows: past 16 x 112 KiB
+  CHECK(cluster_bulk_blocks(4, 1048576, 2, kH100Sms) == 0);   // 2 MiB rows: 128 KiB slices
+  CHECK(cluster_bulk_blocks(1, 917504, 2, kH100Sms) == 16);   // 16 x 112 KiB exactly
+  CHECK(cluster_bulk_blocks(4096, 50257, 4, kH100Sms) == 2);  // many rows: the fewest slices, 100 KiB
+  CHECK(cluster_bulk_blocks(32, 8192, 4, kH100Sms) == 2);     // 32 KiB rows: no slice under 16 KiB
+  CHECK(cluster_bulk_blocks(1, 7, 4, kH100Sms) == 1);          // no vector: one block
+  CHECK(cluster_bulk_blocks(32, 131072, 4, kH100Sms, 8) == 8);   // clusters of 8 where 16 do not fit
+  CHECK(cluster_bulk_blocks(17, 262147, 4, kH100Sms, 8) == 0);   // then 128 KiB slices: not held
+  // Every shape of the class: a power of two up to 16 blocks, slices within 112 KiB, and more
+  // blocks only while the grid is short of 4 per SM.
+  for (std::int64_t rows : {1, 2, 3, 5, 17, 31, 64, 1000}) {
+    for (std::int64_t cols : {131071, 131072, 262147, 524287, 1048573, 4194301}) {
+      for (std::size_t size : {2u, 4u}) {
+        INFO(rows << " x " << cols << ", " << size << "-byte elements");
+        const int blocks = cluster_bulk_blocks(rows, cols, size, kH100Sms);
+        if (blocks == 0) {
+          CHECK(cluster_slice_vectors(cols, size, 16) * 16 > softmax::kBulkSliceMost);
+          continue;
+        }
+        CHECK(blocks <= 16);
+        CHECK((blocks & (blocks - 1)) == 0);
+        CHECK(cluster_slice_vectors(cols, size, blocks) * 16 <= softmax::kBulkSliceMost);
+        if (blocks > 1 && cluster_slice_vectors(cols, size, blocks / 2) * 16 <= softmax::kBulkSliceMost) {
+          CHECK(rows * blocks / 2 < softmax::kBulkBlocksPerSm * kH100Sms);
+        }
+      }
     }
   }
 }
