@@ -172,6 +172,54 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
   return false;
 }
 
+/// The body-rows kernel (16-bit rows of kBodyRowsMinCols..kGrainRowsMaxCols columns, x and y
+/// 16-byte aligned; softmax_body_rows.cu): a group of `lanes` lanes per row, lane l loading the
+/// 16-byte vector l of the row's aligned body (from its first 16-byte boundary to its last) and
+/// elements l, l + lanes, ... (`edges` of them) of the head and tail around it, for `rows` rows
+/// before the first reduction. Odd widths then move 16 bytes per load where grain_rows moves 2.
+constexpr std::int64_t kBodyRowsMinCols = 16;
+
+struct BodyRowsShape {
+  int lanes = 4;  ///< per row, a power of two, 4 to 32
+  int edges = 0;  ///< head and tail elements per lane and row
+  int rows = 1;   ///< rows per lane group in flight
+};
+
+/// Head plus tail elements of a 16-bit row of `cols` (>= 8) elements that starts `start` elements
+/// past a 16-byte boundary: cols less its whole aligned 8-element vectors.
+constexpr int body_rows_edge_elements(std::int64_t cols, std::int64_t start) {
+  const std::int64_t head = (8 - start % 8) % 8;
+  return static_cast<int>(cols - (cols - head) / 8 * 8);
+}
+
+/// Lanes: one per body vector (at most cols / 8), at least 4 (so that the head and tail, up to
+/// 14 elements, take at most 4 element loads per lane) and at most 32. Edges: the most head and
+/// tail elements of any row of the tensor (rows start at r x cols elements, r = 0..7 gives every
+/// phase) over the lanes. Rows: `bytes_in_flight` / 16 body bytes per lane.
+constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) {
+  BodyRowsShape shape;
+  const std::int64_t body_vectors = cols / 8;
+  shape.lanes = next_power_of_two(body_vectors < 4 ? 4 : body_vectors < 32 ? body_vectors : 32);
+  int most_edges = 0;
+  for (std::int64_t r = 0; r < 8; ++r) {
+    const int edges = body_rows_edge_elements(cols, r * cols);
+    if (edges > most_edges) most_edges = edges;
+  }
+  shape.edges = (most_edges + shape.lanes - 1) / shape.lanes;
+  shape.rows = bytes_in_flight > 16 ? bytes_in_flight / 16 : 1;
+  return shape;
+}
+
+/// Whether body_rows_shape gives (lanes, edges, rows) for some width kBodyRowsMinCols..
+/// kGrainRowsMaxCols: the kernel instantiations the launcher needs.
+constexpr bool body_rows_reachable(int lanes, int edges, int rows, int bytes_in_flight) {
+  for (std::int64_t cols = kBodyRowsMinCols; cols <= kGrainRowsMaxCols; ++cols) {
+    const BodyRowsShape s = body_rows_shape(cols, bytes_in_flight);
+    if (s.lanes == lanes && s.edges == edges && s.rows == rows) return true;
+  }
+  return false;
+}
+
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace kbench {
 
@@ -81,6 +82,8 @@ const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a
 const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
 const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...); }};
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
+const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows<32>(a...); }};
+const RowKernel body_rows_64b_kernel{[](auto... a) { softmax::launch_body_rows<64>(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -181,6 +184,19 @@ Variant<SoftmaxArgs> grain_rows() {
       "widest load, 2-16 bytes, that divides the row: single elements for odd widths) straight from memory, 32 bytes "
       "per lane in flight before the first shuffle reduction; longer rows run short_rows";
   v.launch = grain_rows_kernel;
+  return v;
+}
+
+/// body_rows with `bytes` of 16-byte body vectors per lane in flight (2 or 4 rows per lane group).
+template <typename Kernel>
+Variant<SoftmaxArgs> body_rows(const char* name, int bytes, const Kernel& kernel) {
+  Variant<SoftmaxArgs> v;
+  v.name = name;
+  v.description = "16-bit rows of 16-256 elements of any width in aligned tensors, no shared memory: a group of 4-32 "
+                  "lanes per row loads the row's aligned body as 16-byte vectors (one per lane) and its head and tail "
+                  "elements singly, " + std::to_string(bytes) + " bytes of vectors per lane in flight before the first "
+                  "shuffle reduction; other rows run grain_rows";
+  v.launch = kernel;
   return v;
 }
 
@@ -456,7 +472,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  body_rows("body_rows", 32, body_rows_kernel), body_rows("body_rows_64b", 64, body_rows_64b_kernel), ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

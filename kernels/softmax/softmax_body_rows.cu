@@ -1,0 +1,197 @@
+// Softmax of many short 16-bit rows of any width with 16-byte loads (kernels/softmax/NOTES.md,
+// "body_rows"): grain_rows' structure (a group of lanes per row, the groups of a warp on
+// consecutive rows, every load issued before the first shuffle, no shared memory, no barrier),
+// but a row of odd width is not read element by element. Each row is cut where the tensor's
+// 16-byte boundaries fall: its aligned body goes by 16-byte vectors, one per lane, and the head
+// before it and the tail after it (at most 7 elements each) by element loads spread over the
+// group's lanes. Where the row starts moves by cols elements from row to row, so the cut is
+// computed per row from the row's first element; x and y must be 16-byte aligned.
+#include "kernels/softmax/softmax_auto.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "kernels/common/row_ring.cuh"
+#include "kernels/softmax/softmax_device.cuh"
+
+#include <cstdint>
+#include <stdexcept>
+
+namespace kbench::softmax {
+
+namespace {
+
+constexpr int kBodyRowsBlock = 256;
+
+/// Where one row's elements lie, from its first element `start` (an offset from a 16-byte
+/// boundary's element count): `head` elements up to the first boundary, `vectors` whole 16-byte
+/// vectors, then the tail. Edge slot i (< head + tail) is element i of the row when i < head,
+/// else the tail's element i - head, at i + 8 x vectors.
+struct RowCut {
+  int head;
+  int vectors;
+  int edges;  ///< head + tail
+  __device__ __forceinline__ int edge_element(int i) const { return i < head ? i : i + 8 * vectors; }
+};
+
+__device__ __forceinline__ RowCut cut_row(int start_phase, int cols) {
+  RowCut cut;
+  cut.head = (8 - start_phase) & 7;
+  cut.vectors = (cols - cut.head) >> 3;
+  cut.edges = cols - 8 * cut.vectors;
+  return cut;
+}
+
+/// Warp w of the grid takes rows [w x kGroups x kRows, +kGroups x kRows): in step r, group g takes
+/// row r x kGroups + g of them. Lane l of a group holds its row's body vector l and edge slots l +
+/// e x kLanes, e < kEdges. Rows past `rows`, vectors past the body and slots past the edges are
+/// masked: their lanes load and store nothing but still take part in the shuffles. Offsets are
+/// 32-bit from the warp's first row; `phase0` is that row's first element's offset from a 16-byte
+/// boundary (x and y are 16-byte aligned, so it is the same in both).
+template <typename T, int kLanes, int kEdges, int kRows>
+__global__ void __launch_bounds__(kBodyRowsBlock)
+    softmax_body_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
+  static_assert(sizeof(T) == 2, "body_rows cuts 16-bit rows at 8-element boundaries");
+  constexpr int kGroups = 32 / kLanes;
+  constexpr int kWarpRows = kGroups * kRows;
+  constexpr float kLog2e = 1.4426950408889634f;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const int group = static_cast<int>(threadIdx.x % 32) / kLanes;
+  const std::int64_t warp_row =
+      (static_cast<std::int64_t>(blockIdx.x) * (kBodyRowsBlock / 32) + threadIdx.x / 32) * kWarpRows;
+  if (warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
+  const int rows_here = static_cast<int>(min(rows - warp_row, static_cast<std::int64_t>(kWarpRows)));
+  const T* xs = x + warp_row * cols;
+  T* ys = y + warp_row * cols;
+  const int phase0 = static_cast<int>((warp_row * cols) & 7);
+
+  auto start_of = [&](int r) { return (r * kGroups + group) * cols; };
+  auto live = [&](int r) { return r * kGroups + group < rows_here; };
+
+  uint4 body[kRows];
+  T edge[kRows][kEdges > 0 ? kEdges : 1];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const int start = start_of(r);
+    const RowCut cut = cut_row((phase0 + start) & 7, cols);
+    body[r] = live(r) && lane < cut.vectors ? *reinterpret_cast<const uint4*>(xs + start + cut.head + 8 * lane)
+                                            : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+    for (int e = 0; e < kEdges; ++e) {
+      const int slot = lane + e * kLanes;
+      edge[r][e] = live(r) && slot < cut.edges ? xs[start + cut.edge_element(slot)] : T{};
+    }
+  }
+
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const int start = start_of(r);
+    const RowCut cut = cut_row((phase0 + start) & 7, cols);
+    const bool body_valid = live(r) && lane < cut.vectors;
+    // Values in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
+    float v[8];
+    unpack<T>(body[r], v);
+    float e_v[kEdges > 0 ? kEdges : 1];
+    float row_max = negative_infinity();
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      v[j] *= kLog2e;
+      if (body_valid) row_max = fmaxf(row_max, v[j]);
+    }
+#pragma unroll
+    for (int e = 0; e < kEdges; ++e) {
+      e_v[e] = to_float(edge[r][e]) * kLog2e;
+      if (live(r) && lane + e * kLanes < cut.edges) row_max = fmaxf(row_max, e_v[e]);
+    }
+    row_max = ring::group_allreduce<kLanes>(row_max, MaxOp{});
+    float sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      v[j] = body_valid ? exp2f(v[j] - row_max) : 0.0f;
+      sum += v[j];
+    }
+#pragma unroll
+    for (int e = 0; e < kEdges; ++e) {
+      e_v[e] = live(r) && lane + e * kLanes < cut.edges ? exp2f(e_v[e] - row_max) : 0.0f;
+      sum += e_v[e];
+    }
+    const float inverse_sum = 1.0f / ring::group_allreduce<kLanes>(sum, SumOp{});
+    if (body_valid) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) v[j] *= inverse_sum;
+      *reinterpret_cast<uint4*>(ys + start + cut.head + 8 * lane) = pack<T>(v);
+    }
+#pragma unroll
+    for (int e = 0; e < kEdges; ++e) {
+      const int slot = lane + e * kLanes;
+      if (live(r) && slot < cut.edges) ys[start + cut.edge_element(slot)] = from_float<T>(e_v[e] * inverse_sum);
+    }
+  }
+}
+
+template <typename T, int kBytesInFlight, int kLanes, int kEdges>
+void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
+                  cudaStream_t stream) {
+  constexpr int kRows = body_rows_shape(kBodyRowsMinCols, kBytesInFlight).rows;  // the same for every width
+  if constexpr (body_rows_reachable(kLanes, kEdges, kRows, kBytesInFlight)) {
+    if (s.rows != kRows) throw std::logic_error("softmax body_rows: rows per group differ from body_rows_shape's");
+    constexpr std::int64_t kRowsPerBlock = kBodyRowsBlock / kLanes * kRows;
+    const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+    if (blocks > 0x7FFFFFFF) throw std::invalid_argument("softmax body_rows: too many blocks for a 1-D grid");
+    softmax_body_rows_kernel<T, kLanes, kEdges, kRows>
+        <<<static_cast<unsigned>(blocks), kBodyRowsBlock, 0, stream>>>(x, y, rows, static_cast<int>(cols));
+    KBENCH_CHECK_LAUNCH();
+  } else {
+    throw std::logic_error("softmax body_rows: a shape body_rows_shape does not give");
+  }
+}
+
+template <typename T, int kBytesInFlight, int kLanes>
+void launch_edges(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
+                  cudaStream_t stream) {
+  switch (s.edges) {
+    case 0: return launch_shape<T, kBytesInFlight, kLanes, 0>(x, y, rows, cols, s, stream);
+    case 1: return launch_shape<T, kBytesInFlight, kLanes, 1>(x, y, rows, cols, s, stream);
+    case 2: return launch_shape<T, kBytesInFlight, kLanes, 2>(x, y, rows, cols, s, stream);
+    case 3: return launch_shape<T, kBytesInFlight, kLanes, 3>(x, y, rows, cols, s, stream);
+    case 4: return launch_shape<T, kBytesInFlight, kLanes, 4>(x, y, rows, cols, s, stream);
+    default: throw std::logic_error("softmax body_rows: more than 4 edge elements per lane");
+  }
+}
+
+template <typename T, int kBytesInFlight>
+void launch_body_rows_16(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  const BodyRowsShape s = body_rows_shape(cols, kBytesInFlight);
+  switch (s.lanes) {
+    case 4: return launch_edges<T, kBytesInFlight, 4>(x, y, rows, cols, s, stream);
+    case 8: return launch_edges<T, kBytesInFlight, 8>(x, y, rows, cols, s, stream);
+    case 16: return launch_edges<T, kBytesInFlight, 16>(x, y, rows, cols, s, stream);
+    case 32: return launch_edges<T, kBytesInFlight, 32>(x, y, rows, cols, s, stream);
+    default: throw std::logic_error("softmax body_rows: lanes per row not 4, 8, 16 or 32");
+  }
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+template <int kBytesInFlight, typename T>
+void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  if constexpr (sizeof(T) == 2) {
+    if (cols >= kBodyRowsMinCols && cols <= kGrainRowsMaxCols && aligned16(x) && aligned16(y)) {
+      if (rows > 0) launch_body_rows_16<T, kBytesInFlight>(x, y, rows, cols, stream);
+      return;
+    }
+  }
+  launch_grain_rows(x, y, rows, cols, stream);
+}
+
+#define KBENCH_BODY_ROWS(BYTES)                                                                                      \
+  template void launch_body_rows<BYTES, float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);     \
+  template void launch_body_rows<BYTES, __half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);  \
+  template void launch_body_rows<BYTES, __nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t,         \
+                                                        std::int64_t, cudaStream_t);
+KBENCH_BODY_ROWS(32)
+KBENCH_BODY_ROWS(64)
+#undef KBENCH_BODY_ROWS
+
+}  // namespace kbench::softmax

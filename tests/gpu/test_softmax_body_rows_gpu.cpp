@@ -1,0 +1,46 @@
+// softmax's body_rows and body_rows_64b kernels against the CPU reference through the workload's
+// verification (guard bytes, poisoned outputs, two input sets), in fp32 (the grain_rows
+// fallback), fp16 and bf16: odd widths whose rows start at every phase of a 16-byte boundary,
+// even widths that are not whole vectors, whole-vector widths (no head, no tail), odd row counts
+// (the last warp's rows run past the tensor), ranks 1 and 3, and widths outside 16-256 (the
+// grain_rows fallback). First the smallest case, so that a broken kernel fails with a clear name.
+#include "harness/device/cuda_resources.hpp"
+#include "support/catch.hpp"
+#include "support/verify_variants.hpp"
+
+#include "kbench/ops/softmax.hpp"
+
+#include <string>
+#include <vector>
+
+using namespace kbench;
+
+namespace {
+
+void check(const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
+  test::verify_variants(*test::all_ops().find("softmax"), shape, names, stream, element_count(shape));
+}
+
+const std::vector<std::string> kBodyRows{"body_rows", "body_rows_64b"};
+
+}  // namespace
+
+TEST_CASE("body_rows, smallest case: 3 rows of 25 elements", "[gpu][softmax][body_rows]") {
+  CudaStream stream;
+  check({3, 25}, kBodyRows, stream);
+}
+
+TEST_CASE("body_rows on widths 16-256 with odd row counts", "[gpu][softmax][body_rows]") {
+  CudaStream stream;
+  for (std::int64_t cols : {25, 33, 61, 100, 127, 129, 255, 16, 17, 23, 31, 62, 64, 96, 200, 254, 256}) {
+    for (std::int64_t rows : {1, 5, 4099, 30011}) check({rows, cols}, kBodyRows, stream);
+  }
+}
+
+TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-256 columns", "[gpu][softmax][body_rows]") {
+  CudaStream stream;
+  for (const Shape& shape : std::vector<Shape>{{1000003, 33}, {262147, 61}, {65537, 100}, {65537, 129}, {131071, 255},
+                                               {61}, {255}, {3, 5, 129}, {7, 11, 61}, {100003, 7}, {20011, 257}}) {
+    check(shape, kBodyRows, stream);
+  }
+}

@@ -1,0 +1,83 @@
+// The launch shapes of the issue-22 near-roof variants (kernels/softmax/NOTES.md "body_rows",
+// kernels/sum/NOTES.md "span_rows_resident"): every element of every row is read by exactly one
+// lane slot whatever the row's phase against 16-byte boundaries, within the lanes and edge slots
+// the shape gives. No GPU needed.
+#include "kernels/softmax/softmax_auto.hpp"
+#include "kernels/sum/sum_kernels.hpp"
+#include "support/catch.hpp"
+
+#include <cstdint>
+#include <vector>
+
+using namespace kbench;
+
+TEST_CASE("body_rows: the aligned body and the head and tail cover each 16-bit row once, for every width and phase",
+          "[softmax][body_rows]") {
+  for (int bytes : {32, 64}) {
+    for (std::int64_t cols = softmax::kBodyRowsMinCols; cols <= softmax::kGrainRowsMaxCols; ++cols) {
+      const softmax::BodyRowsShape s = softmax::body_rows_shape(cols, bytes);
+      INFO("cols " << cols << ", " << bytes << " bytes in flight");
+      CHECK(s.rows == bytes / 16);
+      CHECK((s.lanes == 4 || s.lanes == 8 || s.lanes == 16 || s.lanes == 32));
+      CHECK(s.edges <= 4);
+      CHECK(softmax::body_rows_reachable(s.lanes, s.edges, s.rows, bytes));
+      // Rows r = 0..7 start at every phase the tensor has (r x cols elements from an aligned base).
+      for (std::int64_t r = 0; r < 8; ++r) {
+        const int phase = static_cast<int>(r * cols % 8);
+        const int head = (8 - phase) & 7;                     // the kernel's cut_row
+        const int vectors = static_cast<int>((cols - head) >> 3);
+        const int edges = static_cast<int>(cols) - 8 * vectors;
+        CHECK(edges == softmax::body_rows_edge_elements(cols, r * cols));
+        CHECK(vectors <= s.lanes);                            // one body vector per lane
+        CHECK(edges <= s.lanes * s.edges);                    // every head and tail element has a slot
+        CHECK((phase + head) % 8 == 0);                       // the body starts on a 16-byte boundary
+        std::vector<int> seen(static_cast<std::size_t>(cols), 0);
+        for (int lane = 0; lane < s.lanes; ++lane) {
+          if (lane < vectors) {
+            for (int j = 0; j < 8; ++j) ++seen.at(static_cast<std::size_t>(head + 8 * lane + j));
+          }
+          for (int e = 0; e < s.edges; ++e) {
+            const int slot = lane + e * s.lanes;
+            if (slot < edges) ++seen.at(static_cast<std::size_t>(slot < head ? slot : slot + 8 * vectors));
+          }
+        }
+        for (std::int64_t c = 0; c < cols; ++c) CHECK(seen[static_cast<std::size_t>(c)] == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("body_rows: odd widths read their aligned body by 16-byte vectors", "[softmax][body_rows]") {
+  CHECK(softmax::body_rows_shape(61, 32).lanes == 8);    // up to 7 vectors
+  CHECK(softmax::body_rows_shape(61, 32).edges == 2);    // up to 13 head and tail elements
+  CHECK(softmax::body_rows_shape(100, 32).lanes == 16);  // 12 vectors, 4 edge elements
+  CHECK(softmax::body_rows_shape(100, 32).edges == 1);
+  CHECK(softmax::body_rows_shape(33, 64).lanes == 4);
+  CHECK(softmax::body_rows_shape(33, 64).edges == 3);    // 9 edge elements where the head is 2-7
+  CHECK(softmax::body_rows_shape(255, 64).lanes == 32);
+  CHECK(softmax::body_rows_shape(256, 32).edges == 0);   // whole vectors: no head, no tail
+  CHECK(softmax::body_rows_edge_elements(100, 100) == 4);  // head 4, 12 vectors, no tail
+}
+
+TEST_CASE("span_rows_resident: one round of resident warps, even shares of whole rows that start aligned",
+          "[sum][span_rows_resident]") {
+  constexpr std::int64_t kH100ResidentWarps = 132 * sum::kSpanResidentBlocksPerSm * 8;
+  for (std::int64_t rows : {1, 7, 8, 9, 4099, 65536, 65537, 262144, 1000003, 131071, 16777259}) {
+    for (std::int64_t cols : {25, 33, 61, 100, 127, 255, 1000}) {
+      INFO(rows << " x " << cols);
+      const sum::SpanResidentPlan plan = sum::span_resident_plan(rows, cols, kH100ResidentWarps);
+      REQUIRE(plan.warps > 0);
+      CHECK(plan.rows_per_span % kTileRowMultiple == 0);           // every span starts 16-byte aligned
+      CHECK(plan.warps <= kH100ResidentWarps);                     // one round: no warp waits for a slot
+      CHECK(plan.warps * plan.rows_per_span >= rows);              // every row has a warp
+      CHECK((plan.warps - 1) * plan.rows_per_span < rows);         // and every warp a row
+      CHECK(plan.rows_per_span - kTileRowMultiple < (rows + kH100ResidentWarps - 1) / kH100ResidentWarps);
+    }
+  }
+  CHECK(sum::span_resident_plan(262144, 61, kH100ResidentWarps).rows_per_span == 64);  // 62.06 rows a warp
+  CHECK(sum::span_resident_plan(262144, 61, kH100ResidentWarps).warps == 4096);
+  CHECK(sum::span_resident_plan(0, 61, kH100ResidentWarps).warps == 0);
+  CHECK(sum::span_resident_plan(1, 61, 0).warps == 0);
+  // A span's elements must fit the kernel's int offsets.
+  CHECK(sum::span_resident_plan(std::int64_t{1} << 31, 1000, 1).warps == 0);
+}
