@@ -81,6 +81,14 @@ const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a
 const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
 const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...); }};
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
+const RowKernel vector_rows_kernel{
+    [](auto x, auto y, auto rows, auto cols, auto stream) {
+      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::staged, stream);
+    }};
+const RowKernel vector_rows_direct_kernel{
+    [](auto x, auto y, auto rows, auto cols, auto stream) {
+      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::direct, stream);
+    }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -181,6 +189,28 @@ Variant<SoftmaxArgs> grain_rows() {
       "widest load, 2-16 bytes, that divides the row: single elements for odd widths) straight from memory, 32 bytes "
       "per lane in flight before the first shuffle reduction; longer rows run short_rows";
   v.launch = grain_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> vector_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "vector_rows";
+  v.description =
+      "rows under 32 bytes that are not whole 16-byte vectors (16-bit 1-15 columns, fp32 1-7), aligned tensors: "
+      "a lane owns R = 16 / gcd(row bytes, 16) whole rows as V 16-byte vectors, computed in registers with no "
+      "shuffle; each warp's tile goes through its own slice of shared memory with coalesced 16-byte loads and "
+      "stores, no block barrier; other rows run grain_rows (16-bit) or short_rows (fp32)";
+  v.launch = vector_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> vector_rows_direct() {
+  Variant<SoftmaxArgs> v;
+  v.name = "vector_rows_direct";
+  v.description =
+      "vector_rows with each lane's 16-byte vectors loaded and stored straight from global memory (a warp "
+      "instruction reads vectors V x 16 bytes apart, half a sector each), no shared memory: the comparison";
+  v.launch = vector_rows_direct_kernel;
   return v;
 }
 
@@ -293,7 +323,8 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): grain_rows for 16-bit rows up to 256 columns that are not whole "
+      "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
+      "vectors in aligned tensors, grain_rows for other 16-bit rows up to 256 columns that are not whole "
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
@@ -312,6 +343,8 @@ Variant<SoftmaxArgs> auto_variant() {
         return warp_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::grain_rows:
         return grain_rows_kernel.bound(args);
+      case softmax::SoftmaxKernel::vector_rows:
+        return vector_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
@@ -418,7 +451,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), vector_rows_direct(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 
