@@ -220,6 +220,39 @@ constexpr bool body_rows_reachable(int lanes, int edges, int rows, int bytes_in_
   return false;
 }
 
+/// The vector-rows kernel (softmax_vector_rows.cu) for rows shorter than two 16-byte vectors whose
+/// byte width is not a multiple of 16: R = 16 / gcd(row bytes, 16) consecutive rows span exactly
+/// V = R x row bytes / 16 whole vectors (V is odd), so in an aligned tensor a lane owns R whole rows
+/// as V 16-byte vectors (16-bit 7 columns: 8 rows in 7 vectors; fp32 7: 4 rows in 7). A warp's
+/// tile is `spans` x 32 such groups, one contiguous stretch of the tensor.
+constexpr int kVectorRowsMaxRowBytes = 32;   ///< rows of fewer bytes take it
+constexpr int kVectorRowsLaneVectors = 8;    ///< a lane's tile holds at least this many vectors (one group if more)
+
+struct VectorRowsShape {
+  int group_rows = 0;  ///< R; 0: rows outside the kernel's class
+  int vectors = 0;     ///< V, 16-byte vectors per group
+  int spans = 0;       ///< groups per lane in a warp's tile
+};
+
+/// Whether rows of `cols` elements are in vector_rows' class: fewer than kVectorRowsMaxRowBytes
+/// bytes, not a whole number of 16-byte vectors.
+constexpr bool vector_rows_fits(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  return cols >= 1 && row_bytes < kVectorRowsMaxRowBytes && row_bytes % 16 != 0;
+}
+
+constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t element_size) {
+  VectorRowsShape shape;
+  if (!vector_rows_fits(cols, element_size)) return shape;
+  const int row_bytes = static_cast<int>(cols * static_cast<std::int64_t>(element_size));
+  int gcd = 16;
+  while (row_bytes % gcd != 0) gcd /= 2;
+  shape.group_rows = 16 / gcd;
+  shape.vectors = shape.group_rows * row_bytes / 16;
+  shape.spans = shape.vectors < kVectorRowsLaneVectors ? kVectorRowsLaneVectors / shape.vectors : 1;
+  return shape;
+}
+
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
@@ -306,7 +339,7 @@ constexpr bool auto_takes_cluster_bulk(std::int64_t rows, std::int64_t cols, std
          grid * kBulkBlockThreads <= 2048 * sms;
 }
 
-enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, ring_rows, register_row, cluster, cluster_bulk, grid, split,
+enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, vector_rows, ring_rows, register_row, cluster, cluster_bulk, grid, split,
                            online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
@@ -342,6 +375,14 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
   return element_size == 2 && cols <= kGrainRowsMaxCols && !layout.vector_rows;
 }
 
+/// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute
+/// capability: vector_rows (staged). Predicted (kernels/softmax/NOTES.md, "vector_rows"; not yet
+/// measured) ahead of grain_rows (16-bit 2097152x7: 30.3 µs) and short_rows (fp32 2097152x7: 45.1):
+/// 16-bit 2097152x7 at 21.5-24 µs, fp32 at 40-43 µs. The lead's measurement re-tunes this.
+constexpr bool auto_takes_vector_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
+  return layout.aligned && vector_rows_fits(cols, element_size);
+}
+
 /// Longest rows, in 16-byte vectors, that register_row holds (softmax_kernels.hpp).
 constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
   return element_size == 4 ? 8 * 1024 : 4 * 1024;
@@ -374,7 +415,8 @@ constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::s
 constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
-/// 0. 16-bit rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
+/// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
+///    vectors, a warp's tile through its slice of shared memory); 16-bit rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); rows
 ///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
 ///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
@@ -401,6 +443,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
                                             int sm_count, int cc_major, SoftmaxLayout layout) {
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
+  if (auto_takes_vector_rows(cols, element_size, layout)) return SoftmaxKernel::vector_rows;
   const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
   if (auto_takes_grain_rows(cols, element_size, layout) && !ring) return SoftmaxKernel::grain_rows;
   if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
@@ -431,6 +474,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::short_rows: return "short_rows";
     case SoftmaxKernel::warp_rows: return "warp_rows";
     case SoftmaxKernel::grain_rows: return "grain_rows";
+    case SoftmaxKernel::vector_rows: return "vector_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";

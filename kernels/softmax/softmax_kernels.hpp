@@ -100,6 +100,20 @@ void launch_grain_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, c
 template <int kBytesInFlight, typename T>
 void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
+/// How launch_vector_rows moves a warp's tile: `staged` through the warp's slice of shared memory
+/// (coalesced 16-byte loads and stores), `direct` straight between global memory and each lane's
+/// registers (each warp instruction reads 16-byte vectors V x 16 bytes apart).
+enum class VectorRowsLoads { staged, direct };
+
+/// Many rows shorter than two 16-byte vectors whose byte width is not a multiple of 16
+/// (vector_rows_fits, softmax_auto.hpp): a lane owns R = 16 / gcd(row bytes, 16) whole rows, V
+/// whole 16-byte vectors, and computes them in registers with no shuffle (vector_rows_shape); the
+/// last rows % R rows go row by row. x and y must be 16-byte aligned; other pointers and other
+/// widths run launch_grain_rows (16-bit) or launch_short_rows (fp32).
+template <typename T>
+void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, VectorRowsLoads loads,
+                        cudaStream_t stream);
+
 /// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
 struct GridRowPlan {
   GridRowShape shape;  ///< blocks_per_row = 0: the online kernel runs instead

@@ -84,6 +84,14 @@ const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...)
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
 const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows<32>(a...); }};
 const RowKernel body_rows_64b_kernel{[](auto... a) { softmax::launch_body_rows<64>(a...); }};
+const RowKernel vector_rows_kernel{
+    [](auto x, auto y, auto rows, auto cols, auto stream) {
+      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::staged, stream);
+    }};
+const RowKernel vector_rows_direct_kernel{
+    [](auto x, auto y, auto rows, auto cols, auto stream) {
+      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::direct, stream);
+    }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -197,6 +205,28 @@ Variant<SoftmaxArgs> body_rows(const char* name, int bytes, const Kernel& kernel
                   "elements singly, " + std::to_string(bytes) + " bytes of vectors per lane in flight before the first "
                   "shuffle reduction; other rows run grain_rows";
   v.launch = kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> vector_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "vector_rows";
+  v.description =
+      "rows under 32 bytes that are not whole 16-byte vectors (16-bit 1-15 columns, fp32 1-7), aligned tensors: "
+      "a lane owns R = 16 / gcd(row bytes, 16) whole rows as V 16-byte vectors, computed in registers with no "
+      "shuffle; each warp's tile goes through its own slice of shared memory with coalesced 16-byte loads and "
+      "stores, no block barrier; other rows run grain_rows (16-bit) or short_rows (fp32)";
+  v.launch = vector_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> vector_rows_direct() {
+  Variant<SoftmaxArgs> v;
+  v.name = "vector_rows_direct";
+  v.description =
+      "vector_rows with each lane's 16-byte vectors loaded and stored straight from global memory (a warp "
+      "instruction reads vectors V x 16 bytes apart, half a sector each), no shared memory: the comparison";
+  v.launch = vector_rows_direct_kernel;
   return v;
 }
 
@@ -340,7 +370,8 @@ Variant<SoftmaxArgs> auto_variant() {
   Variant<SoftmaxArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (softmax/NOTES.md): grain_rows for 16-bit rows up to 256 columns that are not whole "
+      "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
+      "vectors in aligned tensors, grain_rows for other 16-bit rows up to 256 columns that are not whole "
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
@@ -360,6 +391,8 @@ Variant<SoftmaxArgs> auto_variant() {
         return warp_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::grain_rows:
         return grain_rows_kernel.bound(args);
+      case softmax::SoftmaxKernel::vector_rows:
+        return vector_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
@@ -472,7 +505,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  body_rows("body_rows", 32, body_rows_kernel), body_rows("body_rows_64b", 64, body_rows_64b_kernel), ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), vector_rows_direct(), body_rows("body_rows", 32, body_rows_kernel), body_rows("body_rows_64b", 64, body_rows_64b_kernel), ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

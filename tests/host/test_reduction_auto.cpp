@@ -207,14 +207,16 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   // H100, cold µs (2026-11-24, session 10): the fastest of short_rows, warp_rows and ring_rows.
   // 16-bit rows that are not whole vectors (H100, session 11, cold µs): grain_rows, except the
   // large tensors of rows of 96 bytes and more, where ring_rows stays ahead.
-  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::grain_rows);   // grain 30.3; short 31.1, ring 34.8
+  CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::vector_rows);  // grain 30.3; short 31.1; vector predicted 21.5-24
+  CHECK(softmax_pick(2097152, 7, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: grain_rows as measured
   CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::grain_rows);  // grain 72.7; short 84.8, ring 95.9
   CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);    // ring 31.6; grain 31.9, short 34.2
   CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::grain_rows);   // grain 14.1; warp 18.4, short 21.7
   CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);   // ring 56.1; grain 60.7, short 66.2
   CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::grain_rows);   // grain 22.6; warp 28.7, short 29.6
   // fp32: the fastest of short_rows, warp_rows and ring_rows.
-  CHECK(softmax_pick(2097152, 7, 4) == SoftmaxKernel::short_rows);   // 45.1; ring 44.6, warp 52.0
+  CHECK(softmax_pick(2097152, 7, 4) == SoftmaxKernel::vector_rows);  // short 45.1, ring 44.6, warp 52.0; predicted 40-43
+  CHECK(softmax_pick(2097152, 7, 4, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles as measured
   CHECK(softmax_pick(1000003, 33, 4) == SoftmaxKernel::ring_rows);   // 106.5; warp 119.9, short 122.0
   CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::warp_rows);    // 46.5; ring 45.9, short 55.2
   CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);   // 91.9; ring 102.6, short 111.8
@@ -266,21 +268,24 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::cluster_bulk)) == "cluster_bulk_row");
 }
 
-TEST_CASE("auto softmax: grain_rows for 16-bit rows up to 256 columns, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
+TEST_CASE("auto softmax: vector_rows under 32 bytes, grain_rows for 16-bit rows up to 256 columns, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
   for (std::int64_t cols : {1, 2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
     for (std::size_t size : {2u, 4u}) {
       INFO("cols " << cols << ", " << size << "-byte elements");
       const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
-      const bool grain = !vector_rows && size == 2;
+      const bool vector = softmax::vector_rows_fits(cols, size);  // aligned rows under 32 bytes
+      const bool grain = !vector_rows && !vector && size == 2;
       const bool warp = !vector_rows && size == 4 && cols >= 48;
       for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::warp_rows) == warp);
       }
       CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2));  // any alignment
+      CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::vector_rows) == vector);
+      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::vector_rows);  // needs 16-byte aligned x and y
       CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);  // unaligned fp32: staged tiles
-      if (!grain && !warp) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
+      if (!grain && !warp && !vector) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
@@ -288,6 +293,41 @@ TEST_CASE("auto softmax: grain_rows for 16-bit rows up to 256 columns, warp_rows
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grain_rows)) == "grain_rows");
+}
+
+TEST_CASE("vector rows: R rows in exactly V whole vectors, V odd, at least 8 vectors per lane's tile", "[auto][softmax]") {
+  using softmax::vector_rows_shape;
+  CHECK(vector_rows_shape(7, 2).group_rows == 8);  // 8 rows of 14 bytes in 7 vectors
+  CHECK(vector_rows_shape(7, 2).vectors == 7);
+  CHECK(vector_rows_shape(7, 2).spans == 1);
+  CHECK(vector_rows_shape(7, 4).group_rows == 4);  // 4 rows of 28 bytes in 7 vectors
+  CHECK(vector_rows_shape(3, 2).vectors == 3);
+  CHECK(vector_rows_shape(3, 2).spans == 2);
+  CHECK(vector_rows_shape(6, 2).group_rows == 4);  // 12 bytes: gcd 4
+  CHECK(vector_rows_shape(12, 2).group_rows == 2);  // 24 bytes: gcd 8
+  CHECK(vector_rows_shape(1, 4).spans == 8);
+  CHECK(vector_rows_shape(8, 2).group_rows == 0);   // whole vectors: short_rows' direct path
+  CHECK(vector_rows_shape(16, 2).group_rows == 0);  // 32 bytes: past the class
+  CHECK(vector_rows_shape(9, 4).group_rows == 0);
+  CHECK(vector_rows_shape(0, 2).group_rows == 0);
+  int widths = 0;
+  for (std::size_t size : {2u, 4u}) {
+    for (std::int64_t cols = 1; cols <= 64; ++cols) {
+      INFO("cols " << cols << ", " << size << "-byte elements");
+      const auto s = vector_rows_shape(cols, size);
+      const std::int64_t row_bytes = cols * static_cast<std::int64_t>(size);
+      CHECK(softmax::vector_rows_fits(cols, size) == (row_bytes < 32 && row_bytes % 16 != 0));
+      if (s.group_rows == 0) continue;
+      ++widths;
+      CHECK(s.group_rows * row_bytes == 16 * s.vectors);  // whole rows in whole vectors
+      for (int fewer = 1; fewer < s.group_rows; ++fewer) CHECK(fewer * row_bytes % 16 != 0);  // the fewest rows
+      CHECK(s.vectors % 2 == 1);  // odd: a quarter warp's 16-byte shared reads hit 8 different bank groups
+      CHECK(s.vectors <= 15);
+      CHECK(s.spans * s.vectors >= std::min(softmax::kVectorRowsLaneVectors, s.vectors));
+      CHECK((s.spans - 1) * s.vectors < softmax::kVectorRowsLaneVectors);
+    }
+  }
+  CHECK(widths == 14 + 6);  // 16-bit 1-15 but 8, fp32 1, 2, 3, 5, 6, 7
 }
 
 TEST_CASE("grain rows: loads that never straddle rows, lanes under the shuffle budget, 32 bytes per lane in flight",

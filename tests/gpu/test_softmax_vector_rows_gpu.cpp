@@ -1,0 +1,107 @@
+// softmax's vector_rows kernel (both forms: staged through shared memory, and direct) and `auto`
+// where it takes it, against the CPU reference through the workload's verification (guard bytes,
+// poisoned outputs, two input sets), in fp32, fp16 and bf16: every width of its class (16-bit
+// 1-15 but 8, fp32 1, 2, 3, 5, 6, 7), row counts below one group of R rows (the tail alone), one
+// group and a tail, and tensors whose last warp tile is partial; unaligned tensors (the grain_rows
+// and short_rows fallback) through the launcher itself. First the smallest case, so that a broken
+// kernel fails with a clear name.
+#include "harness/device/cuda_check.hpp"
+#include "harness/device/cuda_resources.hpp"
+#include "harness/ops/host_tensor.hpp"
+#include "harness/ops/verification.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
+#include "kernels/softmax/softmax_reference.hpp"
+#include "support/catch.hpp"
+#include "support/verify_variants.hpp"
+
+#include "kbench/ops/softmax.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace kbench;
+
+namespace {
+
+const std::vector<std::string> kForms{"vector_rows", "vector_rows_direct"};
+
+/// Verifies softmax's `names` on `shape` in every dtype, each comparing every element.
+void check(const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
+  test::verify_variants(*test::all_ops().find("softmax"), shape, names, stream, element_count(shape));
+}
+
+/// launch_vector_rows on x and y that start `offset` elements past a 16-byte boundary (the
+/// workload's buffers are always aligned), y poisoned with NaN bits first: every element must
+/// match the reference.
+template <typename T>
+void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int offset, softmax::VectorRowsLoads loads,
+                     CudaStream& stream) {
+  const std::uint64_t seed = test::fresh_seed();
+  INFO(dtype_name(dtype) << " " << rows << " x " << cols << " at element offset " << offset << " seed " << seed);
+  const auto n = static_cast<std::size_t>(rows * cols);
+  const HostTensor x = random_tensor(dtype, n, seed, -4.0f, 4.0f);
+  DeviceBuffer in((n + 8) * sizeof(T)), out((n + 8) * sizeof(T));
+  upload(in.as<T>() + offset, x.bytes.data(), x.bytes.size());
+  KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
+  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+  softmax::launch_vector_rows(in.as<T>() + offset, out.as<T>() + offset, rows, cols, loads, stream.get());
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
+  std::vector<std::uint8_t> bytes(n * sizeof(T));
+  KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.as<T>() + offset, bytes.size(), cudaMemcpyDeviceToHost));
+  const std::vector<float> got = decode_to_float(dtype, bytes.data(), n);
+  const std::vector<double> want = softmax::reference_softmax(x.values, rows, cols);
+  const Tolerance tol = fp32_math_tolerance(dtype);
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(std::fabs(got[i] - want[i]) <= tol.abs + tol.rel * std::fabs(want[i]))) ++bad;
+  }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("vector_rows, smallest case: 8 rows of 7 elements (one 16-bit group, two fp32 groups)",
+          "[gpu][softmax][vector_rows]") {
+  CudaStream stream;
+  check({8, 7}, kForms, stream);
+}
+
+TEST_CASE("vector_rows and auto on every width of the class, odd row counts", "[gpu][softmax][vector_rows]") {
+  // Row counts: under one group (the tail alone), one group and a tail, several warps' tiles
+  // ending mid-tile and mid-group, several blocks. Widths 9-15 in fp32 are past the class: the
+  // short_rows fallback.
+  CudaStream stream;
+  std::vector<std::string> names = kForms;
+  names.push_back("auto");
+  for (std::int64_t cols : {1, 2, 3, 5, 7, 9, 13, 15, 4, 6, 10, 11, 12, 14}) {
+    for (std::int64_t rows : {1, 3, 7, 9, 257, 4099, 30011}) check({rows, cols}, names, stream);
+  }
+}
+
+TEST_CASE("vector_rows on large odd tensors, ranks 1 and 3, and widths past its class", "[gpu][softmax][vector_rows]") {
+  CudaStream stream;
+  std::vector<std::string> names = kForms;
+  names.push_back("auto");
+  for (const Shape& shape : std::vector<Shape>{{4194301, 3}, {1048573, 13}, {3000017, 5}, {2097151, 7}, {7},
+                                               {3, 5, 7}, {11, 13, 15}, {100003, 8}, {30011, 16}, {30011, 33}}) {
+    check(shape, names, stream);
+  }
+}
+
+TEST_CASE("vector_rows on tensors that are not 16-byte aligned falls back and still matches the reference",
+          "[gpu][softmax][vector_rows]") {
+  CudaStream stream;
+  for (softmax::VectorRowsLoads loads : {softmax::VectorRowsLoads::staged, softmax::VectorRowsLoads::direct}) {
+    for (std::int64_t cols : {1, 3, 7, 15}) {
+      for (int offset : {1, 3}) {
+        check_unaligned<__half>(DType::f16, 4099, cols, offset, loads, stream);
+        check_unaligned<__nv_bfloat16>(DType::bf16, 4099, cols, offset, loads, stream);
+        check_unaligned<float>(DType::f32, 4099, cols, offset, loads, stream);
+      }
+    }
+  }
+}
