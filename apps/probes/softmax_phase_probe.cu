@@ -12,7 +12,7 @@
 //   write only               every 16-byte vector written (a fill)
 //   bulk C/row, <barrier>, <store>
 //                            each row over C blocks of 256 threads (one slice each, rows in
-//                            order, as cluster_bulk_row cuts them); thread 0 requests the whole
+//                            order, as the removed cluster_bulk_row cut them); thread 0 asks for the whole
 //                            slice at once with bulk copies (8 KiB pieces, an mbarrier each), every
 //                            thread waits for all of it, then <barrier>: none (each block writes as
 //                            soon as its own slice landed), cluster (clusters of the row's C

@@ -179,6 +179,10 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
 /// before the first reduction. Odd widths then move 16 bytes per load where grain_rows moves 2.
 constexpr std::int64_t kBodyRowsMinCols = 16;
 
+/// 16-byte body vectors per lane in flight before the first reduction, in bytes: 2 rows per lane
+/// group. 64 (4 rows) lost 1-7 % to it on every width measured (H100, session 13; NOTES.md).
+constexpr int kBodyRowsBytesInFlight = 32;
+
 struct BodyRowsShape {
   int lanes = 4;  ///< per row, a power of two, 4 to 32
   int edges = 0;  ///< head and tail elements per lane and row
@@ -289,58 +293,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-/// The cluster-bulk-row kernel (few long rows, Hopper): a cluster of up to 16 blocks per row (16 is
-/// a non-portable cluster size), each block's whole slice requested at once by bulk copies into
-/// shared memory, written back by bulk stores. Slices of at most kBulkSliceMost (two blocks per
-/// SM); more, smaller slices (down to kBulkSliceLeast) while the grid has fewer than
-/// kBulkBlocksPerSm blocks per SM, so that more SMs hold more of the tensor in flight.
-constexpr int kBulkClusterMaxBlocks = 16;
-constexpr std::int64_t kBulkSliceMost = 112 * 1024;
-constexpr std::int64_t kBulkSliceLeast = 16 * 1024;
-constexpr int kBulkBlocksPerSm = 4;
-
-/// Blocks per row of the cluster-bulk-row kernel, clusters of at most `max_blocks` (a power of
-/// two up to kBulkClusterMaxBlocks): the fewest whose slices fit kBulkSliceMost, then doubled while
-/// rows x blocks < kBulkBlocksPerSm x SMs and the halved slices keep kBulkSliceLeast; 0 when even
-/// max_blocks slices pass kBulkSliceMost.
-constexpr int cluster_bulk_blocks(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count,
-                                  int max_blocks = kBulkClusterMaxBlocks) {
-  int blocks = 1;
-  while (blocks < max_blocks && cluster_slice_vectors(cols, element_size, blocks) * 16 > kBulkSliceMost) blocks *= 2;
-  if (cluster_slice_vectors(cols, element_size, blocks) * 16 > kBulkSliceMost) return 0;
-  while (blocks < max_blocks && rows * blocks < kBulkBlocksPerSm * static_cast<std::int64_t>(sm_count) &&
-         cluster_slice_vectors(cols, element_size, 2 * blocks) * 16 >= kBulkSliceLeast) {
-    blocks *= 2;
-  }
-  return blocks;
-}
-
-/// Shared memory per SM that `auto` counts on for cluster_bulk_row's slices (of the H100's 228 KB,
-/// what 3 slices of 64 KiB, or 1 of 112 KiB and its static state, leave room for).
-constexpr std::int64_t kBulkAutoSharedPerSm = 192 * 1024;
-
-/// Threads per block of the cluster-bulk-row kernel; an SM holds 2048 threads.
-constexpr int kBulkBlockThreads = 256;
-constexpr int kBulkAutoMostRows = 64;
-
-/// Few long rows (at most kBulkAutoMostRows, split over clusters of at least 8 slices of at least
-/// kBulkSliceLeast: rows of 128 KiB or more) that cluster_bulk_row holds with the whole tensor on
-/// chip at once (one wave: the slices within kBulkAutoSharedPerSm and the blocks within 2048
-/// threads per SM) and a block on at least 3 of every 4 SMs: the class of 2-64 rows of 128K-4M
-/// elements where it fits (32x131072, 17x262147, 8x262144). Predicted in kernels/softmax/NOTES.md
-/// (issue 22, sixth round); not yet measured.
-constexpr bool auto_takes_cluster_bulk(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
-  const int blocks = cluster_bulk_blocks(rows, cols, element_size, sm_count);
-  if (blocks < kClusterMaxBlocks || rows > kBulkAutoMostRows) return false;
-  const std::int64_t sms = sm_count;
-  const std::int64_t slice_bytes = cluster_slice_vectors(cols, element_size, blocks) * 16;
-  const std::int64_t grid = rows * blocks;
-  return 4 * grid >= 3 * sms && grid * slice_bytes <= kBulkAutoSharedPerSm * sms &&
-         grid * kBulkBlockThreads <= 2048 * sms;
-}
-
-enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, vector_rows, ring_rows, register_row, cluster, cluster_bulk, grid, split,
-                           online };
+enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, vector_rows, body_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -371,8 +324,24 @@ constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size,
 /// 1000003x33 (72.7 against short_rows' 84.8), 65537x129 (22.6 against 28.7) and 2097152x7 (30.3
 /// against 31.1), and lost to ring_rows on the large tensors of 96-byte rows and more (262144x127:
 /// 60.7 against 56.1; 262144x61: 31.9 against 31.6). fp32 rows keep the measured picks below.
+///
+/// fp32 rows of 33-188 bytes that are not whole vectors (9-47 columns, under warp_rows' 48): grain_rows
+/// too, unless ring_rows takes them. On the H100 (session 13, cold µs) its 4-byte loads beat
+/// short_rows' staged tiles at 1048573x13 (43.0 against 50.9) and 1048576x15 (47.3 against 57.9).
 constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  return element_size == 2 && cols <= kGrainRowsMaxCols && !layout.vector_rows;
+  if (layout.vector_rows) return false;
+  if (element_size == 2) return cols <= kGrainRowsMaxCols;
+  return element_size == 4 && cols * 4 > kVectorRowsMaxRowBytes && cols < kWarpRowsMinColsFp32;
+}
+
+/// 16-bit rows of kBodyRowsMinCols..kGrainRowsMaxCols columns whose width is not a multiple of 4
+/// elements (grain_rows' grain would be 2 or 4 bytes), x and y 16-byte aligned: body_rows, ahead of
+/// grain_rows and ring_rows. On the H100 (session 13, cold µs, fp16) it beat both on every odd
+/// width measured: 65537x129 15.3 against grain_rows' 22.6; 131071x255 49.3 against ring_rows'
+/// 56.1; 262144x127 50.2 against 55.7; 262144x61 30.6 against 31.8; 1000003x33 68.5 against 72.7.
+/// At 100 columns (8-byte grains) grain_rows kept the lead (14.1 against 15.0).
+constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
+  return element_size == 2 && layout.aligned && cols >= kBodyRowsMinCols && cols <= kGrainRowsMaxCols && cols % 4 != 0;
 }
 
 /// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute
@@ -416,7 +385,9 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 
 /// The heuristic, in order:
 /// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
-///    vectors, a warp's tile through its slice of shared memory); 16-bit rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
+///    vectors, a warp's tile through its slice of shared memory); rows auto_takes_body_rows:
+///    body_rows (a lane group per 16-bit row, its aligned body by 16-byte vectors, head and tail by
+///    elements); rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); rows
 ///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
 ///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
@@ -429,9 +400,7 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    write, the row in registers; measured at 85-94 % of peak on the H100);
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
-/// 4. rows auto_takes_cluster_bulk on compute capability 9.0+: cluster_bulk (clusters of up to 16
-///    blocks per row, whole slices in flight by bulk copies, bulk stores);
-/// 4b. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
+/// 4. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
 ///    at least one block per SM, compute capability 9.0+: cluster (one read, one write; vocabulary rows measured at 84-90 % of the
 ///    roof, 32x131072 at 17.7 µs against grid's 18.8);
 /// 5. fewer rows, or rows too long for a cluster, on compute capability 9.0+: grid (every row
@@ -444,6 +413,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t sms = sm_count;
   if (auto_takes_vector_rows(cols, element_size, layout)) return SoftmaxKernel::vector_rows;
+  if (auto_takes_body_rows(cols, element_size, layout)) return SoftmaxKernel::body_rows;
   const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
   if (auto_takes_grain_rows(cols, element_size, layout) && !ring) return SoftmaxKernel::grain_rows;
   if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
@@ -459,7 +429,6 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   }
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
-  if (auto_takes_cluster_bulk(rows, cols, element_size, sm_count)) return SoftmaxKernel::cluster_bulk;
   if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count);
       blocks > 0 && rows * blocks >= sms && cluster_slice_vectors(cols, element_size, blocks) * 16 <= kClusterAutoSliceMost) {
     return SoftmaxKernel::cluster;
@@ -475,11 +444,11 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::warp_rows: return "warp_rows";
     case SoftmaxKernel::grain_rows: return "grain_rows";
     case SoftmaxKernel::vector_rows: return "vector_rows";
+    case SoftmaxKernel::body_rows: return "body_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";
-    case SoftmaxKernel::cluster_bulk: return "cluster_bulk_row";
     case SoftmaxKernel::split: return "split_row";
     case SoftmaxKernel::online: return "online";
   }

@@ -174,24 +174,20 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 }  // namespace
 
-template <int kBytesInFlight, typename T>
+template <typename T>
 void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if constexpr (sizeof(T) == 2) {
     if (cols >= kBodyRowsMinCols && cols <= kGrainRowsMaxCols && aligned16(x) && aligned16(y)) {
-      if (rows > 0) launch_body_rows_16<T, kBytesInFlight>(x, y, rows, cols, stream);
+      if (rows > 0) launch_body_rows_16<T, kBodyRowsBytesInFlight>(x, y, rows, cols, stream);
       return;
     }
   }
   launch_grain_rows(x, y, rows, cols, stream);
 }
 
-#define KBENCH_BODY_ROWS(BYTES)                                                                                      \
-  template void launch_body_rows<BYTES, float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);     \
-  template void launch_body_rows<BYTES, __half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);  \
-  template void launch_body_rows<BYTES, __nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t,         \
-                                                        std::int64_t, cudaStream_t);
-KBENCH_BODY_ROWS(32)
-KBENCH_BODY_ROWS(64)
-#undef KBENCH_BODY_ROWS
+template void launch_body_rows<float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_body_rows<__half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_body_rows<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
+                                              cudaStream_t);
 
 }  // namespace kbench::softmax

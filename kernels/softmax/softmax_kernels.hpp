@@ -94,16 +94,11 @@ void launch_grain_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, c
 /// Many short 16-bit rows of any width, kBodyRowsMinCols to kGrainRowsMaxCols elements, x and y
 /// 16-byte aligned (softmax_auto.hpp, body_rows_shape): a group of 4-32 lanes per row, each lane
 /// loading one 16-byte vector of the row's aligned body and its share of the head and tail
-/// elements, kBytesInFlight (32 or 64) bytes of vectors per lane before the first reduction;
+/// elements, kBodyRowsBytesInFlight bytes of vectors per lane before the first reduction;
 /// shuffle reductions, stores of the same widths, no shared memory. Other rows, fp32 and
 /// unaligned tensors run launch_grain_rows.
-template <int kBytesInFlight, typename T>
+template <typename T>
 void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
-
-/// How launch_vector_rows moves a warp's tile: `staged` through the warp's slice of shared memory
-/// (coalesced 16-byte loads and stores), `direct` straight between global memory and each lane's
-/// registers (each warp instruction reads 16-byte vectors V x 16 bytes apart).
-enum class VectorRowsLoads { staged, direct };
 
 /// Many rows shorter than two 16-byte vectors whose byte width is not a multiple of 16
 /// (vector_rows_fits, softmax_auto.hpp): a lane owns R = 16 / gcd(row bytes, 16) whole rows, V
@@ -111,8 +106,7 @@ enum class VectorRowsLoads { staged, direct };
 /// last rows % R rows go row by row. x and y must be 16-byte aligned; other pointers and other
 /// widths run launch_grain_rows (16-bit) or launch_short_rows (fp32).
 template <typename T>
-void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, VectorRowsLoads loads,
-                        cudaStream_t stream);
+void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
 /// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
 struct GridRowPlan {
@@ -163,24 +157,6 @@ ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::
 template <typename T>
 void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
                         cudaStream_t stream);
-
-/// The launch shape of the cluster-bulk-row kernel (cluster_bulk_blocks, clusters of 16 where the
-/// device holds one, else of 8), with the kernel's shared-memory limit raised and non-portable
-/// cluster sizes allowed; blocks = 0 where it cannot run the problem (below compute capability 9.0,
-/// x and y at different offsets from a 16-byte boundary, rows longer than 16 slices of
-/// kBulkSliceMost, no such cluster fits the device). Host work: call it outside any timed window.
-template <typename T>
-ClusterRowPlan plan_cluster_bulk_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count,
-                                     int cc_major);
-
-/// Few long rows (Hopper): a cluster of plan.blocks blocks per row, each requesting its whole
-/// slice of the row's aligned body at once by bulk copies into shared memory (the head and tail
-/// elements in registers), folding its (max, sum) as the pieces land; the states meet through
-/// distributed shared memory, y is computed in place and leaves by bulk stores: one read and one
-/// write per element. Throws std::invalid_argument for an empty plan (plan.blocks == 0).
-template <typename T>
-void launch_cluster_bulk_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
-                             cudaStream_t stream);
 
 /// Rows too long or too few for a cluster: two kernels over split_row_chunks(cols) blocks per
 /// row. The first writes each chunk's online (max, sum) to `states` (2 x rows x chunks floats);

@@ -82,16 +82,8 @@ const RowKernel packed_rows_kernel{[](auto... a) { softmax::launch_packed_rows(a
 const RowKernel short_rows_kernel{[](auto... a) { softmax::launch_short_rows(a...); }};
 const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...); }};
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
-const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows<32>(a...); }};
-const RowKernel body_rows_64b_kernel{[](auto... a) { softmax::launch_body_rows<64>(a...); }};
-const RowKernel vector_rows_kernel{
-    [](auto x, auto y, auto rows, auto cols, auto stream) {
-      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::staged, stream);
-    }};
-const RowKernel vector_rows_direct_kernel{
-    [](auto x, auto y, auto rows, auto cols, auto stream) {
-      softmax::launch_vector_rows(x, y, rows, cols, softmax::VectorRowsLoads::direct, stream);
-    }};
+const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows(a...); }};
+const RowKernel vector_rows_kernel{[](auto... a) { softmax::launch_vector_rows(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -195,16 +187,14 @@ Variant<SoftmaxArgs> grain_rows() {
   return v;
 }
 
-/// body_rows with `bytes` of 16-byte body vectors per lane in flight (2 or 4 rows per lane group).
-template <typename Kernel>
-Variant<SoftmaxArgs> body_rows(const char* name, int bytes, const Kernel& kernel) {
+Variant<SoftmaxArgs> body_rows() {
   Variant<SoftmaxArgs> v;
-  v.name = name;
+  v.name = "body_rows";
   v.description = "16-bit rows of 16-256 elements of any width in aligned tensors, no shared memory: a group of 4-32 "
                   "lanes per row loads the row's aligned body as 16-byte vectors (one per lane) and its head and tail "
-                  "elements singly, " + std::to_string(bytes) + " bytes of vectors per lane in flight before the first "
-                  "shuffle reduction; other rows run grain_rows";
-  v.launch = kernel;
+                  "elements singly, two rows per lane group in flight before the first shuffle reduction; other rows "
+                  "run grain_rows";
+  v.launch = body_rows_kernel;
   return v;
 }
 
@@ -217,16 +207,6 @@ Variant<SoftmaxArgs> vector_rows() {
       "shuffle; each warp's tile goes through its own slice of shared memory with coalesced 16-byte loads and "
       "stores, no block barrier; other rows run grain_rows (16-bit) or short_rows (fp32)";
   v.launch = vector_rows_kernel;
-  return v;
-}
-
-Variant<SoftmaxArgs> vector_rows_direct() {
-  Variant<SoftmaxArgs> v;
-  v.name = "vector_rows_direct";
-  v.description =
-      "vector_rows with each lane's 16-byte vectors loaded and stored straight from global memory (a warp "
-      "instruction reads vectors V x 16 bytes apart, half a sector each), no shared memory: the comparison";
-  v.launch = vector_rows_direct_kernel;
   return v;
 }
 
@@ -297,37 +277,6 @@ Variant<SoftmaxArgs> cluster_row() {
   return v;
 }
 
-/// The cluster-bulk-row call, its plan made once per problem; empty where no cluster holds the
-/// rows (`fallback` then).
-CallFn cluster_bulk_call(const SoftmaxArgs& args) {
-  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
-    using T = typename decltype(tag)::type;
-    const auto* x = static_cast<const T*>(args.x);
-    auto* y = static_cast<T*>(args.y);
-    const softmax::ClusterRowPlan plan =
-        softmax::plan_cluster_bulk_row(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
-    if (plan.blocks == 0) return {};
-    return [x, y, rows = args.rows, cols = args.cols, plan](cudaStream_t stream) {
-      softmax::launch_cluster_bulk_row(x, y, rows, cols, plan, stream);
-    };
-  });
-}
-
-Variant<SoftmaxArgs> cluster_bulk_row() {
-  Variant<SoftmaxArgs> v;
-  v.name = "cluster_bulk_row";
-  v.description =
-      "a cluster of up to 16 blocks per row (Hopper), each block's whole slice (up to 112 KiB) requested at once by "
-      "bulk copies into shared memory, states met through distributed shared memory, y computed in place and "
-      "written by bulk stores: one read, one write; grid_row (else the online kernel) where no cluster holds the row";
-  v.prepare = [](const SoftmaxArgs& args) -> CallFn {
-    if (CallFn call = cluster_bulk_call(args)) return call;
-    if (CallFn call = grid_call(args)) return call;
-    return online_kernel.bound(args);
-  };
-  return v;
-}
-
 /// Floats of split_row's chunk states for a rows x cols problem of `dtype`.
 std::size_t split_states(std::int64_t rows, std::int64_t cols, DType dtype) {
   return 2 * static_cast<std::size_t>(rows * softmax::split_row_chunks(cols, dtype_size(dtype)));
@@ -371,12 +320,12 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, grain_rows for other 16-bit rows up to 256 columns that are not whole "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 16-256 columns not a multiple of 4 in aligned tensors, "
+      "grain_rows for other 16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole "
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
-      "register_row where the row fits its registers and rows fill the GPU, cluster_bulk_row where its clusters of up to 16 blocks hold the whole tensor at once on most SMs (few long "
-      "rows), cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);
@@ -393,6 +342,8 @@ Variant<SoftmaxArgs> auto_variant() {
         return grain_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::vector_rows:
         return vector_rows_kernel.bound(args);
+      case softmax::SoftmaxKernel::body_rows:
+        return body_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::packed:
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
@@ -415,12 +366,6 @@ Variant<SoftmaxArgs> auto_variant() {
                      .blocks > 0;
         });
         return holds ? cluster_call(args) : split_call(args);
-      }
-      case softmax::SoftmaxKernel::cluster_bulk: {
-        // plan_cluster_bulk_row may still find that the device cannot hold the cluster: grid_row then.
-        if (CallFn call = cluster_bulk_call(args)) return call;
-        CallFn call = grid_call(args);
-        return call ? call : split_call(args);
       }
       case softmax::SoftmaxKernel::split: return split_call(args);
       case softmax::SoftmaxKernel::online: break;
@@ -505,7 +450,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  vector_rows(), vector_rows_direct(), body_rows("body_rows", 32, body_rows_kernel), body_rows("body_rows_64b", 64, body_rows_64b_kernel), ring_rows(),   cluster_row(), cluster_bulk_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

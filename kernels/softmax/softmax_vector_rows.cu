@@ -5,14 +5,13 @@
 // 16-bit 7 columns, 8 rows in 7 vectors), so in an aligned tensor a lane owns R whole rows and
 // moves them with V 16-byte loads and V 16-byte stores: all math in registers, no shuffles, no
 // load that straddles a row or a lane. Lane l of a warp owns groups l, l + 32, ... of the warp's
-// tile, so one load instruction of the warp would read 32 vectors V x 16 bytes apart, each half a
-// 32-byte sector. Two forms (vector_rows_shape gives the tile):
-// - staged: the warp copies its tile (one contiguous stretch) into its own slice of shared memory
-//   with coalesced 16-byte loads, __syncwarp, each lane reads its V vectors (V odd: no bank
-//   conflict), computes and writes them back, __syncwarp, and the tile leaves with coalesced
-//   16-byte stores. No block barrier: warps never wait for each other.
-// - direct: each lane loads and stores its vectors straight from global memory (the strided
-//   instructions above), for comparison.
+// tile, so one load instruction of the warp straight from global memory would read 32 vectors
+// V x 16 bytes apart, each half a 32-byte sector (that direct form measured 41-91 % of the copy
+// roof on the H100 against this one's 96-114 %: NOTES.md). Instead the warp copies its tile (one
+// contiguous stretch, vector_rows_shape) into its own slice of shared memory with coalesced
+// 16-byte loads, __syncwarp, each lane reads its V vectors (V odd: no bank conflict), computes and
+// writes them back, __syncwarp, and the tile leaves with coalesced 16-byte stores. No block
+// barrier: warps never wait for each other.
 // The tensor's last rows % R rows go row by row through the last warp's first lanes.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -125,15 +124,14 @@ __device__ __forceinline__ void softmax_tail_rows(const T* __restrict__ x, T* __
 /// The warp that holds the last group (the last warp of the grid) also takes the `tail_rows` rows
 /// after it.
 /// kGroupRows, kVectors, kSpans: vector_rows_shape(kCols, sizeof(T)).
-template <typename T, int kCols, int kGroupRows, int kVectors, int kSpans, bool kStaged>
+template <typename T, int kCols, int kGroupRows, int kVectors, int kSpans>
 __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVectors, kCols))
     softmax_vector_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t groups, std::int64_t warps,
                                int tail_rows) {
   constexpr int kTileGroups = 32 * kSpans;
   constexpr int kTileVectors = kTileGroups * kVectors;
   constexpr int kLaneVectors = kSpans * kVectors;  // = kTileVectors / 32
-  // The warps' tiles; the direct form does not use it (one vector keeps the declaration legal).
-  __shared__ uint4 tiles[kStaged ? kVectorRowsWarps * kTileVectors : 1];
+  __shared__ uint4 tiles[kVectorRowsWarps * kTileVectors];  // the warps' tiles
 
   const int lane = static_cast<int>(threadIdx.x % 32);
   const std::int64_t warp = static_cast<std::int64_t>(blockIdx.x) * kVectorRowsWarps + threadIdx.x / 32;
@@ -144,53 +142,35 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
   const uint4* xs = reinterpret_cast<const uint4*>(x) + first_group * kVectors;
   uint4* ys = reinterpret_cast<uint4*>(y) + first_group * kVectors;
 
-  if constexpr (kStaged) {
-    uint4* tile = tiles + (threadIdx.x / 32) * kTileVectors;
-    const int tile_vectors = tile_groups * kVectors;
-    // Coalesced: instruction k of the warp reads vectors [32 k, 32 k + 32) of the tile. All loads
-    // are issued before the first store to shared memory.
-    uint4 loaded[kLaneVectors];
+  uint4* tile = tiles + (threadIdx.x / 32) * kTileVectors;
+  const int tile_vectors = tile_groups * kVectors;
+  // Coalesced: instruction k of the warp reads vectors [32 k, 32 k + 32) of the tile. All loads
+  // are issued before the first store to shared memory.
+  uint4 loaded[kLaneVectors];
 #pragma unroll
-    for (int k = 0; k < kLaneVectors; ++k) {
-      const int v = lane + 32 * k;
-      loaded[k] = v < tile_vectors ? xs[v] : uint4{};
-    }
+  for (int k = 0; k < kLaneVectors; ++k) {
+    const int v = lane + 32 * k;
+    loaded[k] = v < tile_vectors ? xs[v] : uint4{};
+  }
 #pragma unroll
-    for (int k = 0; k < kLaneVectors; ++k) tile[lane + 32 * k] = loaded[k];
-    __syncwarp();
+  for (int k = 0; k < kLaneVectors; ++k) tile[lane + 32 * k] = loaded[k];
+  __syncwarp();
 #pragma unroll
-    for (int s = 0; s < kSpans; ++s) {
-      const int g = lane + 32 * s;
-      if (g >= tile_groups) break;
-      uint4 group[kVectors];
+  for (int s = 0; s < kSpans; ++s) {
+    const int g = lane + 32 * s;
+    if (g >= tile_groups) break;
+    uint4 group[kVectors];
 #pragma unroll
-      for (int v = 0; v < kVectors; ++v) group[v] = tile[g * kVectors + v];
-      softmax_group<T, kCols, kGroupRows, kVectors>(group);
+    for (int v = 0; v < kVectors; ++v) group[v] = tile[g * kVectors + v];
+    softmax_group<T, kCols, kGroupRows, kVectors>(group);
 #pragma unroll
-      for (int v = 0; v < kVectors; ++v) tile[g * kVectors + v] = group[v];
-    }
-    __syncwarp();
+    for (int v = 0; v < kVectors; ++v) tile[g * kVectors + v] = group[v];
+  }
+  __syncwarp();
 #pragma unroll
-    for (int k = 0; k < kLaneVectors; ++k) {
-      const int v = lane + 32 * k;
-      if (v < tile_vectors) ys[v] = tile[v];
-    }
-  } else {
-    uint4 held[kSpans][kVectors];
-#pragma unroll
-    for (int s = 0; s < kSpans; ++s) {
-      const int g = lane + 32 * s;
-#pragma unroll
-      for (int v = 0; v < kVectors; ++v) held[s][v] = g < tile_groups ? xs[g * kVectors + v] : uint4{};
-    }
-#pragma unroll
-    for (int s = 0; s < kSpans; ++s) {
-      const int g = lane + 32 * s;
-      if (g >= tile_groups) break;
-      softmax_group<T, kCols, kGroupRows, kVectors>(held[s]);
-#pragma unroll
-      for (int v = 0; v < kVectors; ++v) ys[g * kVectors + v] = held[s][v];
-    }
+  for (int k = 0; k < kLaneVectors; ++k) {
+    const int v = lane + 32 * k;
+    if (v < tile_vectors) ys[v] = tile[v];
   }
 
   if (warp == warps - 1 && tail_rows > 0) {
@@ -200,7 +180,7 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
 }
 
 template <typename T, int kCols>
-void launch_width(const T* x, T* y, std::int64_t rows, VectorRowsLoads loads, cudaStream_t stream) {
+void launch_width(const T* x, T* y, std::int64_t rows, cudaStream_t stream) {
   constexpr VectorRowsShape kShape = vector_rows_shape(kCols, sizeof(T));
   const std::int64_t groups = rows / kShape.group_rows;
   const int tail_rows = static_cast<int>(rows % kShape.group_rows);
@@ -209,22 +189,17 @@ void launch_width(const T* x, T* y, std::int64_t rows, VectorRowsLoads loads, cu
   if (warps == 0) warps = 1;  // fewer rows than one group: the tail alone
   const std::int64_t blocks = (warps + kVectorRowsWarps - 1) / kVectorRowsWarps;
   if (blocks > 0x7FFFFFFF) throw std::invalid_argument("softmax vector_rows: too many blocks for a 1-D grid");
-  if (loads == VectorRowsLoads::staged) {
-    softmax_vector_rows_kernel<T, kCols, kShape.group_rows, kShape.vectors, kShape.spans, true>
-        <<<static_cast<unsigned>(blocks), kVectorRowsBlock, 0, stream>>>(x, y, groups, warps, tail_rows);
-  } else {
-    softmax_vector_rows_kernel<T, kCols, kShape.group_rows, kShape.vectors, kShape.spans, false>
-        <<<static_cast<unsigned>(blocks), kVectorRowsBlock, 0, stream>>>(x, y, groups, warps, tail_rows);
-  }
+  softmax_vector_rows_kernel<T, kCols, kShape.group_rows, kShape.vectors, kShape.spans>
+      <<<static_cast<unsigned>(blocks), kVectorRowsBlock, 0, stream>>>(x, y, groups, warps, tail_rows);
   KBENCH_CHECK_LAUNCH();
 }
 
 /// The instantiation for `cols`: only widths of the class (vector_rows_fits) are compiled.
 template <typename T, int kCols = 1>
-void launch_cols(const T* x, T* y, std::int64_t rows, std::int64_t cols, VectorRowsLoads loads, cudaStream_t stream) {
+void launch_cols(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if constexpr (kCols * sizeof(T) < kVectorRowsMaxRowBytes) {
-    if (cols != kCols) return launch_cols<T, kCols + 1>(x, y, rows, cols, loads, stream);
-    if constexpr (vector_rows_fits(kCols, sizeof(T))) return launch_width<T, kCols>(x, y, rows, loads, stream);
+    if (cols != kCols) return launch_cols<T, kCols + 1>(x, y, rows, cols, stream);
+    if constexpr (vector_rows_fits(kCols, sizeof(T))) return launch_width<T, kCols>(x, y, rows, stream);
   }
   throw std::logic_error("softmax vector_rows: a width outside vector_rows_fits");
 }
@@ -232,8 +207,7 @@ void launch_cols(const T* x, T* y, std::int64_t rows, std::int64_t cols, VectorR
 }  // namespace
 
 template <typename T>
-void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, VectorRowsLoads loads,
-                        cudaStream_t stream) {
+void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if (!vector_rows_fits(cols, sizeof(T)) || !aligned16(x) || !aligned16(y)) {
     // What auto ran before this kernel: single-element grains in 16-bit, staged tiles in fp32.
     if constexpr (sizeof(T) == 2) launch_grain_rows(x, y, rows, cols, stream);
@@ -241,14 +215,12 @@ void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
     return;
   }
   if (rows == 0) return;
-  launch_cols<T>(x, y, rows, cols, loads, stream);
+  launch_cols<T>(x, y, rows, cols, stream);
 }
 
-template void launch_vector_rows<float>(const float*, float*, std::int64_t, std::int64_t, VectorRowsLoads,
-                                        cudaStream_t);
-template void launch_vector_rows<__half>(const __half*, __half*, std::int64_t, std::int64_t, VectorRowsLoads,
-                                         cudaStream_t);
+template void launch_vector_rows<float>(const float*, float*, std::int64_t, std::int64_t, cudaStream_t);
+template void launch_vector_rows<__half>(const __half*, __half*, std::int64_t, std::int64_t, cudaStream_t);
 template void launch_vector_rows<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
-                                                VectorRowsLoads, cudaStream_t);
+                                                cudaStream_t);
 
 }  // namespace kbench::softmax

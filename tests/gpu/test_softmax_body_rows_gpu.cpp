@@ -1,4 +1,4 @@
-// softmax's body_rows and body_rows_64b kernels against the CPU reference through the workload's
+// softmax's body_rows kernel against the CPU reference through the workload's
 // verification (guard bytes, poisoned outputs, two input sets), in fp32 (the grain_rows
 // fallback), fp16 and bf16: odd widths whose rows start at every phase of a 16-byte boundary,
 // even widths that are not whole vectors, whole-vector widths (no head, no tail), odd row counts
@@ -21,7 +21,7 @@ void check(const Shape& shape, const std::vector<std::string>& names, CudaStream
   test::verify_variants(*test::all_ops().find("softmax"), shape, names, stream, element_count(shape));
 }
 
-const std::vector<std::string> kBodyRows{"body_rows", "body_rows_64b"};
+const std::vector<std::string> kBodyRows{"body_rows"};
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// softmax's vector_rows kernel (both forms: staged through shared memory, and direct) and `auto`
+// softmax's vector_rows kernel and `auto`
 // where it takes it, against the CPU reference through the workload's verification (guard bytes,
 // poisoned outputs, two input sets), in fp32, fp16 and bf16: every width of its class (16-bit
 // 1-15 but 8, fp32 1, 2, 3, 5, 6, 7), row counts below one group of R rows (the tail alone), one
@@ -27,7 +27,7 @@ using namespace kbench;
 
 namespace {
 
-const std::vector<std::string> kForms{"vector_rows", "vector_rows_direct"};
+const std::vector<std::string> kForms{"vector_rows"};
 
 /// Verifies softmax's `names` on `shape` in every dtype, each comparing every element.
 void check(const Shape& shape, const std::vector<std::string>& names, CudaStream& stream) {
@@ -38,8 +38,7 @@ void check(const Shape& shape, const std::vector<std::string>& names, CudaStream
 /// workload's buffers are always aligned), y poisoned with NaN bits first: every element must
 /// match the reference.
 template <typename T>
-void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int offset, softmax::VectorRowsLoads loads,
-                     CudaStream& stream) {
+void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int offset, CudaStream& stream) {
   const std::uint64_t seed = test::fresh_seed();
   INFO(dtype_name(dtype) << " " << rows << " x " << cols << " at element offset " << offset << " seed " << seed);
   const auto n = static_cast<std::size_t>(rows * cols);
@@ -48,7 +47,7 @@ void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int offs
   upload(in.as<T>() + offset, x.bytes.data(), x.bytes.size());
   KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
   KBENCH_CUDA_CALL(cudaDeviceSynchronize());
-  softmax::launch_vector_rows(in.as<T>() + offset, out.as<T>() + offset, rows, cols, loads, stream.get());
+  softmax::launch_vector_rows(in.as<T>() + offset, out.as<T>() + offset, rows, cols, stream.get());
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
   std::vector<std::uint8_t> bytes(n * sizeof(T));
   KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.as<T>() + offset, bytes.size(), cudaMemcpyDeviceToHost));
@@ -95,13 +94,11 @@ TEST_CASE("vector_rows on large odd tensors, ranks 1 and 3, and widths past its 
 TEST_CASE("vector_rows on tensors that are not 16-byte aligned falls back and still matches the reference",
           "[gpu][softmax][vector_rows]") {
   CudaStream stream;
-  for (softmax::VectorRowsLoads loads : {softmax::VectorRowsLoads::staged, softmax::VectorRowsLoads::direct}) {
-    for (std::int64_t cols : {1, 3, 7, 15}) {
-      for (int offset : {1, 3}) {
-        check_unaligned<__half>(DType::f16, 4099, cols, offset, loads, stream);
-        check_unaligned<__nv_bfloat16>(DType::bf16, 4099, cols, offset, loads, stream);
-        check_unaligned<float>(DType::f32, 4099, cols, offset, loads, stream);
-      }
+  for (std::int64_t cols : {1, 3, 7, 15}) {
+    for (int offset : {1, 3}) {
+      check_unaligned<__half>(DType::f16, 4099, cols, offset, stream);
+      check_unaligned<__nv_bfloat16>(DType::bf16, 4099, cols, offset, stream);
+      check_unaligned<float>(DType::f32, 4099, cols, offset, stream);
     }
   }
 }

@@ -209,11 +209,15 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   // large tensors of rows of 96 bytes and more, where ring_rows stays ahead.
   CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::vector_rows);  // grain 30.3; short 31.1; vector predicted 21.5-24
   CHECK(softmax_pick(2097152, 7, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: grain_rows as measured
-  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::grain_rows);  // grain 72.7; short 84.8, ring 95.9
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);    // ring 31.6; grain 31.9, short 34.2
-  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::grain_rows);   // grain 14.1; warp 18.4, short 21.7
-  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::ring_rows);   // ring 56.1; grain 60.7, short 66.2
-  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::grain_rows);   // grain 22.6; warp 28.7, short 29.6
+  // Odd 16-bit widths of 16-256 columns in aligned tensors: body_rows (session 13, fp16).
+  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::body_rows);   // 68.5; grain 72.7, short 84.8, ring 95.9
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::body_rows);    // 30.6; ring 31.8, grain 31.9
+  CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::grain_rows);   // grain 14.1; body 15.0, warp 18.4
+  CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::body_rows);   // 50.2; ring 55.7, grain 60.9
+  CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::body_rows);    // 15.3; grain 22.6, warp 28.7
+  CHECK(softmax_pick(131071, 255, 2) == SoftmaxKernel::body_rows);   // 49.3; ring 56.2, grain 68.2
+  CHECK(softmax_pick(1000003, 33, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: single elements
+  CHECK(softmax_pick(1000003, 15, 2) == SoftmaxKernel::vector_rows);  // under 16 columns: no body
   // fp32: the fastest of short_rows, warp_rows and ring_rows.
   CHECK(softmax_pick(2097152, 7, 4) == SoftmaxKernel::vector_rows);  // short 45.1, ring 44.6, warp 52.0; predicted 40-43
   CHECK(softmax_pick(2097152, 7, 4, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles as measured
@@ -221,7 +225,12 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::warp_rows);    // 46.5; ring 45.9, short 55.2
   CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);   // 91.9; ring 102.6, short 111.8
   CHECK(softmax_pick(65537, 129, 4) == SoftmaxKernel::warp_rows);    // 31.6; ring 32.7, short 34.6
-  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::grain_rows);  // no Hopper feature used
+  CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::body_rows);  // no Hopper feature used
+  // fp32 rows of 9-47 columns that are not whole vectors: grain_rows (session 13: 1048573x13 43.0
+  // against short_rows' 50.9, 1048576x15 47.3 against 57.9); ring_rows where it applies.
+  CHECK(softmax_pick(1048573, 13, 4) == SoftmaxKernel::grain_rows);
+  CHECK(softmax_pick(1048576, 15, 4, false) == SoftmaxKernel::grain_rows);  // any alignment
+  CHECK(softmax_pick(1048576, 12, 4) == SoftmaxKernel::short_rows);        // whole vectors: the direct path
   CHECK(softmax_pick(262144, 127, 4, false) == SoftmaxKernel::short_rows);  // unaligned fp32: staged tiles
   CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::warp_rows);   // warp_rows needs no Hopper feature
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
@@ -242,18 +251,17 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
   CHECK(softmax_pick(1024, 50257, 4) == SoftmaxKernel::cluster);
   CHECK(softmax_pick(132, 131072, 2) == SoftmaxKernel::cluster);      // a row per SM
-  // Few long rows held on chip at once: cluster_bulk_row (predicted, not yet measured; before it
-  // cluster 17.3 µs at fp32 32x131072, grid 19.4 at fp32 17x262147, cluster 14.8 at fp16 17x262147).
-  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster_bulk);  // 512 blocks of 32 KiB
-  CHECK(softmax_pick(17, 262147, 4) == SoftmaxKernel::cluster_bulk);  // 272 blocks of 64 KiB
-  CHECK(softmax_pick(17, 262147, 2) == SoftmaxKernel::cluster_bulk);
-  CHECK(softmax_pick(64, 131071, 2) == SoftmaxKernel::cluster_bulk);  // 1024 blocks of 16 KiB: 16 MiB
-  CHECK(softmax_pick(64, 131071, 4) == SoftmaxKernel::cluster);       // 32 MiB: more than one wave
-  CHECK(softmax_pick(4, 262144, 4) == SoftmaxKernel::grid);           // 64 blocks: half the SMs idle
+  // Few long rows: H100, session 13, cold µs: cluster_row and grid_row beat cluster_bulk_row (removed)
+  // on every shape of the class (fp32 32x131072 17.7 against 18.4, fp32 17x262147 grid 19.6 against 24.6).
+  CHECK(softmax_pick(32, 131072, 4) == SoftmaxKernel::cluster);       // 32 rows x 8 blocks fill the SMs
+  CHECK(softmax_pick(17, 262147, 4) == SoftmaxKernel::grid);          // 128 KiB slices: cluster 27.1, grid 19.6 µs
+  CHECK(softmax_pick(17, 262147, 2) == SoftmaxKernel::cluster);       // 64 KiB slices: cluster 14.9, grid 15.3 µs
+  CHECK(softmax_pick(64, 131071, 2) == SoftmaxKernel::cluster);       // 18.7 µs, grid 20.5
+  CHECK(softmax_pick(64, 131071, 4) == SoftmaxKernel::cluster);       // 31.8 µs, grid 35.1
   CHECK(softmax_pick(32, 8192, 4) == SoftmaxKernel::cluster);
-  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::cluster_bulk);   // 128 blocks of 32 KiB
-  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::cluster_bulk);
-  CHECK(softmax_pick(8, 262144, 4) == SoftmaxKernel::cluster_bulk);   // 128 blocks of 64 KiB
+  CHECK(softmax_pick(8, 131072, 4) == SoftmaxKernel::grid);           // few long rows: the whole GPU on them
+  CHECK(softmax_pick(8, 262144, 2) == SoftmaxKernel::grid);
+  CHECK(softmax_pick(8, 262144, 4) == SoftmaxKernel::grid);           // 13.9 µs, cluster 14.4
   CHECK(softmax_pick(2, 1048573, 2) == SoftmaxKernel::grid);          // 2 MiB rows: past 16 x 112 KiB
   CHECK(softmax_pick(8, 262144, 4, false) == SoftmaxKernel::online);  // x and y out of phase
   CHECK(softmax_pick(8, 262144, 4, true, 8) == SoftmaxKernel::split);
@@ -265,27 +273,29 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 50257, 4, false) == SoftmaxKernel::online);   // x and y out of phase
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::short_rows)) == "short_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
-  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::cluster_bulk)) == "cluster_bulk_row");
 }
 
-TEST_CASE("auto softmax: vector_rows under 32 bytes, grain_rows for 16-bit rows up to 256 columns, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
+TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd 16-bit widths, grain_rows for other rows up to 256 columns and fp32 of 9-47, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
   for (std::int64_t cols : {1, 2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
     for (std::size_t size : {2u, 4u}) {
       INFO("cols " << cols << ", " << size << "-byte elements");
       const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
       const bool vector = softmax::vector_rows_fits(cols, size);  // aligned rows under 32 bytes
-      const bool grain = !vector_rows && !vector && size == 2;
+      const bool body = size == 2 && cols >= 16 && cols <= 256 && cols % 4 != 0;  // aligned
+      const bool fp32_grain = size == 4 && cols >= 9 && cols < 48;
+      const bool grain = !vector_rows && !vector && !body && (size == 2 || fp32_grain);
       const bool warp = !vector_rows && size == 4 && cols >= 48;
       for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::warp_rows) == warp);
       }
-      CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2));  // any alignment
+      CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::body_rows) == body);
+      CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2 || (fp32_grain && !vector_rows)));  // any alignment
       CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::vector_rows) == vector);
       CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::vector_rows);  // needs 16-byte aligned x and y
       CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);  // unaligned fp32: staged tiles
-      if (!grain && !warp && !vector) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
+      if (!grain && !warp && !vector && !body) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
@@ -487,43 +497,6 @@ TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches pa
       CHECK(s.rows_in_flight <= rows);
       CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
       CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
-    }
-  }
-}
-
-TEST_CASE("cluster bulk rows: up to 16 slices of at most 112 KiB, more while few blocks per SM, none under 16 KiB",
-          "[auto][softmax]") {
-  using softmax::cluster_bulk_blocks;
-  using softmax::cluster_slice_vectors;
-  CHECK(cluster_bulk_blocks(32, 131072, 4, kH100Sms) == 16);  // 512 KiB rows: 32 KiB slices, 512 blocks
-  CHECK(cluster_bulk_blocks(32, 131072, 2, kH100Sms) == 16);  // 16 KiB slices
-  CHECK(cluster_bulk_blocks(17, 262147, 4, kH100Sms) == 16);  // 1 MiB rows: 64 KiB slices
-  CHECK(cluster_bulk_blocks(4, 1048576, 4, kH100Sms) == 0);   // 4 MiB rows: past 16 x 112 KiB
-  CHECK(cluster_bulk_blocks(4, 1048576, 2, kH100Sms) == 0);   // 2 MiB rows: 128 KiB slices
-  CHECK(cluster_bulk_blocks(1, 917504, 2, kH100Sms) == 16);   // 16 x 112 KiB exactly
-  CHECK(cluster_bulk_blocks(4096, 50257, 4, kH100Sms) == 2);  // many rows: the fewest slices, 100 KiB
-  CHECK(cluster_bulk_blocks(32, 8192, 4, kH100Sms) == 2);     // 32 KiB rows: no slice under 16 KiB
-  CHECK(cluster_bulk_blocks(1, 7, 4, kH100Sms) == 1);          // no vector: one block
-  CHECK(cluster_bulk_blocks(32, 131072, 4, kH100Sms, 8) == 8);   // clusters of 8 where 16 do not fit
-  CHECK(cluster_bulk_blocks(17, 262147, 4, kH100Sms, 8) == 0);   // then 128 KiB slices: not held
-  // Every shape of the class: a power of two up to 16 blocks, slices within 112 KiB, and more
-  // blocks only while the grid is short of 4 per SM.
-  for (std::int64_t rows : {1, 2, 3, 5, 17, 31, 64, 1000}) {
-    for (std::int64_t cols : {131071, 131072, 262147, 524287, 1048573, 4194301}) {
-      for (std::size_t size : {2u, 4u}) {
-        INFO(rows << " x " << cols << ", " << size << "-byte elements");
-        const int blocks = cluster_bulk_blocks(rows, cols, size, kH100Sms);
-        if (blocks == 0) {
-          CHECK(cluster_slice_vectors(cols, size, 16) * 16 > softmax::kBulkSliceMost);
-          continue;
-        }
-        CHECK(blocks <= 16);
-        CHECK((blocks & (blocks - 1)) == 0);
-        CHECK(cluster_slice_vectors(cols, size, blocks) * 16 <= softmax::kBulkSliceMost);
-        if (blocks > 1 && cluster_slice_vectors(cols, size, blocks / 2) * 16 <= softmax::kBulkSliceMost) {
-          CHECK(rows * blocks / 2 < softmax::kBulkBlocksPerSm * kH100Sms);
-        }
-      }
     }
   }
 }

@@ -80,7 +80,7 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
 
   const auto variants = op->variants();
   CHECK(variant(variants, "manual").kernels_per_call == 5);
-  for (const char* name : {"fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "cluster_bulk_row", "grid_row", "split_row",
+  for (const char* name : {"fused", "online", "register_row", "packed_rows", "short_rows", "cluster_row", "grid_row", "split_row",
                            "auto"}) {
     CHECK(variant(variants, name).role == VariantRole::own);
   }
