@@ -51,15 +51,13 @@ template <typename T, int kLanes, int kEdges, int kRows>
 __global__ void __launch_bounds__(kBodyRowsBlock)
     softmax_body_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
   static_assert(sizeof(T) == 2, "body_rows cuts 16-bit rows at 8-element boundaries");
-  constexpr int kGroups = 32 / kLanes;
-  constexpr int kWarpRows = kGroups * kRows;
+  using Place = LaneGroupRows<kBodyRowsBlock, kLanes, kRows>;
+  constexpr int kGroups = Place::kGroups;
   constexpr float kLog2e = 1.4426950408889634f;
-  const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const int group = static_cast<int>(threadIdx.x % 32) / kLanes;
-  const std::int64_t warp_row =
-      (static_cast<std::int64_t>(blockIdx.x) * (kBodyRowsBlock / 32) + threadIdx.x / 32) * kWarpRows;
-  if (warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
-  const int rows_here = static_cast<int>(min(rows - warp_row, static_cast<std::int64_t>(kWarpRows)));
+  const Place place(rows);
+  if (place.warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
+  const int lane = place.lane, group = place.group, rows_here = place.rows_here;
+  const std::int64_t warp_row = place.warp_row;
   const T* xs = x + warp_row * cols;
   T* ys = y + warp_row * cols;
   const int phase0 = static_cast<int>((warp_row * cols) & 7);

@@ -134,4 +134,24 @@ __device__ __forceinline__ uint4 normalize_vector(uint4 v, float row_max, float 
   return pack<T>(values);
 }
 
+/// Where this thread sits when each warp takes kGroups = 32 / kLanes groups of kLanes lanes, each
+/// group kRows rows: warp w of the grid (kBlock threads a block) takes rows [w x kWarpRows,
+/// +kWarpRows), and in step r group g takes row r x kGroups + g of them. `rows_here` counts the
+/// warp's rows that exist (meaningless past the end: a warp with warp_row >= rows must leave whole).
+template <int kBlock, int kLanes, int kRows>
+struct LaneGroupRows {
+  static constexpr int kGroups = 32 / kLanes;
+  static constexpr int kWarpRows = kGroups * kRows;
+  int lane;   ///< within the group
+  int group;  ///< within the warp
+  std::int64_t warp_row;
+  int rows_here;
+
+  __device__ __forceinline__ explicit LaneGroupRows(std::int64_t rows)
+      : lane(static_cast<int>(threadIdx.x) % kLanes),
+        group(static_cast<int>(threadIdx.x % 32) / kLanes),
+        warp_row((static_cast<std::int64_t>(blockIdx.x) * (kBlock / 32) + threadIdx.x / 32) * kWarpRows),
+        rows_here(static_cast<int>(min(rows - warp_row, static_cast<std::int64_t>(kWarpRows)))) {}
+};
+
 }  // namespace kbench::softmax

@@ -47,15 +47,13 @@ template <typename T, int kGrain, int kLanes, int kGrains, int kRows>
 __global__ void __launch_bounds__(kGrainRowsBlock)
     softmax_grain_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
   using Grain = typename GrainBits<kGrain * static_cast<int>(sizeof(T))>::type;
-  constexpr int kGroups = 32 / kLanes;
-  constexpr int kWarpRows = kGroups * kRows;
+  using Place = LaneGroupRows<kGrainRowsBlock, kLanes, kRows>;
+  constexpr int kGroups = Place::kGroups;
   constexpr float kLog2e = 1.4426950408889634f;
-  const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const int group = static_cast<int>(threadIdx.x % 32) / kLanes;
-  const std::int64_t warp_row =
-      (static_cast<std::int64_t>(blockIdx.x) * (kGrainRowsBlock / 32) + threadIdx.x / 32) * kWarpRows;
-  if (warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
-  const int rows_here = static_cast<int>(min(rows - warp_row, static_cast<std::int64_t>(kWarpRows)));
+  const Place place(rows);
+  if (place.warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
+  const int lane = place.lane, group = place.group, rows_here = place.rows_here;
+  const std::int64_t warp_row = place.warp_row;
   const int row_grains = cols / kGrain;
   const Grain* xs = reinterpret_cast<const Grain*>(x + warp_row * cols);
   Grain* ys = reinterpret_cast<Grain*>(y + warp_row * cols);
