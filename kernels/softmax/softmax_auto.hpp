@@ -4,6 +4,8 @@
 /// alone (no timing at run time). Host-only and pure, so host tests check them;
 /// kernels/softmax/NOTES.md ("auto") gives the reasoning and the predictions.
 
+#include "kernels/common/vector_row_groups.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -248,12 +250,10 @@ constexpr bool vector_rows_fits(std::int64_t cols, std::size_t element_size) {
 constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t element_size) {
   VectorRowsShape shape;
   if (!vector_rows_fits(cols, element_size)) return shape;
-  const int row_bytes = static_cast<int>(cols * static_cast<std::int64_t>(element_size));
-  int gcd = 16;
-  while (row_bytes % gcd != 0) gcd /= 2;
-  shape.group_rows = 16 / gcd;
-  shape.vectors = shape.group_rows * row_bytes / 16;
-  shape.spans = shape.vectors < kVectorRowsLaneVectors ? kVectorRowsLaneVectors / shape.vectors : 1;
+  const VectorRowGroup group = vector_row_group(cols * static_cast<std::int64_t>(element_size));
+  shape.group_rows = group.rows;
+  shape.vectors = group.vectors;
+  shape.spans = vector_row_group_spans(group.vectors, kVectorRowsLaneVectors);
   return shape;
 }
 

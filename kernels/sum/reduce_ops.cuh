@@ -21,6 +21,14 @@ __device__ __forceinline__ float fold_vector(uint4 v, float acc, Op op) {
   return acc;
 }
 
+/// Folds a row's `cols` elements one by one, in order, from Op's identity: the thread-per-row walk.
+template <typename T, typename Op>
+__device__ __forceinline__ float fold_elements(const T* __restrict__ row, std::int64_t cols, Op op) {
+  float acc = Op::identity();
+  for (std::int64_t c = 0; c < cols; ++c) acc = op(acc, to_float(row[c]));
+  return acc;
+}
+
 /// Folds the 16-byte vectors i, i + stride, ... below `end` into acc with `op`: kUnroll loads
 /// issued before any is folded, each into its own accumulator, then the remainder one by one
 /// into acc[0].

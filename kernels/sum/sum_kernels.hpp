@@ -4,6 +4,7 @@
 /// `stream` and checks its launches.
 
 #include "kernels/common/flat_tile.hpp"
+#include "kernels/common/vector_row_groups.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -185,6 +186,46 @@ SpanResidentPlan plan_rows_span_resident(const T* in, std::int64_t rows, std::in
 template <typename T>
 void launch_rows_span_resident(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                                const SpanResidentPlan& plan, cudaStream_t stream);
+
+/// Rows of fewer bytes than this take the vector-rows kernel (launch_rows_vector): 16-bit 1-15,
+/// fp32 1-7 columns.
+constexpr std::int64_t kVectorRowsMaxRowBytes = 32;
+/// A lane's part of a warp's tile holds at least this many 16-byte vectors (one group if more).
+constexpr int kVectorRowsLaneVectors = 8;
+
+/// Whether rows of `cols` elements are in the vector-rows kernel's class.
+constexpr bool rows_vector_fits(std::int64_t cols, std::size_t element_size) {
+  return cols >= 1 && cols * static_cast<std::int64_t>(element_size) < kVectorRowsMaxRowBytes;
+}
+
+struct RowsVectorShape {
+  int group_rows = 0;  ///< R (kernels/common/vector_row_groups.hpp); 0: rows outside the class
+  int vectors = 0;     ///< V, 16-byte vectors per group
+  int spans = 0;       ///< groups per lane in a warp's tile
+};
+
+/// The vector-rows kernel's tile for rows of `cols` elements: groups of R whole rows in V whole
+/// vectors, `spans` x 32 groups per warp.
+constexpr RowsVectorShape rows_vector_shape(std::int64_t cols, std::size_t element_size) {
+  RowsVectorShape shape;
+  if (!rows_vector_fits(cols, element_size)) return shape;
+  const VectorRowGroup group = vector_row_group(cols * static_cast<std::int64_t>(element_size));
+  shape.group_rows = group.rows;
+  shape.vectors = group.vectors;
+  shape.spans = vector_row_group_spans(group.vectors, kVectorRowsLaneVectors);
+  return shape;
+}
+
+/// Rows under kVectorRowsMaxRowBytes bytes in a tensor whose `in` and `out` are 16-byte aligned:
+/// a lane owns R whole rows as V 16-byte vectors (rows_vector_shape). Each warp copies its tile
+/// (one contiguous stretch of spans x 32 groups) with coalesced 16-byte loads into its own slice
+/// of shared memory (not needed when V is 1), each lane folds its groups' rows in registers and
+/// writes each group's R results as one R-element store, so a warp's stores are contiguous too.
+/// No block barrier. The last rows % R rows go a thread per row through the last warp. Other
+/// widths and unaligned tensors run launch_rows_naive.
+template <typename T>
+void launch_rows_vector(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
+                        cudaStream_t stream);
 
 /// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
 /// vectors), at least 1.

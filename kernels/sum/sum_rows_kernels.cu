@@ -21,10 +21,7 @@ __global__ void rows_naive_kernel(const T* __restrict__ in, T* __restrict__ out,
                                   Op op) {
   const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (row >= rows) return;
-  const T* p = in + row * cols;
-  float acc = Op::identity();
-  for (std::int64_t c = 0; c < cols; ++c) acc = op(acc, to_float(p[c]));
-  out[row] = from_float<T>(acc);
+  out[row] = from_float<T>(fold_elements(in + row * cols, cols, op));
 }
 
 /// Folds the elements of `row` that thread `first` of `stride` threads owns: the 16-byte vectors

@@ -38,6 +38,7 @@ constexpr auto parallel_rows = [](auto... a) { launch_rows_parallel(a...); };
 constexpr auto packed_rows_launch = [](auto... a) { launch_rows_packed(a...); };
 constexpr auto flat_rows_launch = [](auto... a) { launch_rows_flat(a...); };
 constexpr auto span_rows_launch = [](auto... a) { launch_rows_span(a...); };
+constexpr auto vector_rows_launch = [](auto... a) { launch_rows_vector(a...); };
 
 Variant<ReductionArgs> naive(Reduction reduction) {
   Variant<ReductionArgs> v;
@@ -83,6 +84,17 @@ Variant<ReductionArgs> span_rows(Reduction reduction) {
       "end, a segmented warp scan per row; rows of 16-1024 16-bit or 8-1024 fp32 elements in aligned tensors, "
       "flat_rows otherwise";
   v.launch = RowLauncher{span_rows_launch, reduction};
+  return v;
+}
+
+Variant<ReductionArgs> vector_rows(Reduction reduction) {
+  Variant<ReductionArgs> v;
+  v.name = "vector_rows";
+  v.description =
+      "rows under 32 bytes (16-bit 1-15, fp32 1-7 columns) in aligned tensors: a lane owns R whole rows as V whole "
+      "16-byte vectors, each warp's tile through its own slice of shared memory with coalesced loads, R results per "
+      "store; naive otherwise";
+  v.launch = RowLauncher{vector_rows_launch, reduction};
   return v;
 }
 
@@ -173,12 +185,14 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): naive for rows of at most 48 bytes, span_rows for rows up to 1024 16-bit "
+      "picks per problem (sum/NOTES.md): vector_rows for rows under 32 bytes, naive for rows of at most 48 bytes, span_rows for rows up to 1024 16-bit "
       "or 48-256 fp32 columns, flat_rows for other rows up to 1024, split_row for fewer rows than 4 per SM of at least "
       "32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);
+      case RowKernel::vector_rows:
+        return RowLauncher{vector_rows_launch, reduction}.bound(args);
       case RowKernel::thread_per_row:
         return RowLauncher{naive_rows, reduction}.bound(args);
       case RowKernel::flat:
@@ -229,7 +243,7 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
   return {naive(reduction),     row_parallel(reduction),  packed_rows(reduction),          flat_rows(reduction),
-          span_rows(reduction), span_rows_resident(reduction), ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
+          span_rows(reduction), span_rows_resident(reduction), vector_rows(reduction), ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

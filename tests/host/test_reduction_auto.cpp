@@ -49,13 +49,14 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: a thread per row up to 48 bytes, span_rows up to 1024 16-bit or 256 fp32 columns, then flat_rows, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: vector_rows under 32 bytes, a thread per row up to 48 bytes, span_rows up to 1024 16-bit or 256 fp32 columns, then flat_rows, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
   // Short and medium rows of every width, odd and prime included, whole vectors or not.
   for (std::int64_t cols : {1, 3, 5, 8, 17, 24, 25, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
+      const RowKernel expected = cols * static_cast<std::int64_t>(size) < 32   ? RowKernel::vector_rows
+                                 : cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
                                  : size == 2 || (cols >= 48 && cols <= 256)   ? RowKernel::span
                                                                               : RowKernel::flat;
       CHECK(rows_pick(1048576, cols, size) == expected);
@@ -77,7 +78,14 @@ TEST_CASE("auto row reductions: a thread per row up to 48 bytes, span_rows up to
   CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
   CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
   CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
-  CHECK(rows_pick(8388608, 5, 2) == RowKernel::thread_per_row);  // 39.6 us against flat_rows' 66.4 (H100)
+  CHECK(rows_pick(8388608, 5, 2) == RowKernel::vector_rows);  // naive 39.6 us against flat_rows' 66.4 (H100)
+  CHECK(rows_pick(6000011, 2, 2) == RowKernel::vector_rows);  // naive 72 % of the copy roof
+  CHECK(rows_pick(1048573, 15, 2) == RowKernel::vector_rows);
+  CHECK(rows_pick(1048573, 16, 2) == RowKernel::thread_per_row);  // 32 bytes: past the class
+  CHECK(rows_pick(4194301, 7, 4) == RowKernel::vector_rows);
+  CHECK(rows_pick(4194304, 8, 4) == RowKernel::thread_per_row);
+  CHECK(rows_pick(1, 1, 4) == RowKernel::vector_rows);  // fewer rows than one group: the kernel's tail alone
+  CHECK(std::string(sum::kernel_name(RowKernel::vector_rows)) == "vector_rows");
   CHECK(rows_pick(2097143, 17, 4) == RowKernel::flat);  // flat_rows 55.1 against naive's 62.1 µs
   CHECK(rows_pick(262144, 61, 2) == RowKernel::span);   // flat_rows 17.1 µs, 72 % of the copy roof
   CHECK(rows_pick(262144, 61, 4) == RowKernel::span);
@@ -303,6 +311,63 @@ TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd 16-bit wi
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grain_rows)) == "grain_rows");
+}
+
+TEST_CASE("vector row groups: the fewest rows that are whole 16-byte vectors", "[auto][sum][softmax][vector_rows]") {
+  for (std::int64_t row_bytes = 1; row_bytes <= 96; ++row_bytes) {
+    INFO(row_bytes << " bytes a row");
+    const VectorRowGroup g = vector_row_group(row_bytes);
+    CHECK(g.rows * row_bytes == 16 * static_cast<std::int64_t>(g.vectors));  // whole rows in whole vectors
+    for (int fewer = 1; fewer < g.rows; ++fewer) CHECK(fewer * row_bytes % 16 != 0);  // and no fewer rows are
+    CHECK((g.vectors % 2 == 1 || g.rows == 1));  // odd unless a row is itself whole vectors
+  }
+  CHECK(vector_row_group(0).rows == 0);
+  CHECK(vector_row_group(4).rows == 4);  // bf16 2 columns: 4 rows in one vector
+  CHECK(vector_row_group(4).vectors == 1);
+  CHECK(vector_row_group(16).rows == 1);
+  CHECK(vector_row_group(26).vectors == 13);
+  CHECK(vector_row_group_spans(1, 8) == 8);
+  CHECK(vector_row_group_spans(3, 8) == 2);
+  CHECK(vector_row_group_spans(15, 8) == 1);
+}
+
+TEST_CASE("sum vector_rows: every row under 32 bytes, whole vectors included, lanes of 5-15 vectors", "[auto][sum][vector_rows]") {
+  int widths = 0;
+  for (std::size_t size : {2u, 4u}) {
+    for (std::int64_t cols = 0; cols <= 40; ++cols) {
+      INFO(cols << " columns, " << size << "-byte elements");
+      const std::int64_t row_bytes = cols * static_cast<std::int64_t>(size);
+      const sum::RowsVectorShape s = sum::rows_vector_shape(cols, size);
+      CHECK(sum::rows_vector_fits(cols, size) == (cols >= 1 && row_bytes < 32));
+      if (s.group_rows == 0) {
+        CHECK_FALSE(sum::rows_vector_fits(cols, size));
+        continue;
+      }
+      ++widths;
+      CHECK(s.group_rows * row_bytes == 16 * s.vectors);
+      // A group's results are one 2-16-byte store whose offset is a multiple of its size.
+      const std::int64_t result_bytes = s.group_rows * static_cast<std::int64_t>(size);
+      CHECK((result_bytes == 2 || result_bytes == 4 || result_bytes == 8 || result_bytes == 16));
+      // The kernel's instantiations: a lane's tile is 5-15 vectors, a warp's slice of shared
+      // memory at most 7.5 KiB (4 warps of a block: 30 KiB of the 48 KiB static limit).
+      CHECK(s.spans * s.vectors >= 5);
+      CHECK(s.spans * s.vectors <= 15);
+      CHECK(512 * s.spans * s.vectors <= 7680);
+      if (softmax::vector_rows_fits(cols, size)) {  // softmax's class: the same groups
+        CHECK(softmax::vector_rows_shape(cols, size).group_rows == s.group_rows);
+        CHECK(softmax::vector_rows_shape(cols, size).vectors == s.vectors);
+      }
+    }
+  }
+  CHECK(widths == 15 + 7);  // 16-bit 1-15, fp32 1-7
+  CHECK(sum::rows_vector_shape(2, 2).group_rows == 4);  // bf16 6000011x2: 4 rows a vector, 8 vectors a lane
+  CHECK(sum::rows_vector_shape(2, 2).spans == 8);
+  CHECK(sum::rows_vector_shape(8, 2).group_rows == 1);  // whole vectors: a row a vector, no staging
+  CHECK(sum::rows_vector_shape(4, 4).vectors == 1);
+  CHECK(sum::rows_vector_shape(13, 2).vectors == 13);
+  CHECK(sum::rows_vector_shape(3, 4).spans == 2);
+  CHECK(sum::rows_vector_shape(16, 2).group_rows == 0);
+  CHECK(sum::rows_vector_shape(8, 4).group_rows == 0);
 }
 
 TEST_CASE("vector rows: R rows in exactly V whole vectors, V odd, at least 8 vectors per lane's tile", "[auto][softmax]") {
