@@ -150,43 +150,6 @@ template <typename T>
 void launch_rows_span(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                       cudaStream_t stream);
 
-/// span_rows_resident (launch_rows_span_resident): the span kernel on a grid of the warps the
-/// device holds at once (kSpanResidentBlocksPerSm blocks of 256 per SM at most), each warp over an
-/// even share of the rows, loading its next iteration's windows before folding this one's.
-constexpr int kSpanResidentBlocksPerSm = 4;
-/// A span's elements are counted in int inside the kernel.
-constexpr std::int64_t kSpanResidentMostElements = std::int64_t{1} << 30;
-
-struct SpanResidentPlan {
-  std::int64_t warps = 0;          ///< 0: launch_rows_span runs instead
-  std::int64_t rows_per_span = 0;  ///< a multiple of kTileRowMultiple (every span starts 16-byte aligned)
-};
-
-/// Each of `resident_warps` warps takes the same number of whole rows, rounded up to a multiple of
-/// kTileRowMultiple: one round of spans whose last warps are at most a few rows short.
-constexpr SpanResidentPlan span_resident_plan(std::int64_t rows, std::int64_t cols, std::int64_t resident_warps) {
-  SpanResidentPlan plan;
-  if (rows < 1 || resident_warps < 1) return plan;
-  const std::int64_t share = (rows + resident_warps - 1) / resident_warps;
-  const std::int64_t per_span = (share + kTileRowMultiple - 1) / kTileRowMultiple * kTileRowMultiple;
-  if (per_span * cols > kSpanResidentMostElements) return plan;
-  plan.rows_per_span = per_span;
-  plan.warps = (rows + per_span - 1) / per_span;
-  return plan;
-}
-
-/// The resident grid for this problem on this device (an occupancy query of the kernel: host
-/// work, outside any timed window); warps = 0 where launch_rows_span's kernel would not run
-/// (widths outside span_run_elements..kFlatRowsMaxCols, `in` not 16-byte aligned, no rows).
-template <typename T>
-SpanResidentPlan plan_rows_span_resident(const T* in, std::int64_t rows, std::int64_t cols, Reduction reduction,
-                                         int sm_count);
-
-/// launch_rows_span's kernel on plan's resident grid; plan.warps == 0: launch_rows_span.
-template <typename T>
-void launch_rows_span_resident(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
-                               const SpanResidentPlan& plan, cudaStream_t stream);
-
 /// Rows of fewer bytes than this take the vector-rows kernel (launch_rows_vector): 16-bit 1-15,
 /// fp32 1-7 columns.
 constexpr std::int64_t kVectorRowsMaxRowBytes = 32;

@@ -84,12 +84,10 @@ __device__ __forceinline__ void split_vector(uint4 packed, int k, float& before,
 /// lane, which stores it. Elements past the span (the last window's spare runs, the zero bits of a
 /// partial vector) fold into rows past span_rows, which are never stored. Deterministic: the
 /// order of the folds depends only on cols.
-///
-/// kPrefetch (span_rows_resident): the next iteration's windows are loaded before this one's are
-/// folded, so a warp that walks a long span keeps its loads in flight through its folds and scans.
-template <typename T, typename Op, bool kPrefetch>
-__device__ __forceinline__ void rows_span_body(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
-                                               int cols, int rows_per_span, Op op) {
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kSpanBlock)
+    rows_span_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, int cols, int rows_per_span,
+                     Op op) {
   constexpr int kRun = 2 * kVector<T>;
   constexpr int kWindowVectors = 64;
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -110,7 +108,8 @@ __device__ __forceinline__ void rows_span_body(const T* __restrict__ in, T* __re
   const unsigned below_lane = (2u << lane) - 1u;  // lanes 0..lane (all 32 on lane 31)
   float carry = Op::identity();
 
-  auto load_windows = [&](uint4 (&held)[kSpanWindows][2], int base) {
+  for (int base = 0; base < vectors; base += kSpanWindows * kWindowVectors) {
+    uint4 held[kSpanWindows][2];
 #pragma unroll
     for (int w = 0; w < kSpanWindows; ++w) {
 #pragma unroll
@@ -119,13 +118,6 @@ __device__ __forceinline__ void rows_span_body(const T* __restrict__ in, T* __re
         held[w][j] = v < vectors ? load_span_vector(span, v, n) : make_uint4(0u, 0u, 0u, 0u);
       }
     }
-  };
-  uint4 held[kSpanWindows][2];
-  if constexpr (kPrefetch) load_windows(held, 0);
-  for (int base = 0; base < vectors; base += kSpanWindows * kWindowVectors) {
-    uint4 next[kSpanWindows][2];
-    if constexpr (kPrefetch) load_windows(next, base + kSpanWindows * kWindowVectors);
-    else load_windows(held, base);
 #pragma unroll
     for (int w = 0; w < kSpanWindows; ++w) {
       const int k = cols - offset;  // elements of `row` from the run's first on, >= 1
@@ -156,30 +148,7 @@ __device__ __forceinline__ void rows_span_body(const T* __restrict__ in, T* __re
         ++row;
       }
     }
-    if constexpr (kPrefetch) {
-#pragma unroll
-      for (int w = 0; w < kSpanWindows; ++w) {
-        held[w][0] = next[w][0];
-        held[w][1] = next[w][1];
-      }
-    }
   }
-}
-
-template <typename T, typename Op>
-__global__ void __launch_bounds__(kSpanBlock)
-    rows_span_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, int cols, int rows_per_span,
-                     Op op) {
-  rows_span_body<T, Op, false>(in, out, rows, cols, rows_per_span, op);
-}
-
-/// The resident grid's kernel: at most 64 registers, so that 4 blocks of 256 fit an SM with both
-/// iterations' windows in registers (128 bytes a lane in flight).
-template <typename T, typename Op>
-__global__ void __launch_bounds__(kSpanBlock, kSpanResidentBlocksPerSm)
-    rows_span_resident_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows, int cols,
-                              int rows_per_span, Op op) {
-  rows_span_body<T, Op, true>(in, out, rows, cols, rows_per_span, op);
 }
 
 template <typename T, typename Op>
@@ -191,23 +160,6 @@ void rows_span(const T* in, T* out, std::int64_t rows, std::int64_t cols, Op op,
   rows_span_kernel<T><<<static_cast<unsigned>(blocks), kSpanBlock, 0, stream>>>(
       in, out, rows, static_cast<int>(cols), static_cast<int>(rows_per_span), op);
   KBENCH_CHECK_LAUNCH();
-}
-
-template <typename T, typename Op>
-void rows_span_resident(const T* in, T* out, std::int64_t rows, std::int64_t cols, const SpanResidentPlan& plan,
-                        Op op, cudaStream_t stream) {
-  const std::int64_t blocks = (plan.warps + kSpanWarps - 1) / kSpanWarps;
-  rows_span_resident_kernel<T><<<static_cast<unsigned>(blocks), kSpanBlock, 0, stream>>>(
-      in, out, rows, static_cast<int>(cols), static_cast<int>(plan.rows_per_span), op);
-  KBENCH_CHECK_LAUNCH();
-}
-
-template <typename T, typename Op>
-int resident_blocks_per_sm() {
-  int blocks = 0;
-  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, rows_span_resident_kernel<T, Op>,
-                                                                 kSpanBlock, 0));
-  return blocks;
 }
 
 }  // namespace
@@ -223,35 +175,6 @@ void launch_rows_span(const T* in, T* out, std::int64_t rows, std::int64_t cols,
   if (reduction == Reduction::sum) rows_span(in, out, rows, cols, SumOp{}, stream);
   else rows_span(in, out, rows, cols, MaxOp{}, stream);
 }
-
-template <typename T>
-SpanResidentPlan plan_rows_span_resident(const T* in, std::int64_t rows, std::int64_t cols, Reduction reduction,
-                                         int sm_count) {
-  if (cols < span_run_elements(sizeof(T)) || cols > kFlatRowsMaxCols || !aligned16(in) || rows == 0) return {};
-  const int per_sm =
-      reduction == Reduction::sum ? resident_blocks_per_sm<T, SumOp>() : resident_blocks_per_sm<T, MaxOp>();
-  return span_resident_plan(rows, cols, static_cast<std::int64_t>(per_sm) * sm_count * kSpanWarps);
-}
-
-template <typename T>
-void launch_rows_span_resident(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
-                               const SpanResidentPlan& plan, cudaStream_t stream) {
-  if (plan.warps == 0) {
-    launch_rows_span(in, out, rows, cols, reduction, stream);
-    return;
-  }
-  if (reduction == Reduction::sum) rows_span_resident(in, out, rows, cols, plan, SumOp{}, stream);
-  else rows_span_resident(in, out, rows, cols, plan, MaxOp{}, stream);
-}
-
-#define KBENCH_SPAN_RESIDENT(T)                                                                                      \
-  template SpanResidentPlan plan_rows_span_resident<T>(const T*, std::int64_t, std::int64_t, Reduction, int);       \
-  template void launch_rows_span_resident<T>(const T*, T*, std::int64_t, std::int64_t, Reduction,                   \
-                                             const SpanResidentPlan&, cudaStream_t);
-KBENCH_SPAN_RESIDENT(float)
-KBENCH_SPAN_RESIDENT(__half)
-KBENCH_SPAN_RESIDENT(__nv_bfloat16)
-#undef KBENCH_SPAN_RESIDENT
 
 template void launch_rows_span<float>(const float*, float*, std::int64_t, std::int64_t, Reduction, cudaStream_t);
 template void launch_rows_span<__half>(const __half*, __half*, std::int64_t, std::int64_t, Reduction, cudaStream_t);

@@ -98,30 +98,6 @@ Variant<ReductionArgs> vector_rows(Reduction reduction) {
   return v;
 }
 
-/// The resident span call: the grid from an occupancy query, made once per problem.
-CallFn span_resident_call(const ReductionArgs& args, Reduction reduction) {
-  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
-    using T = typename decltype(tag)::type;
-    const auto* x = static_cast<const T*>(args.x);
-    auto* y = static_cast<T*>(args.y);
-    const SpanResidentPlan plan = plan_rows_span_resident(x, args.rows, args.cols, reduction, args.device.sm_count);
-    return [x, y, rows = args.rows, cols = args.cols, reduction, plan](cudaStream_t stream) {
-      launch_rows_span_resident(x, y, rows, cols, reduction, plan, stream);
-    };
-  });
-}
-
-Variant<ReductionArgs> span_rows_resident(Reduction reduction) {
-  Variant<ReductionArgs> v;
-  v.name = "span_rows_resident";
-  v.description =
-      "span_rows' kernel on one round of resident warps (4 blocks of 256 per SM), each over an even share of whole "
-      "rows, loading its next two windows before folding the current two (128 bytes a lane in flight); span_rows "
-      "where its kernel would not run";
-  v.prepare = [reduction](const ReductionArgs& args) { return span_resident_call(args, reduction); };
-  return v;
-}
-
 /// The ring-rows call: the plan (its shape for this device), made once per problem.
 CallFn ring_call(const ReductionArgs& args, Reduction reduction) {
   return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
@@ -243,7 +219,7 @@ Variant<ReductionArgs> cub_segmented_variant(Reduction reduction) {
 
 std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
   return {naive(reduction),     row_parallel(reduction),  packed_rows(reduction),          flat_rows(reduction),
-          span_rows(reduction), span_rows_resident(reduction), vector_rows(reduction), ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
+          span_rows(reduction), vector_rows(reduction), ring_rows(reduction), split_row(reduction),    auto_variant(reduction), cub_segmented_variant(reduction)};
 }
 
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {

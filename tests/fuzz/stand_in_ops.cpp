@@ -62,12 +62,12 @@ void register_stand_in_ops(Registry& registry) {
   add("add", "add", storage, variants({"naive", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);
   add("sum_full", "sum", storage, variants({"naive_atomic", "two_stage", "one_pass", "auto"}, "cub_reduce"), any_rank);
   add("sum_inner", "sum", storage,
-      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "span_rows", "span_rows_resident", "vector_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "span_rows", "vector_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   add("sum_outer", "sum", storage,
       variants({"naive", "two_stage", "one_pass", "narrow_columns", "column_walk", "column_tiles", "flat_columns", "auto"}, "cublas_gemv"),
       sum_outer_shape);
   add("max_inner", "sum", storage,
-      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "span_rows", "span_rows_resident", "vector_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
+      variants({"naive", "row_parallel", "packed_rows", "flat_rows", "span_rows", "vector_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   std::vector<VariantInfo> matmul =
       variants({"naive", "tiled", "register_blocked", "register_blocked_async", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128",
                 "wgmma_tma_padded",

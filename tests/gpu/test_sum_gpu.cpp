@@ -326,26 +326,3 @@ TEST_CASE("flat_columns reads a tensor that is not 16-byte aligned element by el
   }
 }
 
-TEST_CASE("span_rows_resident reduces 3 rows of 25 elements (its smallest case: one warp, one iteration)",
-          "[gpu][sum][span_rows_resident]") {
-  CudaStream stream;
-  for (const char* name : {"sum_inner", "max_inner"}) {
-    check_variants(*registry().find(name), {3, 25}, {"span_rows_resident"}, stream);
-  }
-}
-
-TEST_CASE("span_rows_resident matches the reference on odd widths, odd row counts, spans of many iterations",
-          "[gpu][sum][span_rows_resident]") {
-  // Spans of whole rows over the resident warps: a few rows (one short span), shares of 8-240 rows
-  // (several prefetched iterations, the last one partial), 2-D and 3-D, and widths outside
-  // 16-1024 16-bit / 8-1024 fp32 columns, which run span_rows' own fallback.
-  CudaStream stream;
-  for (const char* name : {"sum_inner", "max_inner"}) {
-    const Op& op = *registry().find(name);
-    for (const Shape& shape : std::vector<Shape>{{9, 61}, {262147, 25}, {1000003, 33}, {262147, 61}, {65537, 100},
-                                                 {40961, 127}, {65537, 129}, {131071, 255}, {4099, 1000}, {7, 3, 61},
-                                                 {3, 4097, 100}, {65537, 16}, {65537, 7}, {33, 1025}}) {
-      check_variants(op, shape, {"span_rows_resident"}, stream);
-    }
-  }
-}

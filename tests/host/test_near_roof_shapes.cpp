@@ -1,9 +1,7 @@
-// The launch shapes of the issue-22 near-roof variants (kernels/softmax/NOTES.md "body_rows",
-// kernels/sum/NOTES.md "span_rows_resident"): every element of every row is read by exactly one
-// lane slot whatever the row's phase against 16-byte boundaries, within the lanes and edge slots
-// the shape gives. No GPU needed.
+// The launch shape of softmax's body_rows (kernels/softmax/NOTES.md "body_rows"): every element
+// of every row is read by exactly one lane slot whatever the row's phase against 16-byte
+// boundaries, within the lanes and edge slots the shape gives. No GPU needed.
 #include "kernels/softmax/softmax_auto.hpp"
-#include "kernels/sum/sum_kernels.hpp"
 #include "support/catch.hpp"
 
 #include <cstdint>
@@ -57,27 +55,4 @@ TEST_CASE("body_rows: odd widths read their aligned body by 16-byte vectors", "[
   CHECK(softmax::body_rows_shape(255, 64).lanes == 32);
   CHECK(softmax::body_rows_shape(256, 32).edges == 0);   // whole vectors: no head, no tail
   CHECK(softmax::body_rows_edge_elements(100, 100) == 4);  // head 4, 12 vectors, no tail
-}
-
-TEST_CASE("span_rows_resident: one round of resident warps, even shares of whole rows that start aligned",
-          "[sum][span_rows_resident]") {
-  constexpr std::int64_t kH100ResidentWarps = 132 * sum::kSpanResidentBlocksPerSm * 8;
-  for (std::int64_t rows : {1, 7, 8, 9, 4099, 65536, 65537, 262144, 1000003, 131071, 16777259}) {
-    for (std::int64_t cols : {25, 33, 61, 100, 127, 255, 1000}) {
-      INFO(rows << " x " << cols);
-      const sum::SpanResidentPlan plan = sum::span_resident_plan(rows, cols, kH100ResidentWarps);
-      REQUIRE(plan.warps > 0);
-      CHECK(plan.rows_per_span % kTileRowMultiple == 0);           // every span starts 16-byte aligned
-      CHECK(plan.warps <= kH100ResidentWarps);                     // one round: no warp waits for a slot
-      CHECK(plan.warps * plan.rows_per_span >= rows);              // every row has a warp
-      CHECK((plan.warps - 1) * plan.rows_per_span < rows);         // and every warp a row
-      CHECK(plan.rows_per_span - kTileRowMultiple < (rows + kH100ResidentWarps - 1) / kH100ResidentWarps);
-    }
-  }
-  CHECK(sum::span_resident_plan(262144, 61, kH100ResidentWarps).rows_per_span == 64);  // 62.06 rows a warp
-  CHECK(sum::span_resident_plan(262144, 61, kH100ResidentWarps).warps == 4096);
-  CHECK(sum::span_resident_plan(0, 61, kH100ResidentWarps).warps == 0);
-  CHECK(sum::span_resident_plan(1, 61, 0).warps == 0);
-  // A span's elements must fit the kernel's int offsets.
-  CHECK(sum::span_resident_plan(std::int64_t{1} << 31, 1000, 1).warps == 0);
 }
