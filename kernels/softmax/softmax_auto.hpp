@@ -269,7 +269,7 @@ constexpr int kStagedRowsMinRowBytes = 32;
 constexpr int kStagedRowsMaxRowBytes = 128;
 constexpr int kStagedRowsLanes = 2;          ///< lanes per row
 constexpr int kStagedRowsLaneVectors = 9;    ///< 16-byte vectors each lane stages: a slice of 4608 bytes per warp
-constexpr int kStagedRowsPerLaneStep = 8;    ///< per_lane is a multiple of this (the instantiations)
+constexpr int kStagedRowsPerLaneStep = 4;    ///< per_lane is a multiple of this (the instantiations)
 
 struct StagedRowsShape {
   int per_lane = 0;   ///< register slots per lane and row; 0: rows outside the kernel's class

@@ -31,8 +31,8 @@ constexpr int kStagedRowsWarps = kStagedRowsBlock / 32;
 constexpr int kStagedRowsRoundRows = 32 / kStagedRowsLanes;
 
 /// Blocks of 128 per SM that the register cap aims at (ptxas, sm_90, CUDA 13.0, no spills): 8 (64
-/// registers, 32 warps, 144 KiB of slices) up to 24 slots a lane; 7 (72 registers) for the 32 slots
-/// of 16-bit rows of 49-64 columns, which spill 48 bytes under 64.
+/// registers, 32 warps, 144 KiB of slices) up to 24 slots a lane; 7 (72 registers) for the 28-32
+/// slots of 16-bit rows of 49-64 columns (32 slots spill 48 bytes under 64).
 constexpr int staged_rows_min_blocks(int per_lane) { return per_lane <= 24 ? 8 : 7; }
 
 /// Softmax of the rows of a warp's tile, held in `elements` (shared memory, row r at r x cols),
@@ -124,11 +124,15 @@ void launch_staged_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
   if (rows == 0) return;
   const StagedRowsShape shape = staged_rows_shape(cols, sizeof(T));
   switch (shape.per_lane) {
+    case 4: return launch_per_lane<T, 4>(x, y, rows, cols, shape, stream);
     case 8: return launch_per_lane<T, 8>(x, y, rows, cols, shape, stream);
+    case 12: return launch_per_lane<T, 12>(x, y, rows, cols, shape, stream);
     case 16: return launch_per_lane<T, 16>(x, y, rows, cols, shape, stream);
+    case 20: return launch_per_lane<T, 20>(x, y, rows, cols, shape, stream);
     case 24: return launch_per_lane<T, 24>(x, y, rows, cols, shape, stream);
+    case 28: return launch_per_lane<T, 28>(x, y, rows, cols, shape, stream);
     case 32: return launch_per_lane<T, 32>(x, y, rows, cols, shape, stream);
-    default: throw std::logic_error("softmax staged_rows: per-lane slots not 8, 16, 24 or 32");
+    default: throw std::logic_error("softmax staged_rows: per-lane slots not a multiple of 4 from 4 to 32");
   }
 }
 
