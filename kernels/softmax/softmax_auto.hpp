@@ -257,6 +257,56 @@ constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t eleme
   return shape;
 }
 
+/// The staged-rows kernel (softmax_staged_rows.cu) for rows of 32-128 bytes of any width (16-bit
+/// 16-64 columns, fp32 8-32) in 16-byte aligned tensors: vector_rows' staging for rows that are
+/// not whole vectors in a group of few rows. A warp's tile is `tile_rows` whole rows, one
+/// contiguous stretch that starts and ends anywhere in a vector; the warp copies the vectors that
+/// cover it into its slice of shared memory (kStagedRowsLaneVectors per lane), then each pair of
+/// lanes computes one row at a time from there (lane h of the pair holds elements h, h + 2, ...:
+/// `per_lane` slots in registers), and the tile leaves by coalesced 16-byte stores, its partial
+/// end vectors element by element.
+constexpr int kStagedRowsMinRowBytes = 32;
+constexpr int kStagedRowsMaxRowBytes = 128;
+constexpr int kStagedRowsLanes = 2;          ///< lanes per row
+constexpr int kStagedRowsLaneVectors = 9;    ///< 16-byte vectors each lane stages: a slice of 4608 bytes per warp
+constexpr int kStagedRowsPerLaneStep = 4;    ///< per_lane is a multiple of this (the instantiations)
+
+struct StagedRowsShape {
+  int per_lane = 0;   ///< register slots per lane and row; 0: rows outside the kernel's class
+  int tile_rows = 0;  ///< rows of a warp's tile, a multiple of 32 / kStagedRowsLanes
+};
+
+constexpr bool staged_rows_fits(std::int64_t cols, std::size_t element_size) {
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  return row_bytes >= kStagedRowsMinRowBytes && row_bytes <= kStagedRowsMaxRowBytes;
+}
+
+/// per_lane: ceil(cols / 2) rounded up to a multiple of kStagedRowsPerLaneStep. tile_rows: the most
+/// rounds of 16 rows whose bytes, plus the 16-byte vector a tile may start inside and the one it
+/// may end inside, fit the slice (32 x kStagedRowsLaneVectors vectors).
+constexpr StagedRowsShape staged_rows_shape(std::int64_t cols, std::size_t element_size) {
+  StagedRowsShape shape;
+  if (!staged_rows_fits(cols, element_size)) return shape;
+  const std::int64_t per_row_lane = (cols + kStagedRowsLanes - 1) / kStagedRowsLanes;
+  shape.per_lane = static_cast<int>((per_row_lane + kStagedRowsPerLaneStep - 1) / kStagedRowsPerLaneStep *
+                                    kStagedRowsPerLaneStep);
+  const std::int64_t round_rows = 32 / kStagedRowsLanes;
+  const std::int64_t round_bytes = round_rows * cols * static_cast<std::int64_t>(element_size);
+  const std::int64_t most_bytes = 32 * kStagedRowsLaneVectors * 16 - 2 * 16;
+  const std::int64_t rounds = most_bytes / round_bytes;
+  shape.tile_rows = static_cast<int>(round_rows * (rounds > 0 ? rounds : 1));
+  return shape;
+}
+
+/// Whether staged_rows_shape gives `per_lane` for some width of the class: the kernel
+/// instantiations the launcher needs.
+constexpr bool staged_rows_reachable(std::size_t element_size, int per_lane) {
+  for (std::int64_t cols = 1; cols * static_cast<std::int64_t>(element_size) <= kStagedRowsMaxRowBytes; ++cols) {
+    if (staged_rows_shape(cols, element_size).per_lane == per_lane && per_lane > 0) return true;
+  }
+  return false;
+}
+
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.

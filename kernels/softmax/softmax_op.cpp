@@ -84,6 +84,7 @@ const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...)
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
 const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows(a...); }};
 const RowKernel vector_rows_kernel{[](auto... a) { softmax::launch_vector_rows(a...); }};
+const RowKernel staged_rows_kernel{[](auto... a) { softmax::launch_staged_rows(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -207,6 +208,18 @@ Variant<SoftmaxArgs> vector_rows() {
       "shuffle; each warp's tile goes through its own slice of shared memory with coalesced 16-byte loads and "
       "stores, no block barrier; other rows run grain_rows (16-bit) or short_rows (fp32)";
   v.launch = vector_rows_kernel;
+  return v;
+}
+
+Variant<SoftmaxArgs> staged_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "staged_rows";
+  v.description =
+      "rows of 32-128 bytes of any width (16-bit 16-64 columns, fp32 8-32), aligned tensors: each warp stages a "
+      "tile of whole rows (about 4 KiB, one contiguous stretch) through its own slice of shared memory with "
+      "coalesced 16-byte loads and stores (its partial end vectors element by element), a pair of lanes computes "
+      "each row from there in registers, no block barrier; other rows and unaligned tensors run grain_rows";
+  v.launch = staged_rows_kernel;
   return v;
 }
 
@@ -450,7 +463,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), staged_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

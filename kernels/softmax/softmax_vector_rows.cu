@@ -10,14 +10,15 @@
 // roof on the H100 against this one's 96-114 %: NOTES.md). Instead the warp copies its tile (one
 // contiguous stretch, vector_rows_shape) into its own slice of shared memory with coalesced
 // 16-byte loads, __syncwarp, each lane reads its V vectors (V odd: no bank conflict), computes and
-// writes them back, __syncwarp, and the tile leaves with coalesced 16-byte stores. No block
-// barrier: warps never wait for each other.
+// writes them back, __syncwarp, and the tile leaves with coalesced 16-byte stores
+// (softmax_warp_tile.cuh, shared with staged_rows). No block barrier: warps never wait for each other.
 // The tensor's last rows % R rows go row by row through the last warp's first lanes.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/softmax/softmax_device.cuh"
+#include "kernels/softmax/softmax_warp_tile.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -139,21 +140,11 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
   const std::int64_t first_group = warp * kTileGroups;
   const int tile_groups = static_cast<int>(max(min(groups - first_group, static_cast<std::int64_t>(kTileGroups)),
                                                std::int64_t{0}));
-  const uint4* xs = reinterpret_cast<const uint4*>(x) + first_group * kVectors;
-  uint4* ys = reinterpret_cast<uint4*>(y) + first_group * kVectors;
-
   uint4* tile = tiles + (threadIdx.x / 32) * kTileVectors;
   const int tile_vectors = tile_groups * kVectors;
-  // Coalesced: instruction k of the warp reads vectors [32 k, 32 k + 32) of the tile. All loads
-  // are issued before the first store to shared memory.
-  uint4 loaded[kLaneVectors];
-#pragma unroll
-  for (int k = 0; k < kLaneVectors; ++k) {
-    const int v = lane + 32 * k;
-    loaded[k] = v < tile_vectors ? xs[v] : uint4{};
-  }
-#pragma unroll
-  for (int k = 0; k < kLaneVectors; ++k) tile[lane + 32 * k] = loaded[k];
+  // The tile is whole vectors (groups start on vectors): no partial vector at either end.
+  const WarpTileSpan span{first_group * kVectors, tile_vectors};
+  warp_tile_load<T, kLaneVectors, false>(tile, x, span, groups * kGroupRows * kCols);
   __syncwarp();
 #pragma unroll
   for (int s = 0; s < kSpans; ++s) {
@@ -167,11 +158,8 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
     for (int v = 0; v < kVectors; ++v) tile[g * kVectors + v] = group[v];
   }
   __syncwarp();
-#pragma unroll
-  for (int k = 0; k < kLaneVectors; ++k) {
-    const int v = lane + 32 * k;
-    if (v < tile_vectors) ys[v] = tile[v];
-  }
+  const std::int64_t first = span.first_vector * kVector<T>;
+  warp_tile_store<T, kLaneVectors, false>(tile, y, span, first, first + std::int64_t{tile_vectors} * kVector<T>);
 
   if (warp == warps - 1 && tail_rows > 0) {
     const std::int64_t tail = groups * kGroupRows * kCols;

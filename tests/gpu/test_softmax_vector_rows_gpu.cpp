@@ -12,6 +12,7 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 #include "support/catch.hpp"
+#include "support/softmax_unaligned.hpp"
 #include "support/verify_variants.hpp"
 
 #include "kbench/ops/softmax.hpp"
@@ -34,31 +35,11 @@ void check(const Shape& shape, const std::vector<std::string>& names, CudaStream
   test::verify_variants(*test::all_ops().find("softmax"), shape, names, stream, element_count(shape));
 }
 
-/// launch_vector_rows on x and y that start `offset` elements past a 16-byte boundary (the
-/// workload's buffers are always aligned), y poisoned with NaN bits first: every element must
-/// match the reference.
+/// launch_vector_rows on tensors `offset` elements past a 16-byte boundary (its fallback).
 template <typename T>
 void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int offset, CudaStream& stream) {
-  const std::uint64_t seed = test::fresh_seed();
-  INFO(dtype_name(dtype) << " " << rows << " x " << cols << " at element offset " << offset << " seed " << seed);
-  const auto n = static_cast<std::size_t>(rows * cols);
-  const HostTensor x = random_tensor(dtype, n, seed, -4.0f, 4.0f);
-  DeviceBuffer in((n + 8) * sizeof(T)), out((n + 8) * sizeof(T));
-  upload(in.as<T>() + offset, x.bytes.data(), x.bytes.size());
-  KBENCH_CUDA_CALL(cudaMemset(out.get(), 0xFF, out.bytes()));
-  KBENCH_CUDA_CALL(cudaDeviceSynchronize());
-  softmax::launch_vector_rows(in.as<T>() + offset, out.as<T>() + offset, rows, cols, stream.get());
-  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
-  std::vector<std::uint8_t> bytes(n * sizeof(T));
-  KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.as<T>() + offset, bytes.size(), cudaMemcpyDeviceToHost));
-  const std::vector<float> got = decode_to_float(dtype, bytes.data(), n);
-  const std::vector<double> want = softmax::reference_softmax(x.values, rows, cols);
-  const Tolerance tol = fp32_math_tolerance(dtype);
-  std::int64_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!(std::fabs(got[i] - want[i]) <= tol.abs + tol.rel * std::fabs(want[i]))) ++bad;
-  }
-  CHECK(bad == 0);
+  test::check_softmax_unaligned<T>([](auto... a) { softmax::launch_vector_rows(a...); }, dtype, rows, cols, offset,
+                                   stream);
 }
 
 }  // namespace
