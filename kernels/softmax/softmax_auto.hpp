@@ -257,56 +257,6 @@ constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t eleme
   return shape;
 }
 
-/// The staged-rows kernel (softmax_staged_rows.cu) for rows of 32-128 bytes of any width (16-bit
-/// 16-64 columns, fp32 8-32) in 16-byte aligned tensors: vector_rows' staging for rows that are
-/// not whole vectors in a group of few rows. A warp's tile is `tile_rows` whole rows, one
-/// contiguous stretch that starts and ends anywhere in a vector; the warp copies the vectors that
-/// cover it into its slice of shared memory (kStagedRowsLaneVectors per lane), then each pair of
-/// lanes computes one row at a time from there (lane h of the pair holds elements h, h + 2, ...:
-/// `per_lane` slots in registers), and the tile leaves by coalesced 16-byte stores, its partial
-/// end vectors element by element.
-constexpr int kStagedRowsMinRowBytes = 32;
-constexpr int kStagedRowsMaxRowBytes = 128;
-constexpr int kStagedRowsLanes = 2;          ///< lanes per row
-constexpr int kStagedRowsLaneVectors = 9;    ///< 16-byte vectors each lane stages: a slice of 4608 bytes per warp
-constexpr int kStagedRowsPerLaneStep = 4;    ///< per_lane is a multiple of this (the instantiations)
-
-struct StagedRowsShape {
-  int per_lane = 0;   ///< register slots per lane and row; 0: rows outside the kernel's class
-  int tile_rows = 0;  ///< rows of a warp's tile, a multiple of 32 / kStagedRowsLanes
-};
-
-constexpr bool staged_rows_fits(std::int64_t cols, std::size_t element_size) {
-  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
-  return row_bytes >= kStagedRowsMinRowBytes && row_bytes <= kStagedRowsMaxRowBytes;
-}
-
-/// per_lane: ceil(cols / 2) rounded up to a multiple of kStagedRowsPerLaneStep. tile_rows: the most
-/// rounds of 16 rows whose bytes, plus the 16-byte vector a tile may start inside and the one it
-/// may end inside, fit the slice (32 x kStagedRowsLaneVectors vectors).
-constexpr StagedRowsShape staged_rows_shape(std::int64_t cols, std::size_t element_size) {
-  StagedRowsShape shape;
-  if (!staged_rows_fits(cols, element_size)) return shape;
-  const std::int64_t per_row_lane = (cols + kStagedRowsLanes - 1) / kStagedRowsLanes;
-  shape.per_lane = static_cast<int>((per_row_lane + kStagedRowsPerLaneStep - 1) / kStagedRowsPerLaneStep *
-                                    kStagedRowsPerLaneStep);
-  const std::int64_t round_rows = 32 / kStagedRowsLanes;
-  const std::int64_t round_bytes = round_rows * cols * static_cast<std::int64_t>(element_size);
-  const std::int64_t most_bytes = 32 * kStagedRowsLaneVectors * 16 - 2 * 16;
-  const std::int64_t rounds = most_bytes / round_bytes;
-  shape.tile_rows = static_cast<int>(round_rows * (rounds > 0 ? rounds : 1));
-  return shape;
-}
-
-/// Whether staged_rows_shape gives `per_lane` for some width of the class: the kernel
-/// instantiations the launcher needs.
-constexpr bool staged_rows_reachable(std::size_t element_size, int per_lane) {
-  for (std::int64_t cols = 1; cols * static_cast<std::int64_t>(element_size) <= kStagedRowsMaxRowBytes; ++cols) {
-    if (staged_rows_shape(cols, element_size).per_lane == per_lane && per_lane > 0) return true;
-  }
-  return false;
-}
-
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
 /// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
 /// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
@@ -375,23 +325,30 @@ constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size,
 /// against 31.1), and lost to ring_rows on the large tensors of 96-byte rows and more (262144x127:
 /// 60.7 against 56.1; 262144x61: 31.9 against 31.6). fp32 rows keep the measured picks below.
 ///
-/// fp32 rows of 33-188 bytes that are not whole vectors (9-47 columns, under warp_rows' 48): grain_rows
-/// too, unless ring_rows takes them. On the H100 (session 13, cold µs) its 4-byte loads beat
-/// short_rows' staged tiles at 1048573x13 (43.0 against 50.9) and 1048576x15 (47.3 against 57.9).
+/// fp32 rows of 36-188 bytes that are not whole vectors (9-47 columns, under warp_rows' 48): grain_rows
+/// too, ahead of ring_rows. On the H100 (session 13, cold µs) its 4-byte loads beat short_rows'
+/// staged tiles at 1048573x13 (42.9 against 51.2), 2097143x17 (104.1 against 139.4) and 699051x23
+/// (45.3 against 60.6), and ring_rows at 1000003x33 (99.3 against 105.8) and 524287x47 (68.7
+/// against 79.5); ring_rows won only 1048573x9 (26.9 against 29.1), whose 36-byte rows it does not take.
 constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   if (layout.vector_rows) return false;
   if (element_size == 2) return cols <= kGrainRowsMaxCols;
   return element_size == 4 && cols * 4 > kVectorRowsMaxRowBytes && cols < kWarpRowsMinColsFp32;
 }
 
-/// 16-bit rows of kBodyRowsMinCols..kGrainRowsMaxCols columns whose width is not a multiple of 4
+/// 16-bit rows of kBodyRowsAutoMinCols..kGrainRowsMaxCols columns whose width is not a multiple of 4
 /// elements (grain_rows' grain would be 2 or 4 bytes), x and y 16-byte aligned: body_rows, ahead of
-/// grain_rows and ring_rows. On the H100 (session 13, cold µs, fp16) it beat both on every odd
-/// width measured: 65537x129 15.3 against grain_rows' 22.6; 131071x255 49.3 against ring_rows'
-/// 56.1; 262144x127 50.2 against 55.7; 262144x61 30.6 against 31.8; 1000003x33 68.5 against 72.7.
-/// At 100 columns (8-byte grains) grain_rows kept the lead (14.1 against 15.0).
+/// grain_rows and ring_rows. On the H100 (session 13, cold µs, fp16) it won every such width past
+/// 64 measured: 65537x129 15.3 against grain_rows' 22.6, 65537x130 15.3 against 19.3, 131071x255
+/// 49.3 against ring_rows' 56.1, 262144x127 50.2 against 55.7. At 64 columns and fewer its 1-7
+/// body vectors leave up to 15 edge elements to 4-8 lanes and it lost most: 2097143x17 126.8 against
+/// grain_rows' 73.0, 699051x23 38.4 against 29.3, 524287x47 45.8 against 41.6, 262144x62 26.7
+/// against 25.3 (it won 33 and 61 by 5 %). At 100 columns (8-byte grains) grain_rows kept the lead
+/// (14.1 against 15.0).
+constexpr std::int64_t kBodyRowsAutoMinCols = 65;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  return element_size == 2 && layout.aligned && cols >= kBodyRowsMinCols && cols <= kGrainRowsMaxCols && cols % 4 != 0;
+  return element_size == 2 && layout.aligned && cols >= kBodyRowsAutoMinCols && cols <= kGrainRowsMaxCols &&
+         cols % 4 != 0;
 }
 
 /// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute
@@ -421,11 +378,15 @@ constexpr std::int64_t kShortAlwaysMaxCols = 256;
 /// against 21.5: its ring's fixed cost) and on 7 columns (34.3 against 30.8).
 constexpr std::int64_t kRingRowsMinBytes = 96;
 constexpr std::int64_t kRingRowsMinTensorBytes = 24 * 1024 * 1024;
+///
+/// 16-bit rows of even width are left to grain_rows, whose grains are then 4 bytes or more (session
+/// 13: 262144x62 25.3 µs, where ring_rows took 31.8 at 262144x61 and grain_rows' single elements 32.0).
 constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::size_t element_size, int cc_major,
                                     SoftmaxLayout layout) {
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  const bool single_element_grains = element_size == 4 || cols % 2 == 1;
   return row_bytes >= kRingRowsMinBytes && cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned &&
-         cc_major >= 9 && rows * row_bytes >= kRingRowsMinTensorBytes;
+         single_element_grains && cc_major >= 9 && rows * row_bytes >= kRingRowsMinTensorBytes;
 }
 
 /// Cluster slices past this take one block per SM, and clusters of 8 such blocks do not all fit
@@ -465,7 +426,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (auto_takes_vector_rows(cols, element_size, layout)) return SoftmaxKernel::vector_rows;
   if (auto_takes_body_rows(cols, element_size, layout)) return SoftmaxKernel::body_rows;
   const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
-  if (auto_takes_grain_rows(cols, element_size, layout) && !ring) return SoftmaxKernel::grain_rows;
+  if (auto_takes_grain_rows(cols, element_size, layout) && (!ring || element_size == 4)) return SoftmaxKernel::grain_rows;
   if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
   if (ring) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {

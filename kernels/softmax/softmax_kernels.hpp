@@ -108,15 +108,6 @@ void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cu
 template <typename T>
 void launch_vector_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
-/// Many rows of 32-128 bytes of any width (staged_rows_fits: 16-bit 16-64 columns, fp32 8-32;
-/// softmax_auto.hpp, staged_rows_shape): each warp stages a tile of whole rows (one contiguous
-/// stretch, partial 16-byte vectors at its ends) through its own slice of shared memory with
-/// coalesced 16-byte loads and stores; a pair of lanes computes each row from there in registers
-/// (one shuffle each for the max and the sum). x and y must be 16-byte aligned; other pointers and
-/// other widths run launch_grain_rows.
-template <typename T>
-void launch_staged_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
-
 /// How launch_grid_row runs a problem, decided once per problem (plan_grid_row).
 struct GridRowPlan {
   GridRowShape shape;  ///< blocks_per_row = 0: the online kernel runs instead

@@ -84,7 +84,6 @@ const RowKernel warp_rows_kernel{[](auto... a) { softmax::launch_warp_rows(a...)
 const RowKernel grain_rows_kernel{[](auto... a) { softmax::launch_grain_rows(a...); }};
 const RowKernel body_rows_kernel{[](auto... a) { softmax::launch_body_rows(a...); }};
 const RowKernel vector_rows_kernel{[](auto... a) { softmax::launch_vector_rows(a...); }};
-const RowKernel staged_rows_kernel{[](auto... a) { softmax::launch_staged_rows(a...); }};
 
 struct ManualBuffers {
   explicit ManualBuffers(const SoftmaxArgs& args)
@@ -211,18 +210,6 @@ Variant<SoftmaxArgs> vector_rows() {
   return v;
 }
 
-Variant<SoftmaxArgs> staged_rows() {
-  Variant<SoftmaxArgs> v;
-  v.name = "staged_rows";
-  v.description =
-      "rows of 32-128 bytes of any width (16-bit 16-64 columns, fp32 8-32), aligned tensors: each warp stages a "
-      "tile of whole rows (about 4 KiB, one contiguous stretch) through its own slice of shared memory with "
-      "coalesced 16-byte loads and stores (its partial end vectors element by element), a pair of lanes computes "
-      "each row from there in registers, no block barrier; other rows and unaligned tensors run grain_rows";
-  v.launch = staged_rows_kernel;
-  return v;
-}
-
 /// The ring-rows call: the plan (its shape for this device), made once per problem.
 CallFn ring_rows_call(const SoftmaxArgs& args) {
   return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
@@ -333,10 +320,10 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, body_rows for 16-bit rows of 16-256 columns not a multiple of 4 in aligned tensors, "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 in aligned tensors, "
       "grain_rows for other 16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole "
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
-      "rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
@@ -463,7 +450,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  vector_rows(), staged_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

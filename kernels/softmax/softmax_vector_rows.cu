@@ -11,7 +11,7 @@
 // contiguous stretch, vector_rows_shape) into its own slice of shared memory with coalesced
 // 16-byte loads, __syncwarp, each lane reads its V vectors (V odd: no bank conflict), computes and
 // writes them back, __syncwarp, and the tile leaves with coalesced 16-byte stores
-// (softmax_warp_tile.cuh, shared with staged_rows). No block barrier: warps never wait for each other.
+// (softmax_warp_tile.cuh). No block barrier: warps never wait for each other.
 // The tensor's last rows % R rows go row by row through the last warp's first lanes.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -142,9 +142,9 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
                                                std::int64_t{0}));
   uint4* tile = tiles + (threadIdx.x / 32) * kTileVectors;
   const int tile_vectors = tile_groups * kVectors;
-  // The tile is whole vectors (groups start on vectors): no partial vector at either end.
+  // Groups start on vectors: the tile is whole vectors.
   const WarpTileSpan span{first_group * kVectors, tile_vectors};
-  warp_tile_load<T, kLaneVectors, false>(tile, x, span, groups * kGroupRows * kCols);
+  warp_tile_load<T, kLaneVectors>(tile, x, span);
   __syncwarp();
 #pragma unroll
   for (int s = 0; s < kSpans; ++s) {
@@ -158,8 +158,7 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
     for (int v = 0; v < kVectors; ++v) tile[g * kVectors + v] = group[v];
   }
   __syncwarp();
-  const std::int64_t first = span.first_vector * kVector<T>;
-  warp_tile_store<T, kLaneVectors, false>(tile, y, span, first, first + std::int64_t{tile_vectors} * kVector<T>);
+  warp_tile_store<T, kLaneVectors>(tile, y, span);
 
   if (warp == warps - 1 && tail_rows > 0) {
     const std::int64_t tail = groups * kGroupRows * kCols;

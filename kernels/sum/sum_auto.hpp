@@ -47,14 +47,18 @@ constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 constexpr std::int64_t kSpanRowsMinColsFp32 = 48;  ///< measured from 61; flat_rows' 17-33 columns untried
 constexpr std::int64_t kSpanRowsMaxColsFp32 = 256;
 ///
-/// Rows under kVectorRowsMaxRowBytes (32) bytes, 16-bit 1-15 or fp32 1-7 columns: `vector_rows` (a
-/// lane owns R whole rows as V 16-byte vectors, each warp's tile staged through its own shared
-/// memory with coalesced loads, R results per store; NOTES.md "vector_rows"). Its launcher runs
-/// the thread per row on tensors that are not 16-byte aligned, so no alignment is asked here.
-/// Predicted, not yet measured: ahead of the thread per row on every width of the class (bf16
-/// 6000011x2: 22.5 µs, 72 % of the copy roof, before), by the most on 16-bit rows of 1-7 columns.
+/// Rows of at most kAutoVectorRowsMaxBytes: `vector_rows` (a lane owns R whole rows as V 16-byte
+/// vectors, each warp's tile staged through its own shared memory with coalesced loads, R results
+/// per store; NOTES.md "vector_rows"). Its launcher runs the thread per row on tensors that are
+/// not 16-byte aligned, so no alignment is asked here. On the H100 (session 13, cold µs, sum and
+/// max alike) it beat the thread per row at 2 and 3 columns in every dtype (bf16 6000011x2 14.0
+/// against 22.4; fp16 4194301x3 13.8 against 18.3; fp32 4194301x3 22.3 against 24.0), was level at
+/// 7 (14.1 against 14.4; fp32 23.8 against 24.0) and lost at 16-bit 13 (13.9 against 13.2).
+constexpr std::int64_t kAutoVectorRowsMaxBytes = 16;
 constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
-  if (rows_vector_fits(cols, element_size)) return RowKernel::vector_rows;
+  if (rows_vector_fits(cols, element_size) && cols * static_cast<std::int64_t>(element_size) <= kAutoVectorRowsMaxBytes) {
+    return RowKernel::vector_rows;
+  }
   if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
   const std::int64_t span_min_cols = element_size == 2 ? span_run_elements(element_size) : kSpanRowsMinColsFp32;
   const std::int64_t span_max_cols = element_size == 2 ? kFlatRowsMaxCols : kSpanRowsMaxColsFp32;

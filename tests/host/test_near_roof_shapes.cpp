@@ -1,6 +1,6 @@
-// The launch shapes of softmax's body_rows and staged_rows (kernels/softmax/NOTES.md "body_rows",
-// "staged_rows"): every element of every row is read by exactly one lane slot whatever the row's
-// phase against 16-byte boundaries, within the lanes and edge slots the shape gives. No GPU needed.
+// The launch shape of softmax's body_rows (kernels/softmax/NOTES.md "body_rows"): every element
+// of every row is read by exactly one lane slot whatever the row's phase against 16-byte
+// boundaries, within the lanes and edge slots the shape gives. No GPU needed.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "support/catch.hpp"
 
@@ -55,62 +55,4 @@ TEST_CASE("body_rows: odd widths read their aligned body by 16-byte vectors", "[
   CHECK(softmax::body_rows_shape(255, 64).lanes == 32);
   CHECK(softmax::body_rows_shape(256, 32).edges == 0);   // whole vectors: no head, no tail
   CHECK(softmax::body_rows_edge_elements(100, 100) == 4);  // head 4, 12 vectors, no tail
-}
-
-TEST_CASE("staged_rows: a warp's tile fits its slice at every start phase, and the lane pairs cover each row once",
-          "[softmax][staged_rows]") {
-  const int slice_vectors = 32 * softmax::kStagedRowsLaneVectors;
-  for (std::size_t size : {std::size_t{2}, std::size_t{4}}) {
-    const int per_vector = 16 / static_cast<int>(size);
-    for (std::int64_t cols = 1; cols <= 300; ++cols) {
-      const std::int64_t row_bytes = cols * static_cast<std::int64_t>(size);
-      const softmax::StagedRowsShape s = softmax::staged_rows_shape(cols, size);
-      INFO(size << "-byte elements, cols " << cols);
-      const bool in_class = row_bytes >= 32 && row_bytes <= 128;
-      CHECK(softmax::staged_rows_fits(cols, size) == in_class);
-      if (!in_class) {
-        CHECK(s.per_lane == 0);
-        continue;
-      }
-      CHECK(softmax::staged_rows_reachable(size, s.per_lane));
-      CHECK(s.per_lane % softmax::kStagedRowsPerLaneStep == 0);
-      CHECK(softmax::kStagedRowsLanes * s.per_lane >= cols);                                      // every element a slot
-      CHECK(softmax::kStagedRowsLanes * (s.per_lane - softmax::kStagedRowsPerLaneStep) < cols);  // no empty step
-      CHECK(s.tile_rows % (32 / softmax::kStagedRowsLanes) == 0);
-      const std::int64_t tile_bytes = s.tile_rows * row_bytes;
-      CHECK(2 * tile_bytes >= slice_vectors * 16);  // at least half the slice in flight
-      // Tiles start at w x tile_rows rows from an aligned base: every start phase the tensor has.
-      for (std::int64_t w = 0; w < per_vector; ++w) {
-        const std::int64_t first = w * s.tile_rows * cols;
-        const std::int64_t end = first + s.tile_rows * cols;
-        const std::int64_t vectors = (end + per_vector - 1) / per_vector - first / per_vector;
-        CHECK(vectors <= slice_vectors);
-      }
-      // Lane h of a pair holds elements h, h + 2, ...: each element of the row exactly once.
-      std::vector<int> seen(static_cast<std::size_t>(cols), 0);
-      for (int h = 0; h < softmax::kStagedRowsLanes; ++h) {
-        for (int k = 0; k < s.per_lane; ++k) {
-          const std::int64_t j = softmax::kStagedRowsLanes * k + h;
-          if (j < cols) ++seen[static_cast<std::size_t>(j)];
-        }
-      }
-      for (std::int64_t c = 0; c < cols; ++c) CHECK(seen[static_cast<std::size_t>(c)] == 1);
-    }
-  }
-}
-
-TEST_CASE("staged_rows: the shapes of the issue-22 widths", "[softmax][staged_rows]") {
-  CHECK(softmax::staged_rows_shape(61, 2).per_lane == 32);
-  CHECK(softmax::staged_rows_shape(61, 2).tile_rows == 32);   // 3904 bytes of a 4608-byte slice
-  CHECK(softmax::staged_rows_shape(33, 2).per_lane == 20);  // 17 slots of 20 hold elements
-  CHECK(softmax::staged_rows_shape(33, 2).tile_rows == 64);   // 4224 bytes
-  CHECK(softmax::staged_rows_shape(17, 2).per_lane == 12);
-  CHECK(softmax::staged_rows_shape(17, 2).tile_rows == 128);  // 4352 bytes
-  CHECK(softmax::staged_rows_shape(64, 2).tile_rows == 32);   // 4096 bytes
-  CHECK(softmax::staged_rows_shape(15, 2).per_lane == 0);     // 30 bytes: vector_rows' class
-  CHECK(softmax::staged_rows_shape(65, 2).per_lane == 0);     // 130 bytes: past the class
-  CHECK(softmax::staged_rows_shape(13, 4).per_lane == 8);
-  CHECK(softmax::staged_rows_shape(32, 4).per_lane == 16);
-  CHECK(softmax::staged_rows_shape(7, 4).per_lane == 0);
-  CHECK_FALSE(softmax::staged_rows_reachable(4, 24));          // fp32 rows stop at 16 slots a lane
 }
