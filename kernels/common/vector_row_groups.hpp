@@ -34,4 +34,39 @@ constexpr int vector_row_group_spans(int vectors, int lane_vectors) {
   return vectors < lane_vectors ? lane_vectors / vectors : 1;
 }
 
+/// A vector-rows kernel's tile: groups of R whole rows in V whole vectors, `spans` x 32 groups
+/// per warp (a lane owns `spans` groups).
+struct VectorRowTile {
+  int group_rows = 0;  ///< R; 0: rows outside the kernel's class
+  int vectors = 0;     ///< V, 16-byte vectors per group
+  int spans = 0;       ///< groups per lane in a warp's tile
+};
+
+constexpr VectorRowTile vector_row_tile(std::int64_t row_bytes, int lane_vectors) {
+  const VectorRowGroup group = vector_row_group(row_bytes);
+  if (group.rows == 0) return {};
+  return {group.rows, group.vectors, vector_row_group_spans(group.vectors, lane_vectors)};
+}
+
+/// A vector-rows kernel's launch over `rows` rows: its whole groups, the rows past them (fewer
+/// than R, done row by row by the last warp), a warp per tile (at least one: the tail alone) and
+/// blocks of `block_warps` warps.
+struct VectorRowGrid {
+  std::int64_t groups = 0;
+  int tail_rows = 0;
+  std::int64_t warps = 0;
+  std::int64_t blocks = 0;
+};
+
+constexpr VectorRowGrid vector_row_grid(std::int64_t rows, VectorRowTile tile, int block_warps) {
+  VectorRowGrid grid;
+  grid.groups = rows / tile.group_rows;
+  grid.tail_rows = static_cast<int>(rows % tile.group_rows);
+  const std::int64_t tile_groups = 32 * tile.spans;
+  grid.warps = (grid.groups + tile_groups - 1) / tile_groups;
+  if (grid.warps == 0) grid.warps = 1;
+  grid.blocks = (grid.warps + block_warps - 1) / block_warps;
+  return grid;
+}
+
 }  // namespace kbench

@@ -234,11 +234,7 @@ constexpr bool body_rows_reachable(int lanes, int edges, int rows, int bytes_in_
 constexpr int kVectorRowsMaxRowBytes = 32;   ///< rows of fewer bytes take it
 constexpr int kVectorRowsLaneVectors = 8;    ///< a lane's tile holds at least this many vectors (one group if more)
 
-struct VectorRowsShape {
-  int group_rows = 0;  ///< R; 0: rows outside the kernel's class
-  int vectors = 0;     ///< V, 16-byte vectors per group
-  int spans = 0;       ///< groups per lane in a warp's tile
-};
+using VectorRowsShape = VectorRowTile;
 
 /// Whether rows of `cols` elements are in vector_rows' class: fewer than kVectorRowsMaxRowBytes
 /// bytes, not a whole number of 16-byte vectors.
@@ -248,13 +244,8 @@ constexpr bool vector_rows_fits(std::int64_t cols, std::size_t element_size) {
 }
 
 constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t element_size) {
-  VectorRowsShape shape;
-  if (!vector_rows_fits(cols, element_size)) return shape;
-  const VectorRowGroup group = vector_row_group(cols * static_cast<std::int64_t>(element_size));
-  shape.group_rows = group.rows;
-  shape.vectors = group.vectors;
-  shape.spans = vector_row_group_spans(group.vectors, kVectorRowsLaneVectors);
-  return shape;
+  if (!vector_rows_fits(cols, element_size)) return {};
+  return vector_row_tile(cols * static_cast<std::int64_t>(element_size), kVectorRowsLaneVectors);
 }
 
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of

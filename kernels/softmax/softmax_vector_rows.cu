@@ -169,15 +169,11 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kVect
 template <typename T, int kCols>
 void launch_width(const T* x, T* y, std::int64_t rows, cudaStream_t stream) {
   constexpr VectorRowsShape kShape = vector_rows_shape(kCols, sizeof(T));
-  const std::int64_t groups = rows / kShape.group_rows;
-  const int tail_rows = static_cast<int>(rows % kShape.group_rows);
-  const std::int64_t tile_groups = 32 * kShape.spans;
-  std::int64_t warps = (groups + tile_groups - 1) / tile_groups;
-  if (warps == 0) warps = 1;  // fewer rows than one group: the tail alone
-  const std::int64_t blocks = (warps + kVectorRowsWarps - 1) / kVectorRowsWarps;
-  if (blocks > 0x7FFFFFFF) throw std::invalid_argument("softmax vector_rows: too many blocks for a 1-D grid");
+  const VectorRowGrid grid = vector_row_grid(rows, kShape, kVectorRowsWarps);
+  if (grid.blocks > 0x7FFFFFFF) throw std::invalid_argument("softmax vector_rows: too many blocks for a 1-D grid");
   softmax_vector_rows_kernel<T, kCols, kShape.group_rows, kShape.vectors, kShape.spans>
-      <<<static_cast<unsigned>(blocks), kVectorRowsBlock, 0, stream>>>(x, y, groups, warps, tail_rows);
+      <<<static_cast<unsigned>(grid.blocks), kVectorRowsBlock, 0, stream>>>(x, y, grid.groups, grid.warps,
+                                                                             grid.tail_rows);
   KBENCH_CHECK_LAUNCH();
 }
 

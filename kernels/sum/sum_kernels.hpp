@@ -161,22 +161,13 @@ constexpr bool rows_vector_fits(std::int64_t cols, std::size_t element_size) {
   return cols >= 1 && cols * static_cast<std::int64_t>(element_size) < kVectorRowsMaxRowBytes;
 }
 
-struct RowsVectorShape {
-  int group_rows = 0;  ///< R (kernels/common/vector_row_groups.hpp); 0: rows outside the class
-  int vectors = 0;     ///< V, 16-byte vectors per group
-  int spans = 0;       ///< groups per lane in a warp's tile
-};
+using RowsVectorShape = VectorRowTile;  ///< kernels/common/vector_row_groups.hpp
 
 /// The vector-rows kernel's tile for rows of `cols` elements: groups of R whole rows in V whole
 /// vectors, `spans` x 32 groups per warp.
 constexpr RowsVectorShape rows_vector_shape(std::int64_t cols, std::size_t element_size) {
-  RowsVectorShape shape;
-  if (!rows_vector_fits(cols, element_size)) return shape;
-  const VectorRowGroup group = vector_row_group(cols * static_cast<std::int64_t>(element_size));
-  shape.group_rows = group.rows;
-  shape.vectors = group.vectors;
-  shape.spans = vector_row_group_spans(group.vectors, kVectorRowsLaneVectors);
-  return shape;
+  if (!rows_vector_fits(cols, element_size)) return {};
+  return vector_row_tile(cols * static_cast<std::int64_t>(element_size), kVectorRowsLaneVectors);
 }
 
 /// Rows under kVectorRowsMaxRowBytes bytes in a tensor whose `in` and `out` are 16-byte aligned:

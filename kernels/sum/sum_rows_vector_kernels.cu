@@ -146,15 +146,11 @@ __global__ void __launch_bounds__(kVectorRowsBlock, vector_rows_min_blocks(kSpan
 template <typename T, int kCols, typename Op>
 void launch_width(const T* in, T* out, std::int64_t rows, Op op, cudaStream_t stream) {
   constexpr RowsVectorShape kShape = rows_vector_shape(kCols, sizeof(T));
-  const std::int64_t groups = rows / kShape.group_rows;
-  const int tail_rows = static_cast<int>(rows % kShape.group_rows);
-  const std::int64_t tile_groups = 32 * kShape.spans;
-  std::int64_t warps = (groups + tile_groups - 1) / tile_groups;
-  if (warps == 0) warps = 1;  // fewer rows than one group: the tail alone
-  const std::int64_t blocks = (warps + kVectorRowsWarps - 1) / kVectorRowsWarps;
-  if (blocks > 0x7FFFFFFF) throw std::invalid_argument("sum vector_rows: too many blocks for a 1-D grid");
+  const VectorRowGrid grid = vector_row_grid(rows, kShape, kVectorRowsWarps);
+  if (grid.blocks > 0x7FFFFFFF) throw std::invalid_argument("sum vector_rows: too many blocks for a 1-D grid");
   rows_vector_kernel<T, kCols, kShape.group_rows, kShape.vectors, kShape.spans>
-      <<<static_cast<unsigned>(blocks), kVectorRowsBlock, 0, stream>>>(in, out, groups, warps, tail_rows, op);
+      <<<static_cast<unsigned>(grid.blocks), kVectorRowsBlock, 0, stream>>>(in, out, grid.groups, grid.warps,
+                                                                            grid.tail_rows, op);
   KBENCH_CHECK_LAUNCH();
 }
 

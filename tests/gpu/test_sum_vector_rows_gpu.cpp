@@ -12,6 +12,7 @@
 #include "kernels/sum/reduction_reference.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 #include "support/catch.hpp"
+#include "support/row_reduction_check.hpp"
 #include "support/verify_variants.hpp"
 
 #include "kbench/ops/reduction.hpp"
@@ -55,15 +56,7 @@ void check_unaligned(DType dtype, std::int64_t rows, std::int64_t cols, int in_o
   KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(rows) * sizeof(T));
   KBENCH_CUDA_CALL(cudaMemcpy(bytes.data(), out.as<T>() + out_offset, bytes.size(), cudaMemcpyDeviceToHost));
-  const std::vector<float> got = decode_to_float(dtype, bytes.data(), static_cast<std::size_t>(rows));
-  const sum::ReductionReference want = sum::reference_rows(x.values, rows, cols, reduction);
-  const Tolerance tol = sum::reduction_tolerance(dtype, reduction);
-  std::int64_t bad = 0;
-  for (std::size_t r = 0; r < got.size(); ++r) {
-    const double allowed = tol.abs + tol.rel * std::fabs(want.values[r]) + tol.scaled * want.scale[r];
-    if (!(std::fabs(got[r] - want.values[r]) <= allowed)) ++bad;
-  }
-  CHECK(bad == 0);
+  CHECK(test::rows_off_reference(dtype, bytes, x.values, rows, cols, reduction) == 0);
 }
 
 }  // namespace

@@ -379,6 +379,28 @@ TEST_CASE("sum vector_rows: every row under 32 bytes, whole vectors included, la
   CHECK(sum::rows_vector_shape(8, 4).group_rows == 0);
 }
 
+TEST_CASE("vector rows grid: whole groups, a tail of fewer than R rows, a warp per tile, at least one warp",
+          "[auto][softmax][sum]") {
+  const VectorRowTile tile = vector_row_tile(14, 8);  // 16-bit 7 columns: 8 rows in 7 vectors, 1 group a lane
+  CHECK(tile.group_rows == 8);
+  CHECK(tile.vectors == 7);
+  CHECK(tile.spans == 1);
+  const VectorRowGrid small = vector_row_grid(5, tile, 4);  // fewer rows than a group: the tail alone
+  CHECK(small.groups == 0);
+  CHECK(small.tail_rows == 5);
+  CHECK(small.warps == 1);
+  CHECK(small.blocks == 1);
+  const VectorRowGrid odd = vector_row_grid(8 * 32 * 9 + 3, tile, 4);  // 9 whole tiles and 3 rows
+  CHECK(odd.groups == 32 * 9);
+  CHECK(odd.tail_rows == 3);
+  CHECK(odd.warps == 9);
+  CHECK(odd.blocks == 3);
+  const VectorRowGrid partial = vector_row_grid(8 * 33, tile, 4);  // a second tile of one group
+  CHECK(partial.warps == 2);
+  CHECK(vector_row_tile(0, 8).group_rows == 0);
+  CHECK(vector_row_tile(4, 8).spans == 8);  // fp32 1 column or 16-bit 2: 4 rows a vector, 8 vectors a lane
+}
+
 TEST_CASE("vector rows: R rows in exactly V whole vectors, V odd, at least 8 vectors per lane's tile", "[auto][softmax]") {
   using softmax::vector_rows_shape;
   CHECK(vector_rows_shape(7, 2).group_rows == 8);  // 8 rows of 14 bytes in 7 vectors
