@@ -161,7 +161,7 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): vector_rows for rows under 32 bytes, naive for rows of at most 48 bytes, span_rows for rows up to 1024 16-bit "
+      "picks per problem (sum/NOTES.md): vector_rows for rows of at most 16 bytes, naive for rows of at most 48 bytes, span_rows for rows up to 1024 16-bit "
       "or 48-256 fp32 columns, flat_rows for other rows up to 1024, split_row for fewer rows than 4 per SM of at least "
       "32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
