@@ -389,7 +389,7 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 /// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
 ///    vectors, a warp's tile through its slice of shared memory); rows auto_takes_body_rows:
 ///    body_rows (a lane group per 16-bit row, its aligned body by 16-byte vectors, head and tail by
-///    elements); rows auto_takes_grain_rows and not auto_takes_ring_rows: grain_rows (a lane group per row, loads of the widest
+///    elements); rows auto_takes_grain_rows (16-bit ones unless auto_takes_ring_rows): grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); rows
 ///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
 ///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
