@@ -174,21 +174,25 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
   return false;
 }
 
-/// The body-rows kernel (16-bit rows of kBodyRowsMinCols..kGrainRowsMaxCols columns, x and y
+/// The body-rows kernel (16-bit rows of kBodyRowsMinCols..kBodyRowsMaxCols columns, x and y
 /// 16-byte aligned; softmax_body_rows.cu): a group of `lanes` lanes per row, lane l loading the
-/// 16-byte vector l of the row's aligned body (from its first 16-byte boundary to its last) and
-/// elements l, l + lanes, ... (`edges` of them) of the head and tail around it, for `rows` rows
-/// before the first reduction. Odd widths then move 16 bytes per load where grain_rows moves 2.
+/// 16-byte vectors l, l + lanes, ... (`vectors` of them) of the row's aligned body (from its first
+/// 16-byte boundary to its last) and elements l, l + lanes, ... (`edges` of them) of the head and
+/// tail around it, for `rows` rows before the first reduction. Odd widths then move 16 bytes per
+/// load where grain_rows moves 2 and packed_rows stages the row in shared memory.
 constexpr std::int64_t kBodyRowsMinCols = 16;
+constexpr std::int64_t kBodyRowsMaxCols = 1024;
 
 /// 16-byte body vectors per lane in flight before the first reduction, in bytes: 2 rows per lane
-/// group. 64 (4 rows) lost 1-7 % to it on every width measured (H100, session 13; NOTES.md).
+/// group of one vector a lane. 64 (4 rows) lost 1-7 % to it on every width measured (H100, session
+/// 13; NOTES.md). Rows of 2 or 4 vectors a lane are one row per group.
 constexpr int kBodyRowsBytesInFlight = 32;
 
 struct BodyRowsShape {
-  int lanes = 4;  ///< per row, a power of two, 4 to 32
-  int edges = 0;  ///< head and tail elements per lane and row
-  int rows = 1;   ///< rows per lane group in flight
+  int lanes = 4;    ///< per row, a power of two, 4 to 32
+  int vectors = 1;  ///< body vectors per lane and row: 1, 2 or 4 (2 and 4 with 32 lanes)
+  int edges = 0;    ///< head and tail elements per lane and row
+  int rows = 1;     ///< rows per lane group in flight
 };
 
 /// Head plus tail elements of a 16-bit row of `cols` (>= 8) elements that starts `start` elements
@@ -199,29 +203,32 @@ constexpr int body_rows_edge_elements(std::int64_t cols, std::int64_t start) {
 }
 
 /// Lanes: one per body vector (at most cols / 8), at least 4 (so that the head and tail, up to
-/// 14 elements, take at most 4 element loads per lane) and at most 32. Edges: the most head and
-/// tail elements of any row of the tensor (rows start at r x cols elements, r = 0..7 gives every
-/// phase) over the lanes. Rows: `bytes_in_flight` / 16 body bytes per lane.
+/// 14 elements, take at most 4 element loads per lane) and at most 32; past 32 vectors, vectors
+/// per lane (a power of two) until the lanes hold them. Edges: the most head and tail elements of
+/// any row of the tensor (rows start at r x cols elements, r = 0..7 gives every phase) over the
+/// lanes. Rows: `bytes_in_flight` / 16 body bytes per lane, at least one row.
 constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) {
   BodyRowsShape shape;
   const std::int64_t body_vectors = cols / 8;
   shape.lanes = next_power_of_two(body_vectors < 4 ? 4 : body_vectors < 32 ? body_vectors : 32);
+  shape.vectors = next_power_of_two((body_vectors + shape.lanes - 1) / shape.lanes);
   int most_edges = 0;
   for (std::int64_t r = 0; r < 8; ++r) {
     const int edges = body_rows_edge_elements(cols, r * cols);
     if (edges > most_edges) most_edges = edges;
   }
   shape.edges = (most_edges + shape.lanes - 1) / shape.lanes;
-  shape.rows = bytes_in_flight > 16 ? bytes_in_flight / 16 : 1;
+  const int lane_bytes = 16 * shape.vectors;
+  shape.rows = bytes_in_flight > lane_bytes ? bytes_in_flight / lane_bytes : 1;
   return shape;
 }
 
-/// Whether body_rows_shape gives (lanes, edges, rows) for some width kBodyRowsMinCols..
-/// kGrainRowsMaxCols: the kernel instantiations the launcher needs.
-constexpr bool body_rows_reachable(int lanes, int edges, int rows, int bytes_in_flight) {
-  for (std::int64_t cols = kBodyRowsMinCols; cols <= kGrainRowsMaxCols; ++cols) {
+/// Whether body_rows_shape gives (lanes, vectors, edges, rows) for some width kBodyRowsMinCols..
+/// kBodyRowsMaxCols: the kernel instantiations the launcher needs.
+constexpr bool body_rows_reachable(int lanes, int vectors, int edges, int rows, int bytes_in_flight) {
+  for (std::int64_t cols = kBodyRowsMinCols; cols <= kBodyRowsMaxCols; ++cols) {
     const BodyRowsShape s = body_rows_shape(cols, bytes_in_flight);
-    if (s.lanes == lanes && s.edges == edges && s.rows == rows) return true;
+    if (s.lanes == lanes && s.vectors == vectors && s.edges == edges && s.rows == rows) return true;
   }
   return false;
 }
@@ -336,10 +343,17 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// grain_rows' 73.0, 699051x23 38.4 against 29.3, 524287x47 45.8 against 41.6, 262144x62 26.7
 /// against 25.3 (it won 33 and 61 by 5 %). At 100 columns (8-byte grains) grain_rows kept the lead
 /// (14.1 against 15.0).
+///
+/// 16-bit rows of kGrainRowsMaxCols + 1..kBodyRowsMaxCols columns that are not whole 16-byte
+/// vectors (cols % 8 != 0), x and y 16-byte aligned: body_rows with 2-4 body vectors a lane, ahead
+/// of packed_rows' shared-memory tiles (H100, session 9: fp16 32768x999 64.9 µs against a 42.9 µs
+/// copy roof, 66 %; session 13's fresh draw: bf16 7x2047x999 31.6 against 22.3, 71 %). Prediction
+/// (NOTES.md, "body_rows past 256 columns"; not yet measured): 85-93 % of the copy roof.
 constexpr std::int64_t kBodyRowsAutoMinCols = 65;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  return element_size == 2 && layout.aligned && cols >= kBodyRowsAutoMinCols && cols <= kGrainRowsMaxCols &&
-         cols % 4 != 0;
+  if (element_size != 2 || !layout.aligned || cols < kBodyRowsAutoMinCols) return false;
+  if (cols <= kGrainRowsMaxCols) return cols % 4 != 0;
+  return cols <= kBodyRowsMaxCols && cols % 8 != 0;
 }
 
 /// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute

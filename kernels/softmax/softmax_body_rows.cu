@@ -1,11 +1,11 @@
-// Softmax of many short 16-bit rows of any width with 16-byte loads (kernels/softmax/NOTES.md,
-// "body_rows"): grain_rows' structure (a group of lanes per row, the groups of a warp on
-// consecutive rows, every load issued before the first shuffle, no shared memory, no barrier),
-// but a row of odd width is not read element by element. Each row is cut where the tensor's
-// 16-byte boundaries fall: its aligned body goes by 16-byte vectors, one per lane, and the head
-// before it and the tail after it (at most 7 elements each) by element loads spread over the
-// group's lanes. Where the row starts moves by cols elements from row to row, so the cut is
-// computed per row from the row's first element; x and y must be 16-byte aligned.
+// Softmax of many short 16-bit rows of any width up to 1024 columns with 16-byte loads
+// (kernels/softmax/NOTES.md, "body_rows"): grain_rows' structure (a group of lanes per row, the
+// groups of a warp on consecutive rows, every load issued before the first shuffle, no shared
+// memory, no barrier), but a row of odd width is not read element by element. Each row is cut
+// where the tensor's 16-byte boundaries fall: its aligned body goes by 16-byte vectors, 1-4 per
+// lane, and the head before it and the tail after it (at most 7 elements each) by element loads
+// spread over the group's lanes. Where the row starts moves by cols elements from row to row, so
+// the cut is computed per row from the row's first element; x and y must be 16-byte aligned.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
@@ -42,17 +42,19 @@ __device__ __forceinline__ RowCut cut_row(int start_phase, int cols) {
 }
 
 /// Warp w of the grid takes rows [w x kGroups x kRows, +kGroups x kRows): in step r, group g takes
-/// row r x kGroups + g of them. Lane l of a group holds its row's body vector l and edge slots l +
-/// e x kLanes, e < kEdges. Rows past `rows`, vectors past the body and slots past the edges are
-/// masked: their lanes load and store nothing but still take part in the shuffles. Offsets are
-/// 32-bit from the warp's first row; `phase0` is that row's first element's offset from a 16-byte
-/// boundary (x and y are 16-byte aligned, so it is the same in both).
-template <typename T, int kLanes, int kEdges, int kRows>
+/// row r x kGroups + g of them. Lane l of a group holds its row's body vectors l + k x kLanes, k <
+/// kVectors (each k a contiguous stretch of the row), and edge slots l + e x kLanes, e < kEdges.
+/// Rows past `rows`, vectors past the body and slots past the edges are masked: their lanes load
+/// and store nothing but still take part in the shuffles. Offsets are 32-bit from the warp's first
+/// row; `phase0` is that row's first element's offset from a 16-byte boundary (x and y are 16-byte
+/// aligned, so it is the same in both).
+template <typename T, int kLanes, int kVectors, int kEdges, int kRows>
 __global__ void __launch_bounds__(kBodyRowsBlock)
     softmax_body_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
   static_assert(sizeof(T) == 2, "body_rows cuts 16-bit rows at 8-element boundaries");
   using Place = LaneGroupRows<kBodyRowsBlock, kLanes, kRows>;
   constexpr int kGroups = Place::kGroups;
+  constexpr int kSlots = kEdges > 0 ? kEdges : 1;
   constexpr float kLog2e = 1.4426950408889634f;
   const Place place(rows);
   if (place.warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
@@ -64,15 +66,20 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
 
   auto start_of = [&](int r) { return (r * kGroups + group) * cols; };
   auto live = [&](int r) { return r * kGroups + group < rows_here; };
+  auto vector_of = [&](int k) { return lane + k * kLanes; };
 
-  uint4 body[kRows];
-  T edge[kRows][kEdges > 0 ? kEdges : 1];
+  uint4 body[kRows][kVectors];
+  T edge[kRows][kSlots];
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int start = start_of(r);
     const RowCut cut = cut_row((phase0 + start) & 7, cols);
-    body[r] = live(r) && lane < cut.vectors ? *reinterpret_cast<const uint4*>(xs + start + cut.head + 8 * lane)
-                                            : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) {
+      body[r][k] = live(r) && vector_of(k) < cut.vectors
+                       ? *reinterpret_cast<const uint4*>(xs + start + cut.head + 8 * vector_of(k))
+                       : make_uint4(0u, 0u, 0u, 0u);
+    }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
       const int slot = lane + e * kLanes;
@@ -84,16 +91,20 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
   for (int r = 0; r < kRows; ++r) {
     const int start = start_of(r);
     const RowCut cut = cut_row((phase0 + start) & 7, cols);
-    const bool body_valid = live(r) && lane < cut.vectors;
+    bool body_valid[kVectors];
     // Values in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
-    float v[8];
-    unpack<T>(body[r], v);
-    float e_v[kEdges > 0 ? kEdges : 1];
+    float v[kVectors][8];
+    float e_v[kSlots];
     float row_max = negative_infinity();
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      v[j] *= kLog2e;
-      if (body_valid) row_max = fmaxf(row_max, v[j]);
+    for (int k = 0; k < kVectors; ++k) {
+      body_valid[k] = live(r) && vector_of(k) < cut.vectors;
+      unpack<T>(body[r][k], v[k]);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        v[k][j] *= kLog2e;
+        if (body_valid[k]) row_max = fmaxf(row_max, v[k][j]);
+      }
     }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
@@ -103,9 +114,12 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
     row_max = ring::group_allreduce<kLanes>(row_max, MaxOp{});
     float sum = 0.0f;
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      v[j] = body_valid ? exp2f(v[j] - row_max) : 0.0f;
-      sum += v[j];
+    for (int k = 0; k < kVectors; ++k) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        v[k][j] = body_valid[k] ? exp2f(v[k][j] - row_max) : 0.0f;
+        sum += v[k][j];
+      }
     }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
@@ -113,10 +127,12 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
       sum += e_v[e];
     }
     const float inverse_sum = 1.0f / ring::group_allreduce<kLanes>(sum, SumOp{});
-    if (body_valid) {
 #pragma unroll
-      for (int j = 0; j < 8; ++j) v[j] *= inverse_sum;
-      *reinterpret_cast<uint4*>(ys + start + cut.head + 8 * lane) = pack<T>(v);
+    for (int k = 0; k < kVectors; ++k) {
+      if (!body_valid[k]) continue;
+#pragma unroll
+      for (int j = 0; j < 8; ++j) v[k][j] *= inverse_sum;
+      *reinterpret_cast<uint4*>(ys + start + cut.head + 8 * vector_of(k)) = pack<T>(v[k]);
     }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
@@ -126,16 +142,16 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
   }
 }
 
-template <typename T, int kBytesInFlight, int kLanes, int kEdges>
+template <typename T, int kBytesInFlight, int kLanes, int kVectors, int kEdges>
 void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
                   cudaStream_t stream) {
-  constexpr int kRows = body_rows_shape(kBodyRowsMinCols, kBytesInFlight).rows;  // the same for every width
-  if constexpr (body_rows_reachable(kLanes, kEdges, kRows, kBytesInFlight)) {
+  constexpr int kRows = kBytesInFlight > 16 * kVectors ? kBytesInFlight / (16 * kVectors) : 1;  // body_rows_shape's
+  if constexpr (body_rows_reachable(kLanes, kVectors, kEdges, kRows, kBytesInFlight)) {
     if (s.rows != kRows) throw std::logic_error("softmax body_rows: rows per group differ from body_rows_shape's");
     constexpr std::int64_t kRowsPerBlock = kBodyRowsBlock / kLanes * kRows;
     const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
     if (blocks > 0x7FFFFFFF) throw std::invalid_argument("softmax body_rows: too many blocks for a 1-D grid");
-    softmax_body_rows_kernel<T, kLanes, kEdges, kRows>
+    softmax_body_rows_kernel<T, kLanes, kVectors, kEdges, kRows>
         <<<static_cast<unsigned>(blocks), kBodyRowsBlock, 0, stream>>>(x, y, rows, static_cast<int>(cols));
     KBENCH_CHECK_LAUNCH();
   } else {
@@ -143,16 +159,26 @@ void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, const 
   }
 }
 
-template <typename T, int kBytesInFlight, int kLanes>
+template <typename T, int kBytesInFlight, int kLanes, int kVectors>
 void launch_edges(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
                   cudaStream_t stream) {
   switch (s.edges) {
-    case 0: return launch_shape<T, kBytesInFlight, kLanes, 0>(x, y, rows, cols, s, stream);
-    case 1: return launch_shape<T, kBytesInFlight, kLanes, 1>(x, y, rows, cols, s, stream);
-    case 2: return launch_shape<T, kBytesInFlight, kLanes, 2>(x, y, rows, cols, s, stream);
-    case 3: return launch_shape<T, kBytesInFlight, kLanes, 3>(x, y, rows, cols, s, stream);
-    case 4: return launch_shape<T, kBytesInFlight, kLanes, 4>(x, y, rows, cols, s, stream);
+    case 0: return launch_shape<T, kBytesInFlight, kLanes, kVectors, 0>(x, y, rows, cols, s, stream);
+    case 1: return launch_shape<T, kBytesInFlight, kLanes, kVectors, 1>(x, y, rows, cols, s, stream);
+    case 2: return launch_shape<T, kBytesInFlight, kLanes, kVectors, 2>(x, y, rows, cols, s, stream);
+    case 3: return launch_shape<T, kBytesInFlight, kLanes, kVectors, 3>(x, y, rows, cols, s, stream);
+    case 4: return launch_shape<T, kBytesInFlight, kLanes, kVectors, 4>(x, y, rows, cols, s, stream);
     default: throw std::logic_error("softmax body_rows: more than 4 edge elements per lane");
+  }
+}
+
+template <typename T, int kBytesInFlight>
+void launch_wide(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s, cudaStream_t stream) {
+  switch (s.vectors) {
+    case 1: return launch_edges<T, kBytesInFlight, 32, 1>(x, y, rows, cols, s, stream);
+    case 2: return launch_edges<T, kBytesInFlight, 32, 2>(x, y, rows, cols, s, stream);
+    case 4: return launch_edges<T, kBytesInFlight, 32, 4>(x, y, rows, cols, s, stream);
+    default: throw std::logic_error("softmax body_rows: body vectors per lane not 1, 2 or 4");
   }
 }
 
@@ -160,10 +186,10 @@ template <typename T, int kBytesInFlight>
 void launch_body_rows_16(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   const BodyRowsShape s = body_rows_shape(cols, kBytesInFlight);
   switch (s.lanes) {
-    case 4: return launch_edges<T, kBytesInFlight, 4>(x, y, rows, cols, s, stream);
-    case 8: return launch_edges<T, kBytesInFlight, 8>(x, y, rows, cols, s, stream);
-    case 16: return launch_edges<T, kBytesInFlight, 16>(x, y, rows, cols, s, stream);
-    case 32: return launch_edges<T, kBytesInFlight, 32>(x, y, rows, cols, s, stream);
+    case 4: return launch_edges<T, kBytesInFlight, 4, 1>(x, y, rows, cols, s, stream);
+    case 8: return launch_edges<T, kBytesInFlight, 8, 1>(x, y, rows, cols, s, stream);
+    case 16: return launch_edges<T, kBytesInFlight, 16, 1>(x, y, rows, cols, s, stream);
+    case 32: return launch_wide<T, kBytesInFlight>(x, y, rows, cols, s, stream);
     default: throw std::logic_error("softmax body_rows: lanes per row not 4, 8, 16 or 32");
   }
 }
@@ -175,7 +201,7 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 template <typename T>
 void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if constexpr (sizeof(T) == 2) {
-    if (cols >= kBodyRowsMinCols && cols <= kGrainRowsMaxCols && aligned16(x) && aligned16(y)) {
+    if (cols >= kBodyRowsMinCols && cols <= kBodyRowsMaxCols && aligned16(x) && aligned16(y)) {
       if (rows > 0) launch_body_rows_16<T, kBodyRowsBytesInFlight>(x, y, rows, cols, stream);
       return;
     }

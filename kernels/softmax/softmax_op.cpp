@@ -190,10 +190,10 @@ Variant<SoftmaxArgs> grain_rows() {
 Variant<SoftmaxArgs> body_rows() {
   Variant<SoftmaxArgs> v;
   v.name = "body_rows";
-  v.description = "16-bit rows of 16-256 elements of any width in aligned tensors, no shared memory: a group of 4-32 "
-                  "lanes per row loads the row's aligned body as 16-byte vectors (one per lane) and its head and tail "
-                  "elements singly, two rows per lane group in flight before the first shuffle reduction; other rows "
-                  "run grain_rows";
+  v.description = "16-bit rows of 16-1024 elements of any width in aligned tensors, no shared memory: a group of 4-32 "
+                  "lanes per row loads the row's aligned body as 16-byte vectors (1-4 per lane) and its head and tail "
+                  "elements singly, at least 32 bytes of vectors per lane in flight before the first shuffle reduction; "
+                  "other rows run grain_rows";
   v.launch = body_rows_kernel;
   return v;
 }
@@ -320,7 +320,8 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 in aligned tensors, "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1024 not a multiple of 8 in aligned "
+      "tensors, "
       "grain_rows for other 16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole "
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "

@@ -2,8 +2,9 @@
 // verification (guard bytes, poisoned outputs, two input sets), in fp32 (the grain_rows
 // fallback), fp16 and bf16: odd widths whose rows start at every phase of a 16-byte boundary,
 // even widths that are not whole vectors, whole-vector widths (no head, no tail), odd row counts
-// (the last warp's rows run past the tensor), ranks 1 and 3, and widths outside 16-256 (the
-// grain_rows fallback). First the smallest case, so that a broken kernel fails with a clear name.
+// (the last warp's rows run past the tensor), ranks 1 and 3, widths of 257-1024 (2-4 body vectors
+// a lane), and widths outside 16-1024 (the grain_rows fallback). First the smallest case, so that
+// a broken kernel fails with a clear name.
 #include "harness/device/cuda_resources.hpp"
 #include "support/catch.hpp"
 #include "support/verify_variants.hpp"
@@ -37,10 +38,18 @@ TEST_CASE("body_rows on widths 16-256 with odd row counts", "[gpu][softmax][body
   }
 }
 
-TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-256 columns", "[gpu][softmax][body_rows]") {
+TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane) with odd row counts", "[gpu][softmax][body_rows]") {
+  CudaStream stream;
+  for (std::int64_t cols : {257, 263, 264, 300, 511, 512, 513, 519, 520, 777, 999, 1017, 1020, 1023, 1024}) {
+    for (std::int64_t rows : {1, 5, 4099}) check({rows, cols}, kBodyRows, stream);
+  }
+}
+
+TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-1024 columns", "[gpu][softmax][body_rows]") {
   CudaStream stream;
   for (const Shape& shape : std::vector<Shape>{{1000003, 33}, {262147, 61}, {65537, 100}, {65537, 129}, {131071, 255},
-                                               {61}, {255}, {3, 5, 129}, {7, 11, 61}, {100003, 7}, {20011, 257}}) {
+                                               {61}, {255}, {999}, {3, 5, 129}, {7, 11, 61}, {7, 2047, 999},
+                                               {20011, 515}, {100003, 7}, {20011, 1025}}) {
     check(shape, kBodyRows, stream);
   }
 }

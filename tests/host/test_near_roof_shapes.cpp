@@ -1,9 +1,10 @@
 // The launch shape of softmax's body_rows (kernels/softmax/NOTES.md "body_rows"): every element
-// of every row is read by exactly one lane slot whatever the row's phase against 16-byte
+// of every row of 16-1024 columns is read by exactly one lane slot whatever the row's phase against 16-byte
 // boundaries, within the lanes and edge slots the shape gives. No GPU needed.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -12,13 +13,15 @@ using namespace kbench;
 TEST_CASE("body_rows: the aligned body and the head and tail cover each 16-bit row once, for every width and phase",
           "[softmax][body_rows]") {
   for (int bytes : {32, 64}) {
-    for (std::int64_t cols = softmax::kBodyRowsMinCols; cols <= softmax::kGrainRowsMaxCols; ++cols) {
+    for (std::int64_t cols = softmax::kBodyRowsMinCols; cols <= softmax::kBodyRowsMaxCols; ++cols) {
       const softmax::BodyRowsShape s = softmax::body_rows_shape(cols, bytes);
       INFO("cols " << cols << ", " << bytes << " bytes in flight");
-      CHECK(s.rows == bytes / 16);
+      CHECK(s.rows == std::max(1, bytes / (16 * s.vectors)));
       CHECK((s.lanes == 4 || s.lanes == 8 || s.lanes == 16 || s.lanes == 32));
+      CHECK((s.vectors == 1 || s.vectors == 2 || s.vectors == 4));
+      CHECK((s.vectors == 1 || s.lanes == 32));
       CHECK(s.edges <= 4);
-      CHECK(softmax::body_rows_reachable(s.lanes, s.edges, s.rows, bytes));
+      CHECK(softmax::body_rows_reachable(s.lanes, s.vectors, s.edges, s.rows, bytes));
       // Rows r = 0..7 start at every phase the tensor has (r x cols elements from an aligned base).
       for (std::int64_t r = 0; r < 8; ++r) {
         const int phase = static_cast<int>(r * cols % 8);
@@ -26,13 +29,15 @@ TEST_CASE("body_rows: the aligned body and the head and tail cover each 16-bit r
         const int vectors = static_cast<int>((cols - head) >> 3);
         const int edges = static_cast<int>(cols) - 8 * vectors;
         CHECK(edges == softmax::body_rows_edge_elements(cols, r * cols));
-        CHECK(vectors <= s.lanes);                            // one body vector per lane
+        CHECK(vectors <= s.lanes * s.vectors);                // every body vector has a slot
         CHECK(edges <= s.lanes * s.edges);                    // every head and tail element has a slot
         CHECK((phase + head) % 8 == 0);                       // the body starts on a 16-byte boundary
         std::vector<int> seen(static_cast<std::size_t>(cols), 0);
         for (int lane = 0; lane < s.lanes; ++lane) {
-          if (lane < vectors) {
-            for (int j = 0; j < 8; ++j) ++seen.at(static_cast<std::size_t>(head + 8 * lane + j));
+          for (int k = 0; k < s.vectors; ++k) {
+            const int vector = lane + k * s.lanes;
+            if (vector >= vectors) continue;
+            for (int j = 0; j < 8; ++j) ++seen.at(static_cast<std::size_t>(head + 8 * vector + j));
           }
           for (int e = 0; e < s.edges; ++e) {
             const int slot = lane + e * s.lanes;
@@ -54,5 +59,12 @@ TEST_CASE("body_rows: odd widths read their aligned body by 16-byte vectors", "[
   CHECK(softmax::body_rows_shape(33, 64).edges == 3);    // 9 edge elements where the head is 2-7
   CHECK(softmax::body_rows_shape(255, 64).lanes == 32);
   CHECK(softmax::body_rows_shape(256, 32).edges == 0);   // whole vectors: no head, no tail
+  CHECK(softmax::body_rows_shape(263, 32).vectors == 1);  // at most 32 body vectors: one a lane, two rows
+  CHECK(softmax::body_rows_shape(263, 32).rows == 2);
+  CHECK(softmax::body_rows_shape(999, 32).vectors == 4);  // 124 body vectors over 32 lanes
+  CHECK(softmax::body_rows_shape(999, 32).rows == 1);
+  CHECK(softmax::body_rows_shape(999, 32).edges == 1);    // up to 14 head and tail elements
+  CHECK(softmax::body_rows_shape(513, 32).vectors == 2);
+  CHECK(softmax::body_rows_shape(1023, 32).vectors == 4);
   CHECK(softmax::body_rows_edge_elements(100, 100) == 4);  // head 4, 12 vectors, no tail
 }

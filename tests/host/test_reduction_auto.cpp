@@ -259,7 +259,13 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
   CHECK(softmax_pick(16384, 1000, 4) == SoftmaxKernel::register_row);
   CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::packed);        // odd width past 256: packed rows won
-  CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::packed);
+  CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::body_rows);     // 16-bit odd widths to 1024: body_rows
+  CHECK(softmax_pick(14329, 999, 2) == SoftmaxKernel::body_rows);     // the fresh draw's 7x2047x999
+  CHECK(softmax_pick(32768, 1020, 2) == SoftmaxKernel::body_rows);    // not whole 16-byte vectors
+  CHECK(softmax_pick(32768, 257, 2) == SoftmaxKernel::body_rows);
+  CHECK(softmax_pick(32768, 999, 2, false) == SoftmaxKernel::packed);  // unaligned: staged tiles
+  CHECK(softmax_pick(100, 999, 2) == SoftmaxKernel::body_rows);       // any row count
+  CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::cluster);       // past 1024 columns
   CHECK(softmax_pick(100, 1000, 4) == SoftmaxKernel::short_rows);     // under 2 rows per SM
   CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::cluster);       // odd width, past short rows
