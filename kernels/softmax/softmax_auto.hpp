@@ -183,9 +183,10 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
 constexpr std::int64_t kBodyRowsMinCols = 16;
 constexpr std::int64_t kBodyRowsMaxCols = 1024;
 
-/// 16-byte body vectors per lane in flight before the first reduction, in bytes: 2 rows per lane
-/// group of one vector a lane. 64 (4 rows) lost 1-7 % to it on every width measured (H100, session
-/// 13; NOTES.md). Rows of 2 or 4 vectors a lane are one row per group.
+/// 16-byte body vectors per lane in flight before the first reduction, in bytes, for lanes of one
+/// vector a row: 2 rows per lane group. 64 (4 rows) lost 1-7 % to it on every width measured (H100,
+/// session 13; NOTES.md). Lanes of 2 or 4 vectors a row keep twice as many bytes (2 rows of 2, 1
+/// of 4): with one row of 2 (32 bytes) 131071x300 ran at 69 % of the copy roof (session 14).
 constexpr int kBodyRowsBytesInFlight = 32;
 
 struct BodyRowsShape {
@@ -202,11 +203,18 @@ constexpr int body_rows_edge_elements(std::int64_t cols, std::int64_t start) {
   return static_cast<int>(cols - (cols - head) / 8 * 8);
 }
 
+/// Rows per lane group in flight for `vectors` body vectors a lane: `bytes_in_flight` of vectors a
+/// lane for one vector, twice that for more, at least one row.
+constexpr int body_rows_rows_in_flight(int vectors, int bytes_in_flight) {
+  const int bytes = vectors == 1 ? bytes_in_flight : 2 * bytes_in_flight;
+  return bytes > 16 * vectors ? bytes / (16 * vectors) : 1;
+}
+
 /// Lanes: one per body vector (at most cols / 8), at least 4 (so that the head and tail, up to
 /// 14 elements, take at most 4 element loads per lane) and at most 32; past 32 vectors, vectors
 /// per lane (a power of two) until the lanes hold them. Edges: the most head and tail elements of
 /// any row of the tensor (rows start at r x cols elements, r = 0..7 gives every phase) over the
-/// lanes. Rows: `bytes_in_flight` / 16 body bytes per lane, at least one row.
+/// lanes. Rows: body_rows_rows_in_flight.
 constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) {
   BodyRowsShape shape;
   const std::int64_t body_vectors = cols / 8;
@@ -218,8 +226,7 @@ constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) 
     if (edges > most_edges) most_edges = edges;
   }
   shape.edges = (most_edges + shape.lanes - 1) / shape.lanes;
-  const int lane_bytes = 16 * shape.vectors;
-  shape.rows = bytes_in_flight > lane_bytes ? bytes_in_flight / lane_bytes : 1;
+  shape.rows = body_rows_rows_in_flight(shape.vectors, bytes_in_flight);
   return shape;
 }
 
@@ -369,6 +376,15 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
   return element_size == 4 ? 8 * 1024 : 4 * 1024;
 }
 
+/// Rows past kShortMaxCols that are not whole 16-byte vectors, up to this many vectors' worth, in
+/// aligned tensors with at least 2 rows per SM: register_row, which holds the row's aligned body in
+/// registers and its head and tail elements one per thread. Before it they went to cluster_row
+/// with one small block per row (H100, session 14, cold µs, fp16: 8192x1999 59.5 against a 21.0
+/// copy roof, 35 %; 4096x3001 37.7 against 16.5; 2048x4097 23.3 against 12.8). Prediction
+/// (NOTES.md, "register_row for odd widths"; not yet measured): 80-90 % of the roof, as its
+/// whole-vector rows. Longer rows keep cluster_row (fp32 3000x32003 at 93 % in session 13).
+constexpr std::int64_t kRegisterRowOddMaxVectors = 4096;
+
 /// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in
 /// 16-bit whole-vector rows (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
 /// on odd widths, fp32 92.6 against 107.5 µs at 32768x999, and to register_row in fp32, 42.9
@@ -413,7 +429,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
 ///    otherwise); other rows up to kShortMaxCols that are not whole vectors: packed rows;
 /// 2. rows that register_row holds, with at least 2 rows per SM: register_row (one read, one
-///    write, the row in registers; measured at 85-94 % of peak on the H100);
+///    write, the row in registers; measured at 85-94 % of peak on the H100); rows that are not
+///    whole vectors up to kRegisterRowOddMaxVectors in aligned tensors too;
 /// 3. x and y out of phase (the other kernels store 16-byte vectors over the aligned body of
 ///    x's rows): online;
 /// 4. rows that a cluster holds in shared memory, in slices of at most kClusterAutoSliceMost, with
@@ -443,6 +460,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (layout.vector_rows && vectors <= auto_register_row_max_vectors(element_size) && rows >= 2 * sms) {
     return SoftmaxKernel::register_row;
   }
+  if (layout.aligned && vectors <= kRegisterRowOddMaxVectors && rows >= 2 * sms) return SoftmaxKernel::register_row;
   if (!layout.same_phase) return SoftmaxKernel::online;
   if (cc_major < 9) return SoftmaxKernel::split;
   if (const int blocks = cluster_row_blocks(rows, cols, element_size, sm_count);

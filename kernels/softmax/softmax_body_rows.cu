@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
 template <typename T, int kBytesInFlight, int kLanes, int kVectors, int kEdges>
 void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
                   cudaStream_t stream) {
-  constexpr int kRows = kBytesInFlight > 16 * kVectors ? kBytesInFlight / (16 * kVectors) : 1;  // body_rows_shape's
+  constexpr int kRows = body_rows_rows_in_flight(kVectors, kBytesInFlight);
   if constexpr (body_rows_reachable(kLanes, kVectors, kEdges, kRows, kBytesInFlight)) {
     if (s.rows != kRows) throw std::logic_error("softmax body_rows: rows per group differ from body_rows_shape's");
     constexpr std::int64_t kRowsPerBlock = kBodyRowsBlock / kLanes * kRows;

@@ -50,13 +50,14 @@ constexpr std::int64_t register_row_max_vectors(std::size_t element_size) {
   return element_size == 4 ? 8 * 1024 : 4 * 1024;
 }
 
-/// Whether rows of `cols` elements of `element_size` bytes take the register-row kernel: a whole
-/// number of 16-byte vectors, at most register_row_max_vectors of them.
+/// Whether rows of `cols` elements of `element_size` bytes take the register-row kernel: at most
+/// register_row_max_vectors whole 16-byte vectors' worth of elements, any width.
 bool register_row_fits(std::int64_t cols, std::size_t element_size);
 
 /// One block per row with the row held in registers between the reduction and the write: one
-/// DRAM read and one write per element. 16-byte loads and stores; x and y 16-byte aligned and
-/// rows that fit (register_row_fits), otherwise it runs launch_online.
+/// DRAM read and one write per element. The row's aligned body by 16-byte loads and stores, its
+/// head and tail (rows that are not whole vectors) one element per thread; x and y 16-byte
+/// aligned and rows that fit (register_row_fits), otherwise it runs launch_online.
 template <typename T>
 void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 

@@ -138,8 +138,9 @@ Variant<SoftmaxArgs> register_row() {
   Variant<SoftmaxArgs> v;
   v.name = "register_row";
   v.description =
-      "one block per row holding the row in registers (16-byte vectors, 4 or 8 per thread): one read, one write; "
-      "rows that are not whole vectors or longer than 32768 elements run the online kernel";
+      "one block per row holding the row in registers (its aligned body as 16-byte vectors, 4 or 8 per thread; the "
+      "head and tail of rows that are not whole vectors one element per thread): one read, one write; unaligned "
+      "tensors and rows longer than 32768 elements run the online kernel";
   v.launch = register_row_kernel;
   return v;
 }
@@ -326,7 +327,7 @@ Variant<SoftmaxArgs> auto_variant() {
       "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
       "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), packed_rows for other rows up to 1024 that are not whole vectors, "
-      "register_row where the row fits its registers and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
+      "register_row where the row fits its registers (rows that are not whole vectors up to 4096 vectors' worth) and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";
   v.prepare = [](const SoftmaxArgs& args) -> CallFn {
     const std::size_t size = dtype_size(args.dtype);

@@ -5,6 +5,7 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/flat_tile.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>
@@ -13,18 +14,25 @@ namespace kbench::softmax {
 
 namespace {
 
-/// Thread t of the block holds the row's 16-byte vectors t, t + kBlock, ..., t + (kVectors - 1)
-/// kBlock (each load coalesced across the block, all kVectors in flight at once). It folds its
-/// elements into one online (max, sum) state, with one rescale per thread; the block combines
-/// the states (warp shuffles, one barrier); every thread then writes e^(x - max) / sum for the
-/// vectors it holds. Vectors past the row's end are never loaded or stored.
+/// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1),
+/// so that no thread holds two scalars.
+constexpr int kTailThread = 32;
+
+/// Thread t of the block holds the 16-byte vectors t, t + kBlock, ..., t + (kVectors - 1) kBlock
+/// of the row's aligned body (aligned_span: the whole row when rows are whole vectors; each load
+/// coalesced across the block, all kVectors in flight at once), and for rows that are not, one
+/// head or tail element in a register. It folds its elements into one (max, sum) state; the block
+/// combines the states (warp shuffles, one barrier); every thread then writes e^(x - max) / sum for
+/// what it holds. Vectors past the body are never loaded or stored. x and y are 16-byte aligned,
+/// so a row's body is aligned in both.
 template <typename T, int kBlock, int kVectors>
 __global__ void __launch_bounds__(kBlock)
     softmax_register_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
-  const auto* in = reinterpret_cast<const uint4*>(x + offset);
-  auto* out = reinterpret_cast<uint4*>(y + offset);
-  const int units = static_cast<int>(cols / kVector<T>);
+  const AlignedSpan span = aligned_span(x + offset, cols);
+  const auto* in = reinterpret_cast<const uint4*>(x + offset + span.head);
+  auto* out = reinterpret_cast<uint4*>(y + offset + span.head);
+  const int units = static_cast<int>(span.vectors);
 
   uint4 held[kVectors];
 #pragma unroll
@@ -32,8 +40,13 @@ __global__ void __launch_bounds__(kBlock)
     const int u = threadIdx.x + k * kBlock;
     if (u < units) held[k] = in[u];
   }
+  const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
+  std::int64_t scalar_at = -1;  // the row element this thread holds in a register, if any
+  if (threadIdx.x < span.head) scalar_at = threadIdx.x;
+  else if (tail_index >= 0 && tail_index < span.tail) scalar_at = span.head + span.vectors * kVector<T> + tail_index;
+  const float scalar = scalar_at >= 0 ? to_float(x[offset + scalar_at]) : 0.0f;
 
-  float thread_max = negative_infinity();
+  float thread_max = scalar_at >= 0 ? scalar : negative_infinity();
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     if (threadIdx.x + k * kBlock < units) {
@@ -43,7 +56,7 @@ __global__ void __launch_bounds__(kBlock)
       for (int i = 0; i < kVector<T>; ++i) thread_max = fmaxf(thread_max, values[i]);
     }
   }
-  float thread_sum = 0.0f;
+  float thread_sum = scalar_at >= 0 ? exp_via_exp2(scalar - thread_max) : 0.0f;
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     if (threadIdx.x + k * kBlock < units) {
@@ -68,6 +81,7 @@ __global__ void __launch_bounds__(kBlock)
       out[u] = pack<T>(values);
     }
   }
+  if (scalar_at >= 0) y[offset + scalar_at] = from_float<T>(exp_via_exp2(scalar - total.m) * inverse_sum);
 }
 
 template <typename T, int kBlock, int kVectors>
@@ -80,14 +94,14 @@ void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaSt
 
 bool register_row_fits(std::int64_t cols, std::size_t element_size) {
   const auto per_vector = static_cast<std::int64_t>(16 / element_size);
-  return cols % per_vector == 0 && cols / per_vector <= register_row_max_vectors(element_size);
+  return cols >= 1 && cols / per_vector <= register_row_max_vectors(element_size);
 }
 
 template <typename T>
 void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
   if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax register_row: more than 2^31 - 1 rows for a 1-D grid");
   if (!aligned16(x) || !aligned16(y) || !register_row_fits(cols, sizeof(T))) {
-    // Odd widths and rows longer than the registers hold: the online kernel, which reads twice.
+    // Unaligned tensors and rows longer than the registers hold: the online kernel, which reads twice.
     launch_online(x, y, rows, cols, stream);
     return;
   }

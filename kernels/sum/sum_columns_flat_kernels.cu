@@ -81,25 +81,22 @@ __global__ void __launch_bounds__(kFlatMaxThreads)
   const std::int64_t stride = gridDim.x;
   const std::int64_t offset = static_cast<std::int64_t>(t) * V;
 
-  // 1. Stream the windows blockIdx.x, + gridDim.x, ... in rounds of kFlatUnroll loads in flight;
-  //    the last round's loads past the full windows are masked (zeros), so a block's last 1-3
-  //    windows cost one memory round trip, not one each. Then the short last window, which the
-  //    block whose turn it is takes.
+  // 1. Stream the windows blockIdx.x, + gridDim.x, ... (kFlatUnroll in flight), then the short
+  //    last window, which the block whose turn it is takes.
   float acc[V];
 #pragma unroll
   for (int l = 0; l < V; ++l) acc[l] = 0.0f;
-  for (std::int64_t w = blockIdx.x; w < full_windows; w += kFlatUnroll * stride) {
+  std::int64_t w = blockIdx.x;
+  for (; w + (kFlatUnroll - 1) * stride < full_windows; w += kFlatUnroll * stride) {
     uint4 held[kFlatUnroll];
 #pragma unroll
-    for (int u = 0; u < kFlatUnroll; ++u) {
-      const std::int64_t wu = w + u * stride;
-      held[u] = wu < full_windows ? load_group<T, kAligned>(in, wu * window + offset) : make_uint4(0u, 0u, 0u, 0u);
-    }
+    for (int u = 0; u < kFlatUnroll; ++u) held[u] = load_group<T, kAligned>(in, (w + u * stride) * window + offset);
 #pragma unroll
     for (int u = 0; u < kFlatUnroll; ++u) add_group<T>(held[u], acc);
   }
-  if (full_windows % stride == blockIdx.x) {
-    const std::int64_t e = full_windows * window + offset;
+  for (; w < full_windows; w += stride) add_group<T>(load_group<T, kAligned>(in, w * window + offset), acc);
+  if (w == full_windows) {
+    const std::int64_t e = w * window + offset;
     if (e + V <= n) add_group<T>(load_group<T, kAligned>(in, e), acc);
     else if (e < n) add_group<T>(load_group_tail<T>(in, e, n), acc);
   }

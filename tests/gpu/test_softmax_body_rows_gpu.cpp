@@ -4,7 +4,7 @@
 // even widths that are not whole vectors, whole-vector widths (no head, no tail), odd row counts
 // (the last warp's rows run past the tensor), ranks 1 and 3, widths of 257-1024 (2-4 body vectors
 // a lane), and widths outside 16-1024 (the grain_rows fallback). First the smallest case, so that
-// a broken kernel fails with a clear name.
+// a broken kernel fails with a clear name. Then register_row's odd widths past 1024 columns.
 #include "harness/device/cuda_resources.hpp"
 #include "support/catch.hpp"
 #include "support/verify_variants.hpp"
@@ -51,5 +51,17 @@ TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-1024 co
                                                {61}, {255}, {999}, {3, 5, 129}, {7, 11, 61}, {7, 2047, 999},
                                                {20011, 515}, {100003, 7}, {20011, 1025}}) {
     check(shape, kBodyRows, stream);
+  }
+}
+
+TEST_CASE("register_row and auto on rows past 1024 columns that are not whole vectors", "[gpu][softmax][register_row]") {
+  // The row's aligned body in registers, its head and tail one element per thread: widths whose
+  // rows start at every phase of a 16-byte boundary, each block size (128-1024 threads), up to
+  // 4095 16-bit vectors' worth, and odd row counts.
+  CudaStream stream;
+  const std::vector<std::string> names{"register_row", "auto"};
+  for (const Shape& shape : std::vector<Shape>{{301, 1025}, {263, 1999}, {265, 3001}, {7, 2047, 2053}, {17, 8191},
+                                               {5, 16383}, {3, 32767}, {300, 4097}, {1, 1031}}) {
+    check(shape, names, stream);
   }
 }

@@ -9,15 +9,18 @@
 
 using namespace kbench;
 
-TEST_CASE("register_row holds whole-vector rows up to 32768 elements", "[softmax]") {
+TEST_CASE("register_row holds rows of any width up to 32768 elements' worth of 16-byte vectors", "[softmax]") {
   CHECK(softmax::register_row_fits(32768, 4));       // 8192 fp32 vectors: 8 per thread of 1024
   CHECK_FALSE(softmax::register_row_fits(32772, 4)); // one vector more
   CHECK(softmax::register_row_fits(32768, 2));       // 4096 16-bit vectors: 4 per thread
   CHECK_FALSE(softmax::register_row_fits(32776, 2)); // 4097: 8 per thread spilled in bf16
   CHECK_FALSE(softmax::register_row_fits(65536, 2));
-  CHECK_FALSE(softmax::register_row_fits(1031, 4));  // not a whole number of vectors
-  CHECK_FALSE(softmax::register_row_fits(12, 2));
+  CHECK(softmax::register_row_fits(1031, 4));        // not a whole number of vectors: head and tail by elements
+  CHECK(softmax::register_row_fits(32775, 2));       // at most 4096 body vectors whatever the row's phase
+  CHECK_FALSE(softmax::register_row_fits(32783, 4)); // 8195 fp32 vectors' worth
+  CHECK(softmax::register_row_fits(12, 2));
   CHECK(softmax::register_row_fits(8, 2));
+  CHECK_FALSE(softmax::register_row_fits(0, 2));
 }
 
 TEST_CASE("the one-pass outer sum takes one cluster per strip for up to 512 rows on sm_90+", "[sum]") {

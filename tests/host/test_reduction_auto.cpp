@@ -265,10 +265,17 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(32768, 257, 2) == SoftmaxKernel::body_rows);
   CHECK(softmax_pick(32768, 999, 2, false) == SoftmaxKernel::packed);  // unaligned: staged tiles
   CHECK(softmax_pick(100, 999, 2) == SoftmaxKernel::body_rows);       // any row count
-  CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::cluster);       // past 1024 columns
+  CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::register_row);  // past 1024 columns: the body in registers
+  CHECK(softmax_pick(8192, 1999, 2) == SoftmaxKernel::register_row);  // cluster_row 59.5 µs, 35 % of the roof
+  CHECK(softmax_pick(2048, 4097, 2) == SoftmaxKernel::register_row);
+  CHECK(softmax_pick(1024, 32767, 2) == SoftmaxKernel::register_row); // 4095 vectors' worth
+  CHECK(softmax_pick(4096, 1025, 2, false) == SoftmaxKernel::online); // x and y out of phase
+  CHECK(softmax_pick(100, 1999, 2) == SoftmaxKernel::cluster);        // under 2 rows per SM
   CHECK(softmax_pick(100, 1000, 4) == SoftmaxKernel::short_rows);     // under 2 rows per SM
   CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
-  CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::cluster);       // odd width, past short rows
+  CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::register_row);  // odd width, past short rows
+  CHECK(softmax_pick(4096, 16383, 4) == SoftmaxKernel::register_row); // 4095 vectors' worth
+  CHECK(softmax_pick(3000, 32003, 4) == SoftmaxKernel::cluster);      // past 4096: cluster_row, 93 % (session 13)
   CHECK(softmax_pick(4096, 2048, 4) == SoftmaxKernel::register_row);  // whole vectors
   CHECK(softmax_pick(8192, 8192, 2) == SoftmaxKernel::register_row);  // the targets: 91.6 % measured
   CHECK(softmax_pick(4096, 50257, 4) == SoftmaxKernel::cluster);      // vocabulary rows
