@@ -105,10 +105,13 @@ void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols,
     launch_online(x, y, rows, cols, stream);
     return;
   }
-  // Four vectors per thread (64 bytes in flight) in blocks of 128..1024 threads; the longest
-  // fp32 rows take eight per thread in 1024 threads (register_row_fits bounds the rest).
+  // Four vectors per thread (64 bytes in flight) in blocks of 64..1024 threads; the longest
+  // fp32 rows take eight per thread in 1024 threads (register_row_fits bounds the rest). Rows of
+  // up to 256 vectors take 64 threads: 32 rows in flight per SM, not 128 threads' 16 (H100,
+  // session 14: fp16 8192x1999 22.9 against 28.0 µs; NOTES.md).
   const std::int64_t units = cols / kVector<T>;
-  if (units <= 4 * 128) launch_shape<T, 128, 4>(x, y, rows, cols, stream);
+  if (units <= 4 * 64) launch_shape<T, 64, 4>(x, y, rows, cols, stream);
+  else if (units <= 4 * 128) launch_shape<T, 128, 4>(x, y, rows, cols, stream);
   else if (units <= 4 * 256) launch_shape<T, 256, 4>(x, y, rows, cols, stream);
   else if (units <= 4 * 512) launch_shape<T, 512, 4>(x, y, rows, cols, stream);
   else if (units <= 4 * 1024) launch_shape<T, 1024, 4>(x, y, rows, cols, stream);
