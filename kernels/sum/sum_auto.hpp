@@ -70,7 +70,7 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// sum_outer's kernels.
-enum class ColumnKernel { walk, flat, one_pass };
+enum class ColumnKernel { walk, flat, two_stage, one_pass };
 
 /// Bytes in flight per SM at which the column walk (a thread per column or 16-byte column group,
 /// no row split) streams: about what Little's law asks of one SM (3.35 TB/s x ~1 us / 132 SMs is
@@ -89,9 +89,16 @@ constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 /// rows that are not whole vectors (fp16 16 x 16384 x 257 at 69 %; 65537 x 129 at 0.78-0.84x
 /// cuBLAS). Prediction in NOTES.md ("flat_columns"); not yet measured. Wider tensors: one_pass
 /// (the 8192^2 targets keep their kernel).
+///
+/// Past kFlatColumnsMaxCols, rows that are not whole 16-byte vectors: two_stage, whose one column a
+/// thread (2-4-byte loads) beat one_pass's by 3-4 µs in 16-bit and was level in fp32 (H100, session
+/// 14, cold µs: fp16 4096x4097 20.1 against 24.1, 2049x8191 24.6 against 28.0, 8191x1025 19.0
+/// against 23.1, 3x5000x3001 44.0 against 47.9; cuBLAS's gemv is still ahead on the first three:
+/// 18.8, 19.2, 16.7 in bf16). Shifted 16-byte loads of such rows measured slower (NOTES.md).
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kFlatColumnsMaxCols) return ColumnKernel::flat;
+  if (cols % static_cast<std::int64_t>(16 / element_size) != 0) return ColumnKernel::two_stage;
   return ColumnKernel::one_pass;
 }
 
@@ -105,7 +112,10 @@ constexpr const char* kernel_name(RowKernel k) {
                                         : "row_parallel";
 }
 constexpr const char* kernel_name(ColumnKernel k) {
-  return k == ColumnKernel::walk ? "column_walk" : k == ColumnKernel::flat ? "flat_columns" : "one_pass";
+  return k == ColumnKernel::walk        ? "column_walk"
+         : k == ColumnKernel::flat      ? "flat_columns"
+         : k == ColumnKernel::two_stage ? "two_stage"
+                                        : "one_pass";
 }
 
 }  // namespace kbench::sum

@@ -20,9 +20,6 @@ constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecuti
 constexpr int kLanesY = 8;   ///< row lanes per block
 constexpr int kFinishBlock = 256;
 constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
-/// Resident blocks per SM that column_chunks plans a wave for; the shifted path's launch bound
-/// (two vectors a row in flight: 70-80 registers unbounded) keeps it at 64 so that they fit.
-constexpr int kColumnBlocksPerSm = 4;
 constexpr int kMaxClusterChunks = 8;  ///< the portable cluster size
 
 template <typename T>
@@ -47,78 +44,13 @@ struct LoadOf<8> {
   using type = uint2;
 };
 
-/// The kVector elements that start `s` elements into the aligned 16-byte vector `lo`, with `hi`
-/// the vector after it: bytes s x sizeof(T) .. + 15 of hi:lo, by word selects and funnel shifts.
-template <typename T>
-__device__ __forceinline__ uint4 shifted_vector(uint4 lo, uint4 hi, int s) {
-  const int bytes = s * static_cast<int>(sizeof(T));
-  const int q = bytes >> 2, bits = (bytes & 3) * 8;
-  const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  unsigned out[4];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const unsigned a = q == 0 ? w[i] : q == 1 ? w[i + 1] : q == 2 ? w[i + 2] : w[i + 3];
-    const unsigned b = q == 0 ? w[i + 1] : q == 1 ? w[i + 2] : q == 2 ? w[i + 3] : w[i + 4];
-    out[i] = __funnelshift_r(a, b, bits);
-  }
-  return make_uint4(out[0], out[1], out[2], out[3]);
-}
-
-/// The thread's kVector columns col.. of row-start element `start` (= r x cols) in a tensor of n
-/// elements whose base is 16-byte aligned but whose rows are not whole vectors: the aligned
-/// vector that holds the first of them and the next one, shifted by the row's phase (the same for
-/// every column group of the row, so a warp takes one path). Near the tensor's end, where the
-/// second vector would pass it, element loads. Columns past the row (the last strip) are zeros.
-template <typename T>
-struct ShiftedGroup {
-  uint4 lo, hi;
-  int s;
-  bool whole;  ///< both vectors lie in the tensor
-};
-
-template <typename T>
-__device__ __forceinline__ ShiftedGroup<T> load_shifted(const T* __restrict__ in, std::int64_t first, std::int64_t n) {
-  constexpr int V = kVector<T>;
-  ShiftedGroup<T> g;
-  const std::int64_t base = first & ~static_cast<std::int64_t>(V - 1);
-  g.s = static_cast<int>(first - base);
-  g.whole = base + 2 * V <= n;
-  g.lo = make_uint4(0u, 0u, 0u, 0u);
-  g.hi = g.lo;
-  if (g.whole) {
-    g.lo = *reinterpret_cast<const uint4*>(in + base);
-    if (g.s != 0) g.hi = *reinterpret_cast<const uint4*>(in + base + V);
-  }
-  return g;
-}
-
-template <typename T>
-__device__ __forceinline__ void add_shifted(const T* __restrict__ in, const ShiftedGroup<T>& g, std::int64_t first,
-                                            std::int64_t n, int valid, float (&acc)[kVector<T>]) {
-  constexpr int V = kVector<T>;
-  T elements[V];
-  if (g.whole) {
-    const uint4 v = shifted_vector<T>(g.lo, g.hi, g.s);
-    memcpy(elements, &v, sizeof(v));
-  } else {
-#pragma unroll
-    for (int w = 0; w < V; ++w) elements[w] = w < valid && first + w < n ? in[first + w] : from_float<T>(0.0f);
-  }
-#pragma unroll
-  for (int w = 0; w < V; ++w) {
-    if (w < valid) acc[w] += to_float(elements[w]);
-  }
-}
-
 /// The body of every column kernel. The block covers kLanesX * W consecutive columns; each thread
 /// owns W of them (W x sizeof(T) = 16 or 8 bytes loaded as one vector when every row is aligned
-/// to it, else W = 1; with kShifted, W = kVector columns of rows that are not whole vectors in an
-/// aligned tensor, loaded as two aligned vectors and shifted by the row's phase) and walks the
-/// rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of kLanesY, kRowUnroll rows
-/// loaded before any is added, so a warp reads one contiguous, coalesced stretch of a row per load
-/// and each thread keeps kRowUnroll loads in flight. The thread's sums land in strip[ty][tx * W +
-/// w]; the call ends with a barrier.
-template <typename T, int W, bool kShifted = false>
+/// to it, else W = 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
+/// kLanesY, kRowUnroll rows loaded before any is added, so a warp reads one contiguous,
+/// coalesced stretch of a row per load and each thread keeps kRowUnroll loads in flight. The
+/// thread's sums land in strip[ty][tx * W + w]; the call ends with a barrier.
+template <typename T, int W>
 __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::int64_t rows, std::int64_t cols,
                                                  float (*strip)[kLanesX * W + 1]) {
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -131,20 +63,7 @@ __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::
 #pragma unroll
   for (int w = 0; w < W; ++w) acc[w] = 0.0f;
   if (col < cols) {
-    if constexpr (kShifted) {
-      static_assert(W == kVector<T>, "the shifted path takes whole 16-byte vectors");
-      const std::int64_t n = rows * cols;
-      const int valid = static_cast<int>(min(static_cast<std::int64_t>(W), cols - col));
-      std::int64_t r = row_begin + ty;
-      for (; r + (kRowUnroll - 1) * kLanesY < row_end; r += kRowUnroll * kLanesY) {
-        ShiftedGroup<T> g[kRowUnroll];
-#pragma unroll
-        for (int u = 0; u < kRowUnroll; ++u) g[u] = load_shifted(in, (r + u * kLanesY) * cols + col, n);
-#pragma unroll
-        for (int u = 0; u < kRowUnroll; ++u) add_shifted(in, g[u], (r + u * kLanesY) * cols + col, n, valid, acc);
-      }
-      for (; r < row_end; r += kLanesY) add_shifted(in, load_shifted(in, r * cols + col, n), r * cols + col, n, valid, acc);
-    } else if constexpr (W > 1) {
+    if constexpr (W > 1) {
       using Load = typename LoadOf<W * sizeof(T)>::type;
       std::int64_t r = row_begin + ty;
       for (; r + (kRowUnroll - 1) * kLanesY < row_end; r += kRowUnroll * kLanesY) {
@@ -196,38 +115,24 @@ __device__ __forceinline__ void write_partials(const float (*strip)[kLanesX * W 
 }
 
 /// Stage 1 of the two-stage column reduction: one partial per column and row chunk.
-template <typename T, int W, bool kShifted>
-__device__ __forceinline__ void stage1(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
-                                       std::int64_t cols) {
-  __shared__ float strip[kLanesY][kLanesX * W + 1];
-  accumulate_strip<T, W, kShifted>(in, rows, cols, strip);
-  write_partials<W>(strip, partials, cols);
-}
-
 template <typename T, int W>
 __global__ void __launch_bounds__(kLanesX* kLanesY)
     columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
-  stage1<T, W, false>(in, partials, rows, cols);
-}
-
-/// The same over rows that are not whole vectors (accumulate_strip's shifted path).
-template <typename T>
-__global__ void __launch_bounds__(kLanesX* kLanesY, kColumnBlocksPerSm)
-    columns_stage1_shifted_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
-                                  std::int64_t cols) {
-  stage1<T, kVector<T>, true>(in, partials, rows, cols);
+  __shared__ float strip[kLanesY][kLanesX * W + 1];
+  accumulate_strip<T, W>(in, rows, cols, strip);
+  write_partials<W>(strip, partials, cols);
 }
 
 /// The one-pass column reduction: stage 1's blocks, then the last row-chunk block of each column
 /// strip (the one that draws its strip's last ticket) adds the chunks' partials of its columns
 /// in chunk order, as stage 2 does, writes them, and puts the ticket back to 0.
-template <typename T, int W, bool kShifted>
-__device__ __forceinline__ void one_pass(const T* __restrict__ in, float* __restrict__ partials,
-                                         unsigned* __restrict__ tickets, T* __restrict__ out, std::int64_t rows,
-                                         std::int64_t cols) {
+template <typename T, int W>
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_one_pass_kernel(const T* __restrict__ in, float* __restrict__ partials, unsigned* __restrict__ tickets,
+                            T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
   __shared__ float strip[kLanesY][kLanesX * W + 1];
   __shared__ bool last_block;
-  accumulate_strip<T, W, kShifted>(in, rows, cols, strip);
+  accumulate_strip<T, W>(in, rows, cols, strip);
   write_partials<W>(strip, partials, cols);
   __threadfence();  // every thread's partials are visible device-wide before the ticket is taken
   __syncthreads();
@@ -245,22 +150,6 @@ __device__ __forceinline__ void one_pass(const T* __restrict__ in, float* __rest
     out[col] = from_float<T>(acc);
   }
   if (flat == 0) tickets[blockIdx.x] = 0;
-}
-
-template <typename T, int W>
-__global__ void __launch_bounds__(kLanesX* kLanesY)
-    columns_one_pass_kernel(const T* __restrict__ in, float* __restrict__ partials, unsigned* __restrict__ tickets,
-                            T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
-  one_pass<T, W, false>(in, partials, tickets, out, rows, cols);
-}
-
-/// The same over rows that are not whole vectors (accumulate_strip's shifted path).
-template <typename T>
-__global__ void __launch_bounds__(kLanesX* kLanesY, kColumnBlocksPerSm)
-    columns_one_pass_shifted_kernel(const T* __restrict__ in, float* __restrict__ partials,
-                                    unsigned* __restrict__ tickets, T* __restrict__ out, std::int64_t rows,
-                                    std::int64_t cols) {
-  one_pass<T, kVector<T>, true>(in, partials, tickets, out, rows, cols);
 }
 
 /// The small-problem one-pass column reduction (Hopper): the row chunks of a column strip form one
@@ -346,10 +235,6 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
     constexpr int W = kVector<T>;
     const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
     columns_stage1_kernel<T, W><<<grid, block, 0, stream>>>(in, partials, rows, cols);
-  } else if (aligned16(in)) {
-    constexpr int W = kVector<T>;
-    const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
-    columns_stage1_shifted_kernel<T><<<grid, block, 0, stream>>>(in, partials, rows, cols);
   } else {
     const dim3 grid(static_cast<unsigned>((cols + kLanesX - 1) / kLanesX), static_cast<unsigned>(chunks));
     columns_stage1_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, rows, cols);
@@ -361,9 +246,8 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
 }
 
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size) {
-  // Aligned tensors take 16-byte column groups, shifted by each row's phase when rows are not
-  // whole vectors; others one column per thread.
-  const std::int64_t width = kLanesX * (aligned16(in) ? static_cast<std::int64_t>(16 / element_size) : 1);
+  const bool vector = aligned16(in) && cols % static_cast<std::int64_t>(16 / element_size) == 0;
+  const std::int64_t width = kLanesX * (vector ? static_cast<std::int64_t>(16 / element_size) : 1);
   return (cols + width - 1) / width;
 }
 
@@ -419,8 +303,6 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
   const dim3 grid(static_cast<unsigned>(column_strips(in, cols, sizeof(T))), static_cast<unsigned>(chunks));
   if (vector) {
     columns_one_pass_kernel<T, kVector<T>><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
-  } else if (aligned16(in)) {
-    columns_one_pass_shifted_kernel<T><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
   } else {
     columns_one_pass_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, tickets, out, rows, cols);
   }

@@ -186,7 +186,8 @@ Variant<ReductionArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (sum/NOTES.md): column_walk when the columns alone keep 24 KiB in flight per SM, else "
-      "flat_columns up to 1024 columns, one_pass otherwise";
+      "flat_columns up to 1024 columns, two_stage past them for rows that are not whole 16-byte vectors, one_pass "
+      "otherwise";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     switch (auto_column_kernel(args.cols, element_bytes(args), args.device.sm_count)) {
       case ColumnKernel::walk:
@@ -194,6 +195,7 @@ Variant<ReductionArgs> auto_variant() {
           with_typed(args, [&](auto x, auto y) { launch_columns_walk(x, y, args.rows, args.cols, stream); });
         };
       case ColumnKernel::flat: return flat_call(args);
+      case ColumnKernel::two_stage: return two_stage().prepare(args);
       case ColumnKernel::one_pass: break;
     }
     return one_pass().prepare(args);

@@ -144,16 +144,18 @@ TEST_CASE("flat_rows: pieces fit in shared memory and every tile row gets its jo
   CHECK(sum::flat_rows_join_lanes(8) == 32);    // 1024 columns: a warp per row
 }
 
-TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 1024 of any width, one_pass beyond", "[auto][sum]") {
+TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 1024 of any width, two_stage or one_pass beyond", "[auto][sum]") {
   using sum::ColumnKernel;
   auto pick = [](std::int64_t cols, std::size_t size) { return sum::auto_column_kernel(cols, size, kH100Sms); };
   CHECK(pick(262147, 4) == ColumnKernel::walk);  // the zoo's 64 x 262147: a thread per column
   CHECK(pick(1000003, 2) == ColumnKernel::walk);
   CHECK(pick(262144, 2) == ColumnKernel::walk);
   CHECK(pick(101376, 4) == ColumnKernel::walk);  // 101376 x 8 rows x 4 B = 24 KiB x 132 SMs
-  CHECK(pick(101375, 4) == ColumnKernel::one_pass);
+  CHECK(pick(101372, 4) == ColumnKernel::one_pass);
+  CHECK(pick(101375, 4) == ColumnKernel::two_stage);  // rows that are not whole vectors
   CHECK(pick(202752, 2) == ColumnKernel::walk);
-  CHECK(pick(202751, 2) == ColumnKernel::one_pass);
+  CHECK(pick(202744, 2) == ColumnKernel::one_pass);
+  CHECK(pick(202751, 2) == ColumnKernel::two_stage);
   // Every width up to 1024, odd, prime or whole vectors, in every element size.
   for (std::int64_t cols : {1, 2, 3, 4, 7, 16, 33, 61, 64, 100, 127, 129, 257, 511, 1000, 1021, 1024}) {
     for (std::size_t size : {2u, 4u}) {
@@ -161,7 +163,9 @@ TEST_CASE("auto column sums: column_walk for many columns, flat_columns up to 10
       CHECK(pick(cols, size) == ColumnKernel::flat);
     }
   }
-  CHECK(pick(1025, 2) == ColumnKernel::one_pass);
+  CHECK(pick(1025, 2) == ColumnKernel::two_stage);  // session 14: fp16 8191x1025 19.0 against one_pass 23.1
+  CHECK(pick(4097, 4) == ColumnKernel::two_stage);
+  CHECK(pick(1032, 2) == ColumnKernel::one_pass);   // whole vectors
   CHECK(pick(8192, 4) == ColumnKernel::one_pass);  // the targets' square: 86.3 % measured
   CHECK(pick(8192, 2) == ColumnKernel::one_pass);
   CHECK(sum::auto_column_kernel(101376, 4, 2 * kH100Sms) == ColumnKernel::one_pass);  // more SMs need more
