@@ -86,18 +86,7 @@ __device__ __forceinline__ void accumulate_strip(const T* __restrict__ in, std::
         for (int w = 0; w < W; ++w) acc[w] += to_float(elements[w]);
       }
     } else {
-      // One 2- or 4-byte column a thread: kElementRowUnroll rows in flight (32 bytes a thread, as
-      // the vector path's 4 rows of 8-16 bytes roughly keep), not 4 (8-16 bytes).
-      constexpr int kElementRowUnroll = 32 / static_cast<int>(sizeof(T));
-      std::int64_t r = row_begin + ty;
-      for (; r + (kElementRowUnroll - 1) * kLanesY < row_end; r += kElementRowUnroll * kLanesY) {
-        T v[kElementRowUnroll];
-#pragma unroll
-        for (int u = 0; u < kElementRowUnroll; ++u) v[u] = in[(r + u * kLanesY) * cols + col];
-#pragma unroll
-        for (int u = 0; u < kElementRowUnroll; ++u) acc[0] += to_float(v[u]);
-      }
-      for (; r < row_end; r += kLanesY) acc[0] += to_float(in[r * cols + col]);
+      for (std::int64_t r = row_begin + ty; r < row_end; r += kLanesY) acc[0] += to_float(in[r * cols + col]);
     }
   }
 #pragma unroll
