@@ -354,8 +354,10 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// 16-bit rows of kGrainRowsMaxCols + 1..kBodyRowsMaxCols columns that are not whole 16-byte
 /// vectors (cols % 8 != 0), x and y 16-byte aligned: body_rows with 2-4 body vectors a lane, ahead
 /// of packed_rows' shared-memory tiles (H100, session 9: fp16 32768x999 64.9 µs against a 42.9 µs
-/// copy roof, 66 %; session 13's fresh draw: bf16 7x2047x999 31.6 against 22.3, 71 %). Prediction
-/// (NOTES.md, "body_rows past 256 columns"; not yet measured): 85-93 % of the copy roof.
+/// copy roof, 66 %; session 13's fresh draw: bf16 7x2047x999 31.6 against 22.3, 71 %). Measured
+/// (H100, session 14, cold µs; NOTES.md, "body_rows past 256 columns"): 32768x999 48.0 (89 %),
+/// 7x2047x999 22.9 (97 %), 262144x263 96.5 (94 %), 16384x1023 25.7 (84 %), 65536x257 26.4 (82 %),
+/// 32768x513 24.8-26.4 (82-87 %); 131071x300 73.6-78.1 (69-74 %, packed_rows 78.0, cuDNN 70-72).
 constexpr std::int64_t kBodyRowsAutoMinCols = 65;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   if (element_size != 2 || !layout.aligned || cols < kBodyRowsAutoMinCols) return false;
@@ -380,9 +382,11 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// aligned tensors with at least 2 rows per SM: register_row, which holds the row's aligned body in
 /// registers and its head and tail elements one per thread. Before it they went to cluster_row
 /// with one small block per row (H100, session 14, cold µs, fp16: 8192x1999 59.5 against a 21.0
-/// copy roof, 35 %; 4096x3001 37.7 against 16.5; 2048x4097 23.3 against 12.8). Prediction
-/// (NOTES.md, "register_row for odd widths"; not yet measured): 80-90 % of the roof, as its
-/// whole-vector rows. Longer rows keep cluster_row (fp32 3000x32003 at 93 % in session 13).
+/// copy roof, 35 %; 4096x3001 37.7 against 16.5; 2048x4097 23.3 against 12.8). Measured with
+/// register_row (same session; NOTES.md, "register_row for rows past 1024 columns"): 8192x1999
+/// 22.9 (92 %, 64-thread blocks), 4096x3001 19.3 (84 %), 2048x4097 14.8 (85 %), 16384x1025 28.3
+/// (77 %); fp32 8192x1025 21.8, 4096x3001 32.0, 2048x8191 44.2 (92-99 %). Longer rows keep
+/// cluster_row (fp32 3000x32003 at 93 % in session 13).
 constexpr std::int64_t kRegisterRowOddMaxVectors = 4096;
 
 /// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in

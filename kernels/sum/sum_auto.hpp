@@ -87,8 +87,9 @@ constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 /// tiles in shared memory and adds a second launch (bf16 1048573 x 7 at 67 % of the copy roof,
 /// fp16 65536 x 64 at 78 %), and two_stage/one_pass load one 2- or 4-byte column per thread on
 /// rows that are not whole vectors (fp16 16 x 16384 x 257 at 69 %; 65537 x 129 at 0.78-0.84x
-/// cuBLAS). Prediction in NOTES.md ("flat_columns"); not yet measured. Wider tensors: one_pass
-/// (the 8192^2 targets keep their kernel).
+/// cuBLAS). Measured (session 10, NOTES.md "Outcome of flat_columns"): 79-90 % of the copy roof,
+/// ahead of cuBLAS's gemv on every case. Wider tensors: one_pass (the 8192^2 targets keep their
+/// kernel), or two_stage for rows that are not whole vectors (below).
 ///
 /// Past kFlatColumnsMaxCols, rows that are not whole 16-byte vectors: two_stage, whose one column a
 /// thread (2-4-byte loads) beat one_pass's by 3-4 µs in 16-bit and was level in fp32 (H100, session
