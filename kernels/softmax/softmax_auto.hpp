@@ -389,6 +389,14 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
 /// cluster_row (fp32 3000x32003 at 93 % in session 13).
 constexpr std::int64_t kRegisterRowOddMaxVectors = 4096;
 
+/// fp32 rows past this many columns, up to kShortMaxCols, that are not whole 16-byte vectors, in
+/// aligned tensors with at least 2 rows per SM: register_row (64-thread blocks holding 3-4 vectors a
+/// thread), ahead of packed_rows. H100, session 14, cold µs: 8192x1023 21.9 against 26.4 (98 % of
+/// the roof against 81 %); at 513 columns (2 vectors a thread) packed_rows stayed ahead, 44.4
+/// against 45.6, and at 257 far ahead (53.5 against 66.1). Widths between 513 and 1023 are not
+/// measured: the bound sits where a thread holds at least 3 of its 4 vector slots.
+constexpr std::int64_t kRegisterRowOddFp32MinCols = 768;
+
 /// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in
 /// 16-bit whole-vector rows (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
 /// on odd widths, fp32 92.6 against 107.5 µs at 32768x999, and to register_row in fp32, 42.9
@@ -431,7 +439,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
 ///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
-///    otherwise); other rows up to kShortMaxCols that are not whole vectors: packed rows;
+///    otherwise); fp32 rows past kRegisterRowOddFp32MinCols that are not whole vectors in aligned
+///    tensors: register_row; other rows up to kShortMaxCols that are not whole vectors: packed rows;
 /// 2. rows that register_row holds, with at least 2 rows per SM: register_row (one read, one
 ///    write, the row in registers; measured at 85-94 % of peak on the H100); rows that are not
 ///    whole vectors up to kRegisterRowOddMaxVectors in aligned tensors too;
@@ -458,6 +467,9 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
       return SoftmaxKernel::short_rows;
+    }
+    if (element_size == 4 && layout.aligned && !layout.vector_rows && cols > kRegisterRowOddFp32MinCols) {
+      return SoftmaxKernel::register_row;
     }
     if (!layout.vector_rows) return SoftmaxKernel::packed;
   }

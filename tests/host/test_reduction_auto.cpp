@@ -262,7 +262,11 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
   CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
   CHECK(softmax_pick(16384, 1000, 4) == SoftmaxKernel::register_row);
-  CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::packed);        // odd width past 256: packed rows won
+  CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::register_row);  // fp32 odd width past 768 (8192x1023: 21.9 against 26.4)
+  CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);
+  CHECK(softmax_pick(32768, 513, 4) == SoftmaxKernel::packed);        // packed 44.4, register_row 45.6
+  CHECK(softmax_pick(65536, 257, 4) == SoftmaxKernel::packed);        // packed 53.5, register_row 66.1
+  CHECK(softmax_pick(32768, 999, 4, false) == SoftmaxKernel::packed); // unaligned: staged tiles
   CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::body_rows);     // 16-bit odd widths to 1024: body_rows
   CHECK(softmax_pick(14329, 999, 2) == SoftmaxKernel::body_rows);     // the fresh draw's 7x2047x999
   CHECK(softmax_pick(32768, 1020, 2) == SoftmaxKernel::body_rows);    // not whole 16-byte vectors
