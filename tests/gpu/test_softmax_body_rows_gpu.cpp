@@ -61,7 +61,8 @@ TEST_CASE("register_row and auto on rows past 1024 columns that are not whole ve
   CudaStream stream;
   const std::vector<std::string> names{"register_row", "auto"};
   for (const Shape& shape : std::vector<Shape>{{301, 1025}, {263, 1999}, {265, 3001}, {7, 2047, 2053}, {17, 8191},
-                                               {5, 16383}, {3, 32767}, {300, 4097}, {1, 1031}}) {
+                                               {5, 16383}, {3, 32767}, {300, 4097}, {1, 1031},
+                                               {301, 999}, {289, 1023}}) {  // auto's fp32 769-1024 route
     check(shape, names, stream);
   }
 }
