@@ -22,9 +22,6 @@ namespace {
 
 constexpr int kClusterBlock = 256;
 constexpr int kClusterUnroll = 4;
-/// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1),
-/// so that a block holding both (a cluster of one) never gives one thread two elements.
-constexpr int kTailThread = 32;
 
 /// Block `rank` of the cluster of row blockIdx.x / clusterDim.x takes vectors [rank x slice, +slice)
 /// of the row's aligned body (aligned_span), loads them into shared memory kClusterUnroll at a time
@@ -71,12 +68,7 @@ __global__ void __launch_bounds__(kClusterBlock)
     cluster_slice[v] = one[0];
     state = fold_vectors<T, 1>(state, one);
   }
-  std::int64_t scalar_at = -1;  // the row element this thread holds in a register, if any
-  if (rank == 0 && threadIdx.x < span.head) scalar_at = threadIdx.x;
-  const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
-  if (rank == blocks - 1 && tail_index >= 0 && tail_index < span.tail) {
-    scalar_at = span.head + span.vectors * kVector<T> + tail_index;
-  }
+  const std::int64_t scalar_at = row_edge_element<T>(span, rank == 0, rank == blocks - 1);
   float scalar = 0.0f;
   if (scalar_at >= 0) {
     scalar = to_float(xr[scalar_at]);

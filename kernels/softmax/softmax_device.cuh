@@ -1,10 +1,12 @@
 #pragma once
 /// Device building blocks shared by the softmax kernels: the exponential they use, the online
-/// (max, sum) pair with its combine rule, and 16-byte vector packing. Conversions (all math is
+/// (max, sum) pair with its combine rule, 16-byte vector packing, and which thread holds a row's
+/// head and tail elements. Conversions (all math is
 /// fp32), warp and block reductions and kVector come from kernels/common/. Included by the .cu
 /// files of kernels/softmax/ only.
 
 #include "kernels/common/dtype_convert.cuh"
+#include "kernels/common/flat_tile.cuh"
 #include "kernels/common/reductions.cuh"
 #include "kernels/common/vector16.cuh"
 
@@ -153,5 +155,21 @@ struct LaneGroupRows {
         warp_row((static_cast<std::int64_t>(blockIdx.x) * (kBlock / 32) + threadIdx.x / 32) * kWarpRows),
         rows_here(static_cast<int>(min(rows - warp_row, static_cast<std::int64_t>(kWarpRows)))) {}
 };
+
+/// Kernels that take a row's aligned body (aligned_span) by 16-byte vectors hold its head and tail
+/// elements one per thread: thread t < head holds head element t, thread kRowTailThread + i tail
+/// element i (so that no thread holds two). row_edge_element gives the row element this thread
+/// holds, -1 for none; `holds_head` / `holds_tail` say whether this block owns the row's head or
+/// tail (the first and last block of a row split over several).
+constexpr int kRowTailThread = 32;
+
+template <typename T>
+__device__ __forceinline__ std::int64_t row_edge_element(const AlignedSpan& span, bool holds_head, bool holds_tail) {
+  const int t = static_cast<int>(threadIdx.x);
+  if (holds_head && t < span.head) return t;
+  const int tail_index = t - kRowTailThread;
+  if (holds_tail && tail_index >= 0 && tail_index < span.tail) return span.head + span.vectors * kVector<T> + tail_index;
+  return -1;
+}
 
 }  // namespace kbench::softmax

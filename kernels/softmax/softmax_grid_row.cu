@@ -25,8 +25,6 @@ constexpr int kGridBlock = 512;
 constexpr std::int64_t kPieceBytes = 16 * 1024;
 constexpr int kPieceVectors = static_cast<int>(kPieceBytes / 16);
 constexpr int kPieces = static_cast<int>((kGridSliceMost + kPieceBytes - 1) / kPieceBytes);
-/// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1).
-constexpr int kTailThread = 32;
 
 /// Block b takes chunk b % blocks_per_row of rows b / blocks_per_row, + rows_in_flight, ...: vectors
 /// [chunk x slice, +slice) of the row's aligned body (aligned_span); chunk 0 also holds the head
@@ -76,12 +74,7 @@ __global__ void __launch_bounds__(kGridBlock)
       }
     }
 
-    std::int64_t scalar_at = -1;  // the row element this thread holds in a register, if any
-    if (chunk == 0 && threadIdx.x < span.head) scalar_at = threadIdx.x;
-    const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
-    if (chunk == per_row - 1 && tail_index >= 0 && tail_index < span.tail) {
-      scalar_at = span.head + span.vectors * kVector<T> + tail_index;
-    }
+    const std::int64_t scalar_at = row_edge_element<T>(span, chunk == 0, chunk == per_row - 1);
     MaxSum state = empty_max_sum();
     float scalar = 0.0f;
     if (scalar_at >= 0) {

@@ -5,7 +5,6 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/flat_tile.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>
@@ -13,10 +12,6 @@
 namespace kbench::softmax {
 
 namespace {
-
-/// The thread that holds tail element i is kTailThread + i (the head's are threads 0..head - 1),
-/// so that no thread holds two scalars.
-constexpr int kTailThread = 32;
 
 /// Thread t of the block holds the 16-byte vectors t, t + kBlock, ..., t + (kVectors - 1) kBlock
 /// of the row's aligned body (aligned_span: the whole row when rows are whole vectors; each load
@@ -40,10 +35,7 @@ __global__ void __launch_bounds__(kBlock)
     const int u = threadIdx.x + k * kBlock;
     if (u < units) held[k] = in[u];
   }
-  const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
-  std::int64_t scalar_at = -1;  // the row element this thread holds in a register, if any
-  if (threadIdx.x < span.head) scalar_at = threadIdx.x;
-  else if (tail_index >= 0 && tail_index < span.tail) scalar_at = span.head + span.vectors * kVector<T> + tail_index;
+  const std::int64_t scalar_at = row_edge_element<T>(span, true, true);
   const float scalar = scalar_at >= 0 ? to_float(x[offset + scalar_at]) : 0.0f;
 
   float thread_max = scalar_at >= 0 ? scalar : negative_infinity();

@@ -31,8 +31,6 @@ struct Chunk {
   std::int64_t scalar_at = -1;  ///< the row element this thread holds, if any
 };
 
-constexpr int kTailThread = 32;
-
 template <typename T>
 __device__ __forceinline__ Chunk chunk_of(const T* x, std::int64_t cols, std::int64_t chunks) {
   Chunk c;
@@ -42,11 +40,7 @@ __device__ __forceinline__ Chunk chunk_of(const T* x, std::int64_t cols, std::in
   c.begin = c.index * kSplitChunkVectors;
   const std::int64_t remaining = c.span.vectors - c.begin;
   c.count = static_cast<int>(remaining < 0 ? 0 : (remaining < kSplitChunkVectors ? remaining : kSplitChunkVectors));
-  if (c.index == 0 && threadIdx.x < c.span.head) c.scalar_at = threadIdx.x;
-  const int tail_index = static_cast<int>(threadIdx.x) - kTailThread;
-  if (c.index == chunks - 1 && tail_index >= 0 && tail_index < c.span.tail) {
-    c.scalar_at = c.span.head + c.span.vectors * kVector<T> + tail_index;
-  }
+  c.scalar_at = row_edge_element<T>(c.span, c.index == 0, c.index == chunks - 1);
   return c;
 }
 
