@@ -174,14 +174,19 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
   return false;
 }
 
-/// The body-rows kernel (16-bit rows of kBodyRowsMinCols..kBodyRowsMaxCols columns, x and y
-/// 16-byte aligned; softmax_body_rows.cu): a group of `lanes` lanes per row, lane l loading the
-/// 16-byte vectors l, l + lanes, ... (`vectors` of them) of the row's aligned body (from its first
-/// 16-byte boundary to its last) and elements l, l + lanes, ... (`edges` of them) of the head and
-/// tail around it, for `rows` rows before the first reduction. Odd widths then move 16 bytes per
-/// load where grain_rows moves 2 and packed_rows stages the row in shared memory.
-constexpr std::int64_t kBodyRowsMinCols = 16;
-constexpr std::int64_t kBodyRowsMaxCols = 1024;
+/// The body-rows kernel (rows of body_rows_min_cols..body_rows_max_cols columns, x and y 16-byte
+/// aligned; softmax_body_rows.cu): a group of `lanes` lanes per row, lane l loading the 16-byte
+/// vectors l, l + lanes, ... (`vectors` of them) of the row's aligned body (from its first 16-byte
+/// boundary to its last) and elements l, l + lanes, ... (`edges` of them) of the head and tail
+/// around it, for `rows` rows before the first reduction. Odd widths then move 16 bytes per load
+/// where grain_rows moves 2 or 4 and packed_rows stages the row in shared memory.
+constexpr std::int64_t kBodyRowsMinCols = 16;    ///< 16-bit: two vectors' worth
+constexpr std::int64_t kBodyRowsMaxCols = 1024;  ///< 16-bit: 4 vectors on each of 32 lanes
+
+/// Elements of a 16-byte vector.
+constexpr std::int64_t body_rows_vector(std::size_t element_size) { return 16 / static_cast<std::int64_t>(element_size); }
+constexpr std::int64_t body_rows_min_cols(std::size_t element_size) { return 2 * body_rows_vector(element_size); }
+constexpr std::int64_t body_rows_max_cols(std::size_t element_size) { return 4 * 32 * body_rows_vector(element_size); }
 
 /// 16-byte body vectors per lane in flight before the first reduction, in bytes, for lanes of one
 /// vector a row: 2 rows per lane group. 64 (4 rows) lost 1-7 % to it on every width measured (H100,
@@ -196,11 +201,12 @@ struct BodyRowsShape {
   int rows = 1;     ///< rows per lane group in flight
 };
 
-/// Head plus tail elements of a 16-bit row of `cols` (>= 8) elements that starts `start` elements
-/// past a 16-byte boundary: cols less its whole aligned 8-element vectors.
-constexpr int body_rows_edge_elements(std::int64_t cols, std::int64_t start) {
-  const std::int64_t head = (8 - start % 8) % 8;
-  return static_cast<int>(cols - (cols - head) / 8 * 8);
+/// Head plus tail elements of a row of `cols` (at least one vector) elements that starts `start`
+/// elements past a 16-byte boundary: cols less its whole aligned vectors.
+constexpr int body_rows_edge_elements(std::int64_t cols, std::int64_t start, std::size_t element_size) {
+  const std::int64_t vector = body_rows_vector(element_size);
+  const std::int64_t head = (vector - start % vector) % vector;
+  return static_cast<int>(cols - (cols - head) / vector * vector);
 }
 
 /// Rows per lane group in flight for `vectors` body vectors a lane: `bytes_in_flight` of vectors a
@@ -210,19 +216,20 @@ constexpr int body_rows_rows_in_flight(int vectors, int bytes_in_flight) {
   return bytes > 16 * vectors ? bytes / (16 * vectors) : 1;
 }
 
-/// Lanes: one per body vector (at most cols / 8), at least 4 (so that the head and tail, up to
-/// 14 elements, take at most 4 element loads per lane) and at most 32; past 32 vectors, vectors
-/// per lane (a power of two) until the lanes hold them. Edges: the most head and tail elements of
-/// any row of the tensor (rows start at r x cols elements, r = 0..7 gives every phase) over the
-/// lanes. Rows: body_rows_rows_in_flight.
-constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) {
+/// Lanes: one per body vector (at most cols / vector), at least 4 (so that the head and tail, up
+/// to 14 16-bit or 6 fp32 elements, take at most 4 element loads per lane) and at most 32; past 32
+/// vectors, vectors per lane (a power of two) until the lanes hold them. Edges: the most head and
+/// tail elements of any row of the tensor (rows start at r x cols elements, r below the vector
+/// width gives every phase) over the lanes. Rows: body_rows_rows_in_flight.
+constexpr BodyRowsShape body_rows_shape(std::int64_t cols, std::size_t element_size, int bytes_in_flight) {
   BodyRowsShape shape;
-  const std::int64_t body_vectors = cols / 8;
+  const std::int64_t vector = body_rows_vector(element_size);
+  const std::int64_t body_vectors = cols / vector;
   shape.lanes = next_power_of_two(body_vectors < 4 ? 4 : body_vectors < 32 ? body_vectors : 32);
   shape.vectors = next_power_of_two((body_vectors + shape.lanes - 1) / shape.lanes);
   int most_edges = 0;
-  for (std::int64_t r = 0; r < 8; ++r) {
-    const int edges = body_rows_edge_elements(cols, r * cols);
+  for (std::int64_t r = 0; r < vector; ++r) {
+    const int edges = body_rows_edge_elements(cols, r * cols, element_size);
     if (edges > most_edges) most_edges = edges;
   }
   shape.edges = (most_edges + shape.lanes - 1) / shape.lanes;
@@ -230,11 +237,12 @@ constexpr BodyRowsShape body_rows_shape(std::int64_t cols, int bytes_in_flight) 
   return shape;
 }
 
-/// Whether body_rows_shape gives (lanes, vectors, edges, rows) for some width kBodyRowsMinCols..
-/// kBodyRowsMaxCols: the kernel instantiations the launcher needs.
-constexpr bool body_rows_reachable(int lanes, int vectors, int edges, int rows, int bytes_in_flight) {
-  for (std::int64_t cols = kBodyRowsMinCols; cols <= kBodyRowsMaxCols; ++cols) {
-    const BodyRowsShape s = body_rows_shape(cols, bytes_in_flight);
+/// Whether body_rows_shape gives (lanes, vectors, edges, rows) for some width body_rows_min_cols..
+/// body_rows_max_cols: the kernel instantiations the launcher needs.
+constexpr bool body_rows_reachable(std::size_t element_size, int lanes, int vectors, int edges, int rows,
+                                   int bytes_in_flight) {
+  for (std::int64_t cols = body_rows_min_cols(element_size); cols <= body_rows_max_cols(element_size); ++cols) {
+    const BodyRowsShape s = body_rows_shape(cols, element_size, bytes_in_flight);
     if (s.lanes == lanes && s.vectors == vectors && s.edges == edges && s.rows == rows) return true;
   }
   return false;

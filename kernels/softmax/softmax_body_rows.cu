@@ -1,10 +1,10 @@
-// Softmax of many short 16-bit rows of any width up to 1024 columns with 16-byte loads
-// (kernels/softmax/NOTES.md, "body_rows"): grain_rows' structure (a group of lanes per row, the
-// groups of a warp on consecutive rows, every load issued before the first shuffle, no shared
-// memory, no barrier), but a row of odd width is not read element by element. Each row is cut
-// where the tensor's 16-byte boundaries fall: its aligned body goes by 16-byte vectors, 1-4 per
-// lane, and the head before it and the tail after it (at most 7 elements each) by element loads
-// spread over the group's lanes. Where the row starts moves by cols elements from row to row, so
+// Softmax of many short rows of any width (16-bit up to 1024 columns, fp32 up to 512) with
+// 16-byte loads (kernels/softmax/NOTES.md, "body_rows"): grain_rows' structure (a group of lanes
+// per row, the groups of a warp on consecutive rows, every load issued before the first shuffle,
+// no shared memory, no barrier), but a row of odd width is not read element by element. Each row
+// is cut where the tensor's 16-byte boundaries fall: its aligned body goes by 16-byte vectors, 1-4
+// per lane, and the head before it and the tail after it (at most 7 16-bit or 3 fp32 elements
+// each) by element loads spread over the group's lanes. Where the row starts moves by cols elements from row to row, so
 // the cut is computed per row from the row's first element; x and y must be 16-byte aligned.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -22,22 +22,24 @@ namespace {
 
 constexpr int kBodyRowsBlock = 256;
 
-/// Where one row's elements lie, from its first element `start` (an offset from a 16-byte
-/// boundary's element count): `head` elements up to the first boundary, `vectors` whole 16-byte
-/// vectors, then the tail. Edge slot i (< head + tail) is element i of the row when i < head,
-/// else the tail's element i - head, at i + 8 x vectors.
+/// Where one row's elements lie, from its first element's phase (its offset in elements from a
+/// 16-byte boundary): `head` elements up to the first boundary, `vectors` whole 16-byte vectors of
+/// kVec elements, then the tail. Edge slot i (< head + tail) is element i of the row when i <
+/// head, else the tail's element i - head, at i + kVec x vectors.
+template <int kVec>
 struct RowCut {
   int head;
   int vectors;
   int edges;  ///< head + tail
-  __device__ __forceinline__ int edge_element(int i) const { return i < head ? i : i + 8 * vectors; }
+  __device__ __forceinline__ int edge_element(int i) const { return i < head ? i : i + kVec * vectors; }
 };
 
-__device__ __forceinline__ RowCut cut_row(int start_phase, int cols) {
-  RowCut cut;
-  cut.head = (8 - start_phase) & 7;
-  cut.vectors = (cols - cut.head) >> 3;
-  cut.edges = cols - 8 * cut.vectors;
+template <int kVec>
+__device__ __forceinline__ RowCut<kVec> cut_row(int start_phase, int cols) {
+  RowCut<kVec> cut;
+  cut.head = (kVec - start_phase) & (kVec - 1);
+  cut.vectors = (cols - cut.head) / kVec;
+  cut.edges = cols - kVec * cut.vectors;
   return cut;
 }
 
@@ -51,7 +53,7 @@ __device__ __forceinline__ RowCut cut_row(int start_phase, int cols) {
 template <typename T, int kLanes, int kVectors, int kEdges, int kRows>
 __global__ void __launch_bounds__(kBodyRowsBlock)
     softmax_body_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
-  static_assert(sizeof(T) == 2, "body_rows cuts 16-bit rows at 8-element boundaries");
+  constexpr int kVec = kVector<T>;
   using Place = LaneGroupRows<kBodyRowsBlock, kLanes, kRows>;
   constexpr int kGroups = Place::kGroups;
   constexpr int kSlots = kEdges > 0 ? kEdges : 1;
@@ -62,7 +64,7 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
   const std::int64_t warp_row = place.warp_row;
   const T* xs = x + warp_row * cols;
   T* ys = y + warp_row * cols;
-  const int phase0 = static_cast<int>((warp_row * cols) & 7);
+  const int phase0 = static_cast<int>((warp_row * cols) & (kVec - 1));
 
   auto start_of = [&](int r) { return (r * kGroups + group) * cols; };
   auto live = [&](int r) { return r * kGroups + group < rows_here; };
@@ -73,11 +75,11 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int start = start_of(r);
-    const RowCut cut = cut_row((phase0 + start) & 7, cols);
+    const RowCut<kVec> cut = cut_row<kVec>((phase0 + start) & (kVec - 1), cols);
 #pragma unroll
     for (int k = 0; k < kVectors; ++k) {
       body[r][k] = live(r) && vector_of(k) < cut.vectors
-                       ? *reinterpret_cast<const uint4*>(xs + start + cut.head + 8 * vector_of(k))
+                       ? *reinterpret_cast<const uint4*>(xs + start + cut.head + kVec * vector_of(k))
                        : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
@@ -90,10 +92,10 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int start = start_of(r);
-    const RowCut cut = cut_row((phase0 + start) & 7, cols);
+    const RowCut<kVec> cut = cut_row<kVec>((phase0 + start) & (kVec - 1), cols);
     bool body_valid[kVectors];
     // Values in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
-    float v[kVectors][8];
+    float v[kVectors][kVec];
     float e_v[kSlots];
     float row_max = negative_infinity();
 #pragma unroll
@@ -101,7 +103,7 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
       body_valid[k] = live(r) && vector_of(k) < cut.vectors;
       unpack<T>(body[r][k], v[k]);
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
+      for (int j = 0; j < kVec; ++j) {
         v[k][j] *= kLog2e;
         if (body_valid[k]) row_max = fmaxf(row_max, v[k][j]);
       }
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
 #pragma unroll
     for (int k = 0; k < kVectors; ++k) {
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
+      for (int j = 0; j < kVec; ++j) {
         v[k][j] = body_valid[k] ? exp2f(v[k][j] - row_max) : 0.0f;
         sum += v[k][j];
       }
@@ -131,8 +133,8 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
     for (int k = 0; k < kVectors; ++k) {
       if (!body_valid[k]) continue;
 #pragma unroll
-      for (int j = 0; j < 8; ++j) v[k][j] *= inverse_sum;
-      *reinterpret_cast<uint4*>(ys + start + cut.head + 8 * vector_of(k)) = pack<T>(v[k]);
+      for (int j = 0; j < kVec; ++j) v[k][j] *= inverse_sum;
+      *reinterpret_cast<uint4*>(ys + start + cut.head + kVec * vector_of(k)) = pack<T>(v[k]);
     }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
@@ -146,7 +148,7 @@ template <typename T, int kBytesInFlight, int kLanes, int kVectors, int kEdges>
 void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, const BodyRowsShape& s,
                   cudaStream_t stream) {
   constexpr int kRows = body_rows_rows_in_flight(kVectors, kBytesInFlight);
-  if constexpr (body_rows_reachable(kLanes, kVectors, kEdges, kRows, kBytesInFlight)) {
+  if constexpr (body_rows_reachable(sizeof(T), kLanes, kVectors, kEdges, kRows, kBytesInFlight)) {
     if (s.rows != kRows) throw std::logic_error("softmax body_rows: rows per group differ from body_rows_shape's");
     constexpr std::int64_t kRowsPerBlock = kBodyRowsBlock / kLanes * kRows;
     const std::int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
@@ -183,8 +185,8 @@ void launch_wide(const T* x, T* y, std::int64_t rows, std::int64_t cols, const B
 }
 
 template <typename T, int kBytesInFlight>
-void launch_body_rows_16(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
-  const BodyRowsShape s = body_rows_shape(cols, kBytesInFlight);
+void launch_for_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  const BodyRowsShape s = body_rows_shape(cols, sizeof(T), kBytesInFlight);
   switch (s.lanes) {
     case 4: return launch_edges<T, kBytesInFlight, 4, 1>(x, y, rows, cols, s, stream);
     case 8: return launch_edges<T, kBytesInFlight, 8, 1>(x, y, rows, cols, s, stream);
@@ -200,11 +202,9 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 template <typename T>
 void launch_body_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
-  if constexpr (sizeof(T) == 2) {
-    if (cols >= kBodyRowsMinCols && cols <= kBodyRowsMaxCols && aligned16(x) && aligned16(y)) {
-      if (rows > 0) launch_body_rows_16<T, kBodyRowsBytesInFlight>(x, y, rows, cols, stream);
-      return;
-    }
+  if (cols >= body_rows_min_cols(sizeof(T)) && cols <= body_rows_max_cols(sizeof(T)) && aligned16(x) && aligned16(y)) {
+    if (rows > 0) launch_for_shape<T, kBodyRowsBytesInFlight>(x, y, rows, cols, stream);
+    return;
   }
   launch_grain_rows(x, y, rows, cols, stream);
 }

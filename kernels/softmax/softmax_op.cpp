@@ -191,8 +191,8 @@ Variant<SoftmaxArgs> grain_rows() {
 Variant<SoftmaxArgs> body_rows() {
   Variant<SoftmaxArgs> v;
   v.name = "body_rows";
-  v.description = "16-bit rows of 16-1024 elements of any width in aligned tensors, no shared memory: a group of 4-32 "
-                  "lanes per row loads the row's aligned body as 16-byte vectors (1-4 per lane) and its head and tail "
+  v.description = "rows of any width in aligned tensors (16-bit 16-1024 elements, fp32 8-512), no shared memory: a group "
+                  "of 4-32 lanes per row loads the row's aligned body as 16-byte vectors (1-4 per lane) and its head and tail "
                   "elements singly, at least 32 bytes of vectors per lane in flight before the first shuffle reduction; "
                   "other rows run grain_rows";
   v.launch = body_rows_kernel;

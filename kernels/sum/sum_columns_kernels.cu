@@ -235,6 +235,9 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
     constexpr int W = kVector<T>;
     const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
     columns_stage1_kernel<T, W><<<grid, block, 0, stream>>>(in, partials, rows, cols);
+  } else if (aligned16(in)) {
+    launch_columns_phase(in, out, rows, cols, partials, chunks, stream);
+    return;
   } else {
     const dim3 grid(static_cast<unsigned>((cols + kLanesX - 1) / kLanesX), static_cast<unsigned>(chunks));
     columns_stage1_kernel<T, 1><<<grid, block, 0, stream>>>(in, partials, rows, cols);

@@ -35,12 +35,14 @@ Variant<ReductionArgs> naive() {
 Variant<ReductionArgs> two_stage() {
   Variant<ReductionArgs> v;
   v.name = "two_stage";
-  v.description = "32x8 blocks over column strips and row chunks with 16-byte loads, then per column";
+  v.description = "32x8 blocks over column strips and row chunks with 16-byte loads (rows that are not whole vectors: each "
+      "thread's rows share one phase, so it adds aligned vectors whose columns sit shifted by it), then per column";
   v.kernels_per_call = 2;
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     const int chunks = column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
-    auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) *
-                                                   static_cast<std::size_t>(args.cols) * sizeof(float));
+    auto partials = std::make_shared<DeviceBuffer>(
+        static_cast<std::size_t>(chunks) * static_cast<std::size_t>(column_partial_floats(args.cols, element_bytes(args))) *
+        sizeof(float));
     return [args, chunks, partials](cudaStream_t stream) {
       with_typed(args, [&](auto x, auto y) {
         launch_columns_two_stage(x, y, args.rows, args.cols, partials->as<float>(), chunks, stream);
@@ -64,8 +66,9 @@ Variant<ReductionArgs> column_walk() {
 
 CallFn tiles_call(const ReductionArgs& args) {
   const int chunks = column_tiles_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args));
-  auto partials = std::make_shared<DeviceBuffer>(static_cast<std::size_t>(chunks) *
-                                                 static_cast<std::size_t>(args.cols) * sizeof(float));
+  auto partials = std::make_shared<DeviceBuffer>(
+      static_cast<std::size_t>(chunks) * static_cast<std::size_t>(column_partial_floats(args.cols, element_bytes(args))) *
+      sizeof(float));
   return [args, chunks, partials](cudaStream_t stream) {
     with_typed(args, [&](auto x, auto y) {
       launch_columns_tiles(x, y, args.rows, args.cols, partials->as<float>(), chunks, stream);
@@ -158,7 +161,7 @@ std::size_t narrow_partials(const ReductionArgs& args) {
   const std::int64_t blocks = args.cols > kNarrowColumnsMaxCols
                                   ? column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args))
                                   : narrow_column_tiles(args.rows, args.cols, element_bytes(args));
-  return static_cast<std::size_t>(blocks * args.cols);
+  return static_cast<std::size_t>(blocks * column_partial_floats(args.cols, element_bytes(args)));
 }
 
 CallFn narrow_call(const ReductionArgs& args) {
@@ -255,13 +258,14 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
                                           columns_one_pass_chunks(rows, cols, kAnySmCount, size, 9));
   const double narrow_blocks = std::max<double>(two_stage_chunks, narrow_column_tiles(rows, cols, size));
   const double tiles_chunks = column_tiles_chunks(rows, cols, kAnySmCount, size);
-  // Partials of chunks x cols floats (narrow_columns' and column_tiles', and auto's when it takes
+  // Partials of chunks x column_partial_floats (narrow_columns' and column_tiles', and auto's when it takes
   // one of them or one_pass; flat_columns' one_pass past 1024 columns); tickets: a strip is at
   // least one column, for one_pass, auto and flat_columns; flat_columns' accumulator copies (at
   // most max(2048, 32 x cols) floats and a counter, for it and auto); cuBLAS's workspace and ones
   // vector (the handle's own allocations are cuBLAS's, not counted).
   const double flat_floats = std::max<double>(2048.0, 32.0 * static_cast<double>(cols)) + 1;
-  return (two_stage_chunks + 3 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * static_cast<double>(cols) *
+  const double partial_floats = static_cast<double>(column_partial_floats(cols, size));
+  return (two_stage_chunks + 3 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * partial_floats *
              sizeof(float) +
          2 * flat_floats * sizeof(float) + 3 * static_cast<double>(cols) * sizeof(unsigned) +
          static_cast<double>(kCublasWorkspaceBytes) +

@@ -221,11 +221,28 @@ int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_
 
 /// Stage 1: 2-D blocks of 32 column lanes x 8 row lanes; each thread sums a 16-byte strip of
 /// columns over its rows of one of `chunks` row chunks, the block combines its 8 row lanes and
-/// writes partials[chunk][col]; stage 2 sums the chunks per column. `partials` holds
-/// chunks x cols floats.
+/// writes partials[chunk][col]; stage 2 sums the chunks per column. Rows that are not whole
+/// 16-byte vectors in an aligned tensor take launch_columns_phase; unaligned tensors load one
+/// column a thread. `partials` holds chunks x column_partial_floats(cols) floats.
 template <typename T>
 void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                               cudaStream_t stream);
+
+/// Column strips of launch_columns_phase: enough for every phase of a row.
+std::int64_t column_phase_strips(std::int64_t cols, std::size_t element_size);
+
+/// Floats per row chunk of two_stage's partials (and of the kernels that run it): cols, or the
+/// phase strips' entries where they are more.
+std::int64_t column_partial_floats(std::int64_t cols, std::size_t element_size);
+
+/// two_stage on rows that are not whole 16-byte vectors, `in` 16-byte aligned: a thread's rows lie
+/// 8 apart, so all start at one phase from a 16-byte boundary, and it adds the same aligned vector
+/// position of each (its columns moved back by the phase) with no per-row shift; a strip's
+/// partials carry the previous strip's last vector of columns, and stage 2 adds both strips'
+/// entries of those columns. `partials` holds chunks x column_partial_floats(cols) floats.
+template <typename T>
+void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
+                          cudaStream_t stream);
 
 /// Whether the one-pass column sum runs as one cluster per column strip: compute capability 9.0+
 /// and at most 512 rows.

@@ -1,9 +1,9 @@
 // softmax's body_rows kernel against the CPU reference through the workload's
-// verification (guard bytes, poisoned outputs, two input sets), in fp32 (the grain_rows
-// fallback), fp16 and bf16: odd widths whose rows start at every phase of a 16-byte boundary,
-// even widths that are not whole vectors, whole-vector widths (no head, no tail), odd row counts
-// (the last warp's rows run past the tensor), ranks 1 and 3, widths of 257-1024 (2-4 body vectors
-// a lane), and widths outside 16-1024 (the grain_rows fallback). First the smallest case, so that
+// verification (guard bytes, poisoned outputs, two input sets), in fp32 (8-512 columns, 4-element
+// vectors), fp16 and bf16 (16-1024): odd widths whose rows start at every phase of a 16-byte
+// boundary, even widths that are not whole vectors, whole-vector widths (no head, no tail), odd
+// row counts (the last warp's rows run past the tensor), ranks 1 and 3, 2-4 body vectors a lane,
+// and widths outside the range (the grain_rows fallback). First the smallest case, so that
 // a broken kernel fails with a clear name. Then register_row's odd widths past 1024 columns.
 #include "harness/device/cuda_resources.hpp"
 #include "support/catch.hpp"
@@ -33,14 +33,14 @@ TEST_CASE("body_rows, smallest case: 3 rows of 25 elements", "[gpu][softmax][bod
 
 TEST_CASE("body_rows on widths 16-256 with odd row counts", "[gpu][softmax][body_rows]") {
   CudaStream stream;
-  for (std::int64_t cols : {25, 33, 61, 100, 127, 129, 255, 16, 17, 23, 31, 62, 64, 96, 200, 254, 256}) {
+  for (std::int64_t cols : {25, 33, 61, 100, 127, 129, 255, 16, 17, 23, 31, 62, 64, 96, 200, 254, 256, 9, 10, 13}) {
     for (std::int64_t rows : {1, 5, 4099, 30011}) check({rows, cols}, kBodyRows, stream);
   }
 }
 
 TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane) with odd row counts", "[gpu][softmax][body_rows]") {
   CudaStream stream;
-  for (std::int64_t cols : {257, 263, 264, 300, 511, 512, 513, 519, 520, 777, 999, 1017, 1020, 1023, 1024}) {
+  for (std::int64_t cols : {257, 263, 264, 300, 385, 509, 510, 511, 512, 513, 519, 520, 777, 999, 1017, 1020, 1023, 1024}) {
     for (std::int64_t rows : {1, 5, 4099}) check({rows, cols}, kBodyRows, stream);
   }
 }

@@ -264,14 +264,16 @@ TEST_CASE("flat_columns and auto match the reference on 1-1024 columns, odd rows
 TEST_CASE("one_pass, two_stage and auto sum rows that are not whole vectors by shifted 16-byte loads",
           "[gpu][sum][shifted_columns]") {
   // Aligned tensors whose rows start at every phase of a 16-byte boundary: odd widths past 1024
-  // (auto's one_pass), even widths that are not whole vectors, past and under the cluster path's
-  // 512 rows, a last strip narrower than 16 bytes, and rows whose last groups reach the tensor's
-  // end (the element loads there).
+  // (auto's two_stage, its phase strips), even widths that are not whole vectors, past and under
+  // the cluster path's 512 rows, a last strip narrower than 16 bytes, rows whose last groups reach
+  // the tensor's end (the element loads there), widths 1-7 columns short of a whole strip (16-bit
+  // 4351 and 1279, fp32 1151: the phase strips' extra strip), fewer rows than row lanes.
   CudaStream stream;
   const Op& outer = *registry().find("sum_outer");
   for (const Shape& shape : std::vector<Shape>{{4099, 4097}, {2049, 8191}, {3, 5000, 3001}, {1000, 1025}, {700, 1031},
                                                {9000, 1029}, {1030, 1030}, {1031, 1026}, {600, 2051}, {513, 1027},
-                                               {1, 1025}, {2, 3}, {5, 7, 1033}, {65537, 129}}) {
+                                               {1, 1025}, {2, 3}, {5, 7, 1033}, {65537, 129}, {37, 4351},
+                                               {19, 1151}, {17, 1279}, {10, 2045}, {1, 4095}, {3, 1026}}) {
     check_variants(outer, shape, {"one_pass", "two_stage", "narrow_columns", "auto"}, stream);
   }
 }
