@@ -182,6 +182,7 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
 /// where grain_rows moves 2 or 4 and packed_rows stages the row in shared memory.
 constexpr std::int64_t kBodyRowsMinCols = 16;    ///< 16-bit: two vectors' worth
 constexpr std::int64_t kBodyRowsMaxCols = 1024;  ///< 16-bit: 4 vectors on each of 32 lanes
+constexpr std::int64_t kBodyRowsAutoMinColsFp32 = 48;  ///< auto_takes_body_rows: fp32 from here
 
 /// Elements of a 16-byte vector.
 constexpr std::int64_t body_rows_vector(std::size_t element_size) { return 16 / static_cast<std::int64_t>(element_size); }
@@ -306,7 +307,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, warp_rows, grain_rows, vector_rows, body_rows, ring_rows, register_row, cluster, grid, split, online };
+enum class SoftmaxKernel { packed, short_rows, grain_rows, vector_rows, body_rows, ring_rows, register_row, cluster, grid, split, online };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -317,20 +318,6 @@ struct SoftmaxLayout {
   bool aligned = false;  ///< x and y both 16-byte aligned (ring_rows' bulk copies)
 };
 
-/// Rows up to kWarpRowsMaxCols that are not whole 16-byte vectors, x and y 16-byte aligned (so
-/// 4-byte aligned, as warp_rows needs), of at least kWarpRowsMinColsFp32 fp32 columns or an even
-/// number of at least kWarpRowsMinCols16 16-bit columns: warp_rows. On the H100 (2026-11-24, session
-/// 10, cold µs) it won fp32 127, 129 and 61 columns (91.9 against short_rows' 111.8; 31.6 against
-/// 34.6; 46.5, ring_rows 45.9) and 16-bit 65536x100 (18.4 against 21.7), and lost badly on odd
-/// 16-bit widths, whose pairs straddle rows (7: 62.6 against 31.2; 33: 181 against 84.7; 61: 54.9
-/// against ring_rows' 31.6), and on fp32 7 and 33 columns.
-constexpr std::int64_t kWarpRowsMinColsFp32 = 48;
-constexpr std::int64_t kWarpRowsMinCols16 = 64;
-constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  const bool wide_enough = element_size == 4 ? cols >= kWarpRowsMinColsFp32 : cols >= kWarpRowsMinCols16 && cols % 2 == 0;
-  return wide_enough && cols <= kWarpRowsMaxCols && !layout.vector_rows && layout.aligned;
-}
-
 /// 16-bit rows up to kGrainRowsMaxCols that are not whole 16-byte vectors, at any alignment:
 /// grain_rows, unless ring_rows takes them (auto_softmax_kernel). On the H100 (2026-11-24, session
 /// 11, cold µs) it won 65536x100 (14.1 against warp_rows' 18.4 and torch.compile's 15.1),
@@ -338,7 +325,7 @@ constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size,
 /// against 31.1), and lost to ring_rows on the large tensors of 96-byte rows and more (262144x127:
 /// 60.7 against 56.1; 262144x61: 31.9 against 31.6). fp32 rows keep the measured picks below.
 ///
-/// fp32 rows of 36-188 bytes that are not whole vectors (9-47 columns, under warp_rows' 48): grain_rows
+/// fp32 rows of 36-188 bytes that are not whole vectors (9-47 columns, under body_rows' 48): grain_rows
 /// too, ahead of ring_rows. On the H100 (session 13, cold µs) its 4-byte loads beat short_rows'
 /// staged tiles at 1048573x13 (42.9 against 51.2), 2097143x17 (104.1 against 139.4) and 699051x23
 /// (45.3 against 60.6), and ring_rows at 1000003x33 (99.3 against 105.8) and 524287x47 (68.7
@@ -346,7 +333,7 @@ constexpr bool auto_takes_warp_rows(std::int64_t cols, std::size_t element_size,
 constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   if (layout.vector_rows) return false;
   if (element_size == 2) return cols <= kGrainRowsMaxCols;
-  return element_size == 4 && cols * 4 > kVectorRowsMaxRowBytes && cols < kWarpRowsMinColsFp32;
+  return element_size == 4 && cols * 4 > kVectorRowsMaxRowBytes && cols < kBodyRowsAutoMinColsFp32;
 }
 
 /// 16-bit rows of kBodyRowsAutoMinCols..kGrainRowsMaxCols columns whose width is not a multiple of 4
@@ -366,9 +353,17 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// (H100, session 14, cold µs; NOTES.md, "body_rows past 256 columns"): 32768x999 48.0 (89 %),
 /// 7x2047x999 22.9 (97 %), 262144x263 96.5 (94 %), 16384x1023 25.7 (84 %), 65536x257 26.4 (82 %),
 /// 32768x513 24.8-26.4 (82-87 %); 131071x300 73.6-78.1 (69-74 %, packed_rows 78.0, cuDNN 70-72).
+///
+/// fp32 rows of kBodyRowsAutoMinColsFp32..body_rows_max_cols (512) columns that are not whole
+/// vectors, x and y 16-byte aligned: body_rows, ahead of warp_rows (48-256) and packed_rows
+/// (257-512). H100, session 15, cold µs (NOTES.md, "body_rows for fp32"): 65536x257 45.5 against
+/// packed_rows' 53.5 and cuDNN's 45.7; 32768x385 35.2 (40.5; cuDNN 34.1); 16384x511 23.5 (26.4;
+/// 23.3); 65536x129 24.0 against warp_rows' 31.4 (cuDNN 24.8); 262144x61 45.2 (46.4; 44.6).
 constexpr std::int64_t kBodyRowsAutoMinCols = 65;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  if (element_size != 2 || !layout.aligned || cols < kBodyRowsAutoMinCols) return false;
+  if (!layout.aligned) return false;
+  if (element_size == 4) return cols >= kBodyRowsAutoMinColsFp32 && cols <= body_rows_max_cols(4) && cols % 4 != 0;
+  if (element_size != 2 || cols < kBodyRowsAutoMinCols) return false;
   if (cols <= kGrainRowsMaxCols) return cols % 4 != 0;
   return cols <= kBodyRowsMaxCols && cols % 8 != 0;
 }
@@ -438,12 +433,11 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 /// The heuristic, in order:
 /// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
 ///    vectors, a warp's tile through its slice of shared memory); rows auto_takes_body_rows:
-///    body_rows (a lane group per 16-bit row, its aligned body by 16-byte vectors, head and tail by
+///    body_rows (a lane group per row, its aligned body by 16-byte vectors, head and tail by
 ///    elements); rows auto_takes_grain_rows (16-bit ones unless auto_takes_ring_rows): grain_rows (a lane group per row, loads of the widest
-///    grain that divides the row, straight from global memory, no shared memory); rows
-///    auto_takes_warp_rows: warp_rows (a lane group per row, 4-byte loads straight from
-///    global memory, no shared memory); other rows auto_takes_ring_rows: ring_rows (tiles of whole
-///    rows streamed through a shared-memory ring by bulk copies, a lane group per row);
+///    grain that divides the row, straight from global memory, no shared memory); other rows
+///    auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory ring by
+///    bulk copies, a lane group per row);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
 ///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
@@ -470,7 +464,6 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (auto_takes_body_rows(cols, element_size, layout)) return SoftmaxKernel::body_rows;
   const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
   if (auto_takes_grain_rows(cols, element_size, layout) && (!ring || element_size == 4)) return SoftmaxKernel::grain_rows;
-  if (auto_takes_warp_rows(cols, element_size, layout)) return SoftmaxKernel::warp_rows;
   if (ring) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
@@ -499,7 +492,6 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
   switch (k) {
     case SoftmaxKernel::packed: return "packed_rows";
     case SoftmaxKernel::short_rows: return "short_rows";
-    case SoftmaxKernel::warp_rows: return "warp_rows";
     case SoftmaxKernel::grain_rows: return "grain_rows";
     case SoftmaxKernel::vector_rows: return "vector_rows";
     case SoftmaxKernel::body_rows: return "body_rows";

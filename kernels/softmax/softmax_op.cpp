@@ -321,10 +321,10 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1024 not a multiple of 8 in aligned "
-      "tensors, "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1024 not a multiple of 8 "
+      "and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
       "grain_rows for other 16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole "
-      "16-byte vectors, warp_rows for such fp32 rows of 48-256 columns (aligned tensors), ring_rows for other such "
+      "16-byte vectors, ring_rows for other such "
       "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
       "in aligned tensors, packed_rows for other rows up to 1024 that are not whole vectors, "
@@ -339,8 +339,6 @@ Variant<SoftmaxArgs> auto_variant() {
     layout.aligned = x % 16 == 0 && y % 16 == 0;
     switch (softmax::auto_softmax_kernel(args.rows, args.cols, size, args.device.sm_count, args.device.cc_major,
                                          layout)) {
-      case softmax::SoftmaxKernel::warp_rows:
-        return warp_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::grain_rows:
         return grain_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::vector_rows:

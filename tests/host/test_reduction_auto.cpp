@@ -243,9 +243,13 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(2097152, 7, 4, false) == SoftmaxKernel::short_rows);  // unaligned: staged tiles as measured
   CHECK(softmax_pick(1000003, 33, 4) == SoftmaxKernel::grain_rows);  // 99.3; ring 105.8, warp 120.2, short 122.7
   CHECK(softmax_pick(524287, 47, 4) == SoftmaxKernel::grain_rows);    // 68.7; warp 74.2, ring 79.5
-  CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::warp_rows);    // 46.5; ring 45.9, short 55.2
-  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::warp_rows);   // 91.9; ring 102.6, short 111.8
-  CHECK(softmax_pick(65537, 129, 4) == SoftmaxKernel::warp_rows);    // 31.6; ring 32.7, short 34.6
+  // fp32 rows of 48-512 columns that are not whole vectors: body_rows (session 15, cold µs).
+  CHECK(softmax_pick(262144, 61, 4) == SoftmaxKernel::body_rows);    // 45.2; warp 46.4, cuDNN 44.6
+  CHECK(softmax_pick(262144, 127, 4) == SoftmaxKernel::body_rows);   // warp 91.9 (session 10)
+  CHECK(softmax_pick(65536, 129, 4) == SoftmaxKernel::body_rows);    // 24.0; warp 31.4, cuDNN 24.8
+  CHECK(softmax_pick(65536, 257, 4) == SoftmaxKernel::body_rows);    // 45.5; packed 53.5, cuDNN 45.7
+  CHECK(softmax_pick(16384, 511, 4) == SoftmaxKernel::body_rows);    // 23.5; packed 26.4, cuDNN 23.3
+  CHECK(softmax_pick(32768, 513, 4) == SoftmaxKernel::packed);       // past body_rows' 512
   CHECK(softmax_pick(262144, 127, 2, true, 8) == SoftmaxKernel::body_rows);  // no Hopper feature used
   // fp32 rows of 9-47 columns that are not whole vectors: grain_rows (session 13: 1048573x13 43.0
   // against short_rows' 50.9, 1048576x15 47.3 against 57.9); ring_rows where it applies.
@@ -253,7 +257,7 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(1048576, 15, 4, false) == SoftmaxKernel::grain_rows);  // any alignment
   CHECK(softmax_pick(1048576, 12, 4) == SoftmaxKernel::short_rows);        // whole vectors: the direct path
   CHECK(softmax_pick(262144, 127, 4, false) == SoftmaxKernel::short_rows);  // unaligned fp32: staged tiles
-  CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::warp_rows);   // warp_rows needs no Hopper feature
+  CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::body_rows);   // body_rows needs no Hopper feature
   CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
   CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::grain_rows);  // 16-bit: single elements at any alignment
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
@@ -265,7 +269,6 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::register_row);  // fp32 odd width past 768 (8192x1023: 21.9 against 26.4)
   CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);
   CHECK(softmax_pick(32768, 513, 4) == SoftmaxKernel::packed);        // packed 44.4, register_row 45.6
-  CHECK(softmax_pick(65536, 257, 4) == SoftmaxKernel::packed);        // packed 53.5, register_row 66.1
   CHECK(softmax_pick(32768, 999, 4, false) == SoftmaxKernel::packed); // unaligned: staged tiles
   CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::body_rows);     // 16-bit odd widths to 1024: body_rows
   CHECK(softmax_pick(14329, 999, 2) == SoftmaxKernel::body_rows);     // the fresh draw's 7x2047x999
@@ -313,33 +316,30 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grid)) == "grid_row");
 }
 
-TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd 16-bit widths, grain_rows for other rows up to 256 columns and fp32 of 9-47, warp_rows for fp32 rows of 48-256", "[auto][softmax]") {
+TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd widths, grain_rows for other rows up to 256 columns and fp32 of 9-47", "[auto][softmax]") {
   using softmax::SoftmaxKernel;
   for (std::int64_t cols : {1, 2, 3, 7, 31, 33, 48, 61, 64, 100, 127, 129, 200, 255, 256}) {
     for (std::size_t size : {2u, 4u}) {
       INFO("cols " << cols << ", " << size << "-byte elements");
       const bool vector_rows = cols % static_cast<std::int64_t>(16 / size) == 0;
       const bool vector = softmax::vector_rows_fits(cols, size);  // aligned rows under 32 bytes
-      const bool body = size == 2 && cols >= 65 && cols <= 256 && cols % 4 != 0;  // aligned
+      const bool body = cols % 4 != 0 && (size == 2 ? cols >= 65 : cols >= 48);  // aligned
       const bool fp32_grain = size == 4 && cols >= 9 && cols < 48;
       const bool grain = !vector_rows && !vector && !body && (size == 2 || fp32_grain);
-      const bool warp = !vector_rows && size == 4 && cols >= 48;
       for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
-        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::warp_rows) == warp);
+        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::body_rows) == body);
       }
       CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::body_rows) == body);
       CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2 || (fp32_grain && !vector_rows)));  // any alignment
       CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::vector_rows) == vector);
       CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::vector_rows);  // needs 16-byte aligned x and y
-      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::warp_rows);  // unaligned fp32: staged tiles
-      if (!grain && !warp && !vector && !body) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
+      CHECK(softmax_pick(3001, cols, size, false) != SoftmaxKernel::body_rows);  // needs 16-byte aligned x and y
+      if (!grain && !vector && !body) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::grain_rows);  // past kGrainRowsMaxCols
-  CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::warp_rows);   // past kWarpRowsMaxCols
-  CHECK(std::string(softmax::kernel_name(SoftmaxKernel::warp_rows)) == "warp_rows");
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grain_rows)) == "grain_rows");
 }
 
