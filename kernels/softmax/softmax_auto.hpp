@@ -406,6 +406,12 @@ constexpr std::int64_t kRegisterRowOddFp32MinCols = 768;
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
 
+/// fp32 rows of whole 16-byte vectors up to this many columns also take short rows: register_row's
+/// 64-thread blocks hold 1-2 of their 65-128 vectors a thread. H100, session 15, cold µs: 32768x260
+/// 22.8 against register_row's 38.1 (cuDNN 23.6), 32768x384 32.5 against 39.2, 32768x512 43.3
+/// against 44.5; past it register_row wins (16384x640 27.2 against 33.9, 16384x1000 42.7 against 53.1).
+constexpr std::int64_t kShortFp32VectorMaxCols = 512;
+
 /// Other rows of kRingRowsMinBytes..kShortAlwaysMaxCols columns that are not whole 16-byte
 /// vectors, in aligned tensors of at least kRingRowsMinTensorBytes on compute capability 9.0+:
 /// ring_rows. On the H100 (2026-11-24, session 10) it beat short_rows on 16-bit 262144x61 (31.4
@@ -438,8 +444,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    grain that divides the row, straight from global memory, no shared memory); other rows
 ///    auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory ring by
 ///    bulk copies, a lane group per row);
-/// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors or
-///    with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
+/// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors
+///    (fp32 ones up to kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
 ///    otherwise); fp32 rows past kRegisterRowOddFp32MinCols that are not whole vectors in aligned
 ///    tensors: register_row; other rows up to kShortMaxCols that are not whole vectors: packed rows;
@@ -466,7 +472,8 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (auto_takes_grain_rows(cols, element_size, layout) && (!ring || element_size == 4)) return SoftmaxKernel::grain_rows;
   if (ring) return SoftmaxKernel::ring_rows;
   if (cols <= kShortMaxCols) {
-    if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || (layout.vector_rows && element_size == 2)) {
+    const bool short_vector_rows = layout.vector_rows && (element_size == 2 || cols <= kShortFp32VectorMaxCols);
+    if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || short_vector_rows) {
       return SoftmaxKernel::short_rows;
     }
     if (element_size == 4 && layout.aligned && !layout.vector_rows && cols > kRegisterRowOddFp32MinCols) {

@@ -326,7 +326,7 @@ Variant<SoftmaxArgs> auto_variant() {
       "grain_rows for other 16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole "
       "16-byte vectors, ring_rows for other such "
       "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
-      "16-byte vectors or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
+      "16-byte vectors, to 512 for fp32 ones, or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
       "in aligned tensors, packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers (rows that are not whole vectors up to 4096 vectors' worth) and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";

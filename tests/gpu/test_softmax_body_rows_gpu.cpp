@@ -66,3 +66,13 @@ TEST_CASE("register_row and auto on rows past 1024 columns that are not whole ve
     check(shape, names, stream);
   }
 }
+
+TEST_CASE("auto on rows of 48-512 columns: body_rows for odd fp32 widths, short_rows for whole fp32 vectors",
+          "[gpu][softmax][body_rows]") {
+  CudaStream stream;
+  const std::vector<std::string> names{"auto"};
+  for (const Shape& shape : std::vector<Shape>{{301, 260}, {1001, 129}, {517, 385}, {299, 512}, {3, 61}, {263, 511},
+                                               {5, 3, 257}, {300, 48}, {300, 49}}) {
+    check(shape, names, stream);
+  }
+}

@@ -264,7 +264,10 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(1000003, 2, 2, false) == SoftmaxKernel::grain_rows);
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
-  CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 256: register_row won
+  CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 512: register_row won
+  CHECK(softmax_pick(32768, 260, 4) == SoftmaxKernel::short_rows);    // whole fp32 vectors to 512: 22.8, register_row 38.1
+  CHECK(softmax_pick(32768, 512, 4) == SoftmaxKernel::short_rows);    // 43.3, register_row 44.5
+  CHECK(softmax_pick(16384, 640, 4) == SoftmaxKernel::register_row);  // 27.2, short_rows 33.9
   CHECK(softmax_pick(16384, 1000, 4) == SoftmaxKernel::register_row);
   CHECK(softmax_pick(32768, 999, 4) == SoftmaxKernel::register_row);  // fp32 odd width past 768 (8192x1023: 21.9 against 26.4)
   CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);
