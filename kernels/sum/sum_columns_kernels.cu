@@ -141,27 +141,13 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  // Lane (tx, ty) adds chunks ty, ty + kLanesY, ... of the strip's columns tx + g x kLanesX, so
-  // that each thread has W loads in flight and walks a kLanesY-th of the chunks; then the lanes'
-  // sums are added in order (strip_column).
   const std::int64_t block_col = static_cast<std::int64_t>(blockIdx.x) * kLanesX * W;
-  float acc[W];
-#pragma unroll
-  for (int g = 0; g < W; ++g) acc[g] = 0.0f;
-  for (unsigned k = threadIdx.y; k < gridDim.y; k += kLanesY) {
-#pragma unroll
-    for (int g = 0; g < W; ++g) {
-      const std::int64_t col = block_col + threadIdx.x + g * kLanesX;
-      if (col < cols) acc[g] += __ldcg(partials + k * cols + col);  // L2, not a stale L1
-    }
-  }
-#pragma unroll
-  for (int g = 0; g < W; ++g) strip[threadIdx.y][threadIdx.x + g * kLanesX] = acc[g];
-  __syncthreads();
   for (int j = flat; j < kLanesX * W; j += kLanesX * kLanesY) {
     const std::int64_t col = block_col + j;
     if (col >= cols) break;
-    out[col] = from_float<T>(strip_column<W>(strip, j));
+    float acc = 0.0f;
+    for (unsigned k = 0; k < gridDim.y; ++k) acc += __ldcg(partials + k * cols + col);  // L2, not a stale L1
+    out[col] = from_float<T>(acc);
   }
   if (flat == 0) tickets[blockIdx.x] = 0;
 }
@@ -268,10 +254,6 @@ std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t elemen
   return (cols + width - 1) / width;
 }
 
-std::int64_t column_one_pass_tickets(const void* in, std::int64_t cols, std::size_t element_size) {
-  return std::max(column_strips(in, cols, element_size), column_phase_tickets(cols, element_size));
-}
-
 /// Rows up to which the one-pass column sum runs as one cluster per strip: each thread then loads
 /// at most two groups of kRowUnroll rows.
 constexpr std::int64_t kClusterMaxRows = kMaxClusterChunks * kLanesY * kRowUnroll * 2;
@@ -318,10 +300,6 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
                          cols % kClusterColumns == 0;
     if (grouped) launch_cluster<T, kClusterColumns>(in, out, rows, cols, chunks, stream);
     else launch_cluster<T, 1>(in, out, rows, cols, chunks, stream);
-    return;
-  }
-  if (!vector && aligned16(in)) {
-    launch_columns_phase_one_pass(in, out, rows, cols, partials, tickets, chunks, stream);
     return;
   }
   const dim3 block(kLanesX, kLanesY);

@@ -36,16 +36,15 @@ __device__ __forceinline__ void add_vector(uint4 v, float (&acc)[kVector<T>]) {
   for (int j = 0; j < kVector<T>; ++j) acc[j] += to_float(elements[j]);
 }
 
-template <typename T>
-using StripSums = float[kLanesY][kStripEntries<T> + 1];
-
 /// Block (strip, chunk) sums its strip over the rows of its chunk (chunk as in two_stage) and
 /// writes partials[(chunk x strips + strip) x kStripEntries + e], entry e holding column
-/// strip x kStripColumns - kVector + e. Ends with a barrier.
+/// strip x kStripColumns - kVector + e.
 template <typename T>
-__device__ __forceinline__ void write_strip_partials(const T* __restrict__ in, float* __restrict__ partials,
-                                                     std::int64_t rows, std::int64_t cols, StripSums<T>& strip) {
+__global__ void __launch_bounds__(kLanesX* kLanesY)
+    columns_phase_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
+                                std::int64_t cols) {
   constexpr int W = kVector<T>;
+  __shared__ float strip[kLanesY][kStripEntries<T> + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t rows_per_chunk = (rows + gridDim.y - 1) / gridDim.y;
   const std::int64_t row_begin = blockIdx.y * rows_per_chunk;
@@ -95,105 +94,6 @@ __device__ __forceinline__ void write_strip_partials(const T* __restrict__ in, f
 #pragma unroll
     for (int y = 0; y < kLanesY; ++y) sum += strip[y][e];
     out[e] = sum;
-  }
-  __syncthreads();
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kLanesX* kLanesY)
-    columns_phase_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows,
-                                std::int64_t cols) {
-  __shared__ StripSums<T> strip;
-  write_strip_partials<T>(in, partials, rows, cols, strip);
-}
-
-/// Column `col`'s entry in strip `s`'s partials of chunk 0 (chunk k: + k x chunk_floats).
-template <typename T>
-__device__ __forceinline__ std::int64_t entry_of(std::int64_t col, int s) {
-  return static_cast<std::int64_t>(s) * kStripEntries<T> + (col - static_cast<std::int64_t>(s) * kStripColumns<T>) +
-         kVector<T>;
-}
-
-/// The finish of a column group in one block: lane (x, y) adds chunks y, y + 8, ... of column
-/// `first + x + 32 g` (g < kGroups; columns where `wanted` is false add nothing), from strip `s`
-/// and, where `with_previous`, also from strip s - 1 (the columns strip s's lane 0 reads); then the
-/// 8 lanes' sums are added in order and written. `lanes` is shared memory of kLanesY rows.
-template <typename T, int kGroups, typename Wanted>
-__device__ __forceinline__ void finish_columns(const float* __restrict__ partials, T* __restrict__ out,
-                                               std::int64_t first, int s, bool with_previous, int chunks,
-                                               std::int64_t chunk_floats, Wanted wanted, StripSums<T>& lanes) {
-  static_assert(kGroups * kLanesX <= kStripEntries<T>, "one shared row holds the group's columns");
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  float acc[kGroups];
-#pragma unroll
-  for (int g = 0; g < kGroups; ++g) acc[g] = 0.0f;
-  for (int k = ty; k < chunks; k += kLanesY) {
-    const float* chunk = partials + k * chunk_floats;
-#pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      const std::int64_t col = first + tx + g * kLanesX;
-      if (!wanted(col)) continue;
-      acc[g] += __ldcg(chunk + entry_of<T>(col, s));  // L2: other blocks wrote them
-      if (with_previous) acc[g] += __ldcg(chunk + entry_of<T>(col, s - 1));
-    }
-  }
-#pragma unroll
-  for (int g = 0; g < kGroups; ++g) lanes[ty][tx + g * kLanesX] = acc[g];
-  __syncthreads();
-  for (int j = ty * kLanesX + tx; j < kGroups * kLanesX; j += kLanesX * kLanesY) {
-    const std::int64_t col = first + j;
-    if (!wanted(col)) continue;
-    float sum = 0.0f;
-#pragma unroll
-    for (int y = 0; y < kLanesY; ++y) sum += lanes[y][j];
-    out[col] = from_float<T>(sum);
-  }
-  __syncthreads();
-}
-
-/// Stage 1's blocks in one kernel. Strip s's last block (the last of its chunks to take the
-/// strip's ticket) writes the columns only its strip reads; the vector of columns at the boundary
-/// between strips s - 1 and s (read by both) is written by the second of those two strips' last
-/// blocks to take the boundary's ticket. Each ticket is put back to 0 by the block that acts on it.
-template <typename T>
-__global__ void __launch_bounds__(kLanesX* kLanesY)
-    columns_phase_one_pass_kernel(const T* __restrict__ in, float* __restrict__ partials,
-                                  unsigned* __restrict__ strip_tickets, unsigned* __restrict__ boundary_tickets,
-                                  T* __restrict__ out, std::int64_t rows, std::int64_t cols) {
-  constexpr int W = kVector<T>;
-  __shared__ StripSums<T> strip;
-  __shared__ bool last_of_strip, writes_boundary[2];
-  write_strip_partials<T>(in, partials, rows, cols, strip);
-  const int s = static_cast<int>(blockIdx.x), strips = static_cast<int>(gridDim.x);
-  const int chunks = static_cast<int>(gridDim.y);
-  const bool first_thread = threadIdx.x == 0 && threadIdx.y == 0;
-  __threadfence();  // this block's partials are visible device-wide before its ticket is taken
-  __syncthreads();
-  if (first_thread) last_of_strip = atomicAdd(strip_tickets + s, 1u) == static_cast<unsigned>(chunks - 1);
-  __syncthreads();
-  if (!last_of_strip) return;
-  __threadfence();
-  if (first_thread) {
-    strip_tickets[s] = 0;
-    // Boundary b lies between strips b - 1 and b; its second arrival writes it.
-    writes_boundary[0] = s > 0 && atomicAdd(boundary_tickets + s, 1u) == 1u;
-    writes_boundary[1] = s + 1 < strips && atomicAdd(boundary_tickets + s + 1, 1u) == 1u;
-  }
-  __syncthreads();
-  __threadfence();
-  const std::int64_t chunk_floats = static_cast<std::int64_t>(strips) * kStripEntries<T>;
-  const std::int64_t strip_first = static_cast<std::int64_t>(s) * kStripColumns<T>;
-  // Columns only this strip reads: its own, less the last vector when a next strip reads it too.
-  const std::int64_t own_end = min(cols, strip_first + kStripColumns<T> - (s + 1 < strips ? W : 0));
-  finish_columns<T, W>(partials, out, strip_first, s, false, chunks, chunk_floats,
-                       [=](std::int64_t col) { return col < own_end; }, strip);
-  for (int side = 0; side < 2; ++side) {
-    if (!writes_boundary[side]) continue;
-    const int b = s + side;  // columns [b x kStripColumns - W, b x kStripColumns), read by strips b - 1 and b
-    const std::int64_t boundary_first = static_cast<std::int64_t>(b) * kStripColumns<T> - W;
-    finish_columns<T, 1>(partials, out, boundary_first, b, true, chunks, chunk_floats,
-                         [=](std::int64_t col) { return col < boundary_first + W && col < cols; }, strip);
-    if (first_thread) boundary_tickets[b] = 0;
   }
 }
 
@@ -264,35 +164,10 @@ void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t c
   KBENCH_CHECK_LAUNCH();
 }
 
-std::int64_t column_phase_tickets(std::int64_t cols, std::size_t element_size) {
-  return 2 * column_phase_strips(cols, element_size) + 1;
-}
-
-template <typename T>
-void launch_columns_phase_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                                   unsigned* tickets, int chunks, cudaStream_t stream) {
-  if (!aligned16(in)) throw std::invalid_argument("sum_outer phase strips: the tensor is not 16-byte aligned");
-  const std::int64_t strips = column_phase_strips(cols, sizeof(T));
-  if (strips > 0x7FFFFFFF || chunks < 1 || chunks > 65535) {
-    throw std::invalid_argument("sum_outer phase strips: grid out of range");
-  }
-  const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(chunks));
-  columns_phase_one_pass_kernel<T>
-      <<<grid, dim3(kLanesX, kLanesY), 0, stream>>>(in, partials, tickets, tickets + strips, out, rows, cols);
-  KBENCH_CHECK_LAUNCH();
-}
-
 template void launch_columns_phase<float>(const float*, float*, std::int64_t, std::int64_t, float*, int, cudaStream_t);
 template void launch_columns_phase<__half>(const __half*, __half*, std::int64_t, std::int64_t, float*, int,
                                            cudaStream_t);
 template void launch_columns_phase<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
                                                   float*, int, cudaStream_t);
-
-template void launch_columns_phase_one_pass<float>(const float*, float*, std::int64_t, std::int64_t, float*,
-                                                  unsigned*, int, cudaStream_t);
-template void launch_columns_phase_one_pass<__half>(const __half*, __half*, std::int64_t, std::int64_t, float*,
-                                                   unsigned*, int, cudaStream_t);
-template void launch_columns_phase_one_pass<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t,
-                                                          std::int64_t, float*, unsigned*, int, cudaStream_t);
 
 }  // namespace kbench::sum

@@ -91,8 +91,8 @@ Variant<ReductionArgs> column_tiles() {
 /// one_pass's partials and per-strip tickets for one problem.
 struct OnePassState {
   int chunks = 1;
-  DeviceBuffer partials;  ///< chunks x column_partial_floats
-  DeviceBuffer tickets;   ///< column_one_pass_tickets
+  DeviceBuffer partials;  ///< chunks x cols floats
+  DeviceBuffer tickets;   ///< one per column strip
 };
 
 Variant<ReductionArgs> one_pass() {
@@ -105,11 +105,9 @@ Variant<ReductionArgs> one_pass() {
     auto state = std::make_shared<OnePassState>();
     state->chunks = columns_one_pass_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args),
                                             args.device.cc_major);
-    state->partials = DeviceBuffer(static_cast<std::size_t>(state->chunks) *
-                                   static_cast<std::size_t>(column_partial_floats(args.cols, element_bytes(args))) *
-                                   sizeof(float));
-    state->tickets =
-        zeroed_tickets(static_cast<std::size_t>(column_one_pass_tickets(args.x, args.cols, element_bytes(args))));
+    state->partials =
+        DeviceBuffer(static_cast<std::size_t>(state->chunks) * static_cast<std::size_t>(args.cols) * sizeof(float));
+    state->tickets = zeroed_tickets(static_cast<std::size_t>(column_strips(args.x, args.cols, element_bytes(args))));
     return [args, state](cudaStream_t stream) {
       with_typed(args, [&](auto x, auto y) {
         launch_columns_one_pass(x, y, args.rows, args.cols, state->partials.as<float>(), state->tickets.as<unsigned>(),
@@ -269,7 +267,7 @@ double column_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   const double partial_floats = static_cast<double>(column_partial_floats(cols, size));
   return (two_stage_chunks + 3 * one_pass_chunks + 2 * narrow_blocks + 2 * tiles_chunks) * partial_floats *
              sizeof(float) +
-         2 * flat_floats * sizeof(float) + 3 * (static_cast<double>(cols) + 3) * sizeof(unsigned) +
+         2 * flat_floats * sizeof(float) + 3 * static_cast<double>(cols) * sizeof(unsigned) +
          static_cast<double>(kCublasWorkspaceBytes) +
          static_cast<double>(rows) * static_cast<double>(size);
 }

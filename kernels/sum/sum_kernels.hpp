@@ -244,17 +244,6 @@ template <typename T>
 void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                           cudaStream_t stream);
 
-/// launch_columns_phase in one kernel: the last block of each strip (a ticket per strip) writes
-/// the columns only its strip reads, and the vector of columns two strips share is written by the
-/// second of their last blocks (a ticket per boundary). `tickets` holds column_phase_tickets
-/// zeroed unsigneds, left zero.
-template <typename T>
-void launch_columns_phase_one_pass(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                                   unsigned* tickets, int chunks, cudaStream_t stream);
-
-/// Tickets of launch_columns_phase_one_pass: one per strip and one per boundary.
-std::int64_t column_phase_tickets(std::int64_t cols, std::size_t element_size);
-
 /// Whether the one-pass column sum runs as one cluster per column strip: compute capability 9.0+
 /// and at most 512 rows.
 bool columns_use_cluster(std::int64_t rows, int cc_major);
@@ -274,9 +263,6 @@ void launch_columns_one_pass(const T* in, T* out, std::int64_t rows, std::int64_
 
 /// Column strips (blocks along the columns) of the two-stage and one-pass column kernels.
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size);
-
-/// Tickets launch_columns_one_pass needs: one per strip, or the phase path's.
-std::int64_t column_one_pass_tickets(const void* in, std::int64_t cols, std::size_t element_size);
 
 /// Columns up to which launch_columns_narrow runs its own kernels; wider tensors run
 /// launch_columns_two_stage.
