@@ -91,11 +91,13 @@ constexpr std::int64_t kAutoWalkBytesPerSm = 24 * 1024;
 /// ahead of cuBLAS's gemv on every case. Wider tensors: one_pass (the 8192^2 targets keep their
 /// kernel), or two_stage for rows that are not whole vectors (below).
 ///
-/// Past kFlatColumnsMaxCols, rows that are not whole 16-byte vectors: two_stage, whose one column a
-/// thread (2-4-byte loads) beat one_pass's by 3-4 µs in 16-bit and was level in fp32 (H100, session
-/// 14, cold µs: fp16 4096x4097 20.1 against 24.1, 2049x8191 24.6 against 28.0, 8191x1025 19.0
-/// against 23.1, 3x5000x3001 44.0 against 47.9; cuBLAS's gemv is still ahead on the first three:
-/// 18.8, 19.2, 16.7 in bf16). Shifted 16-byte loads of such rows measured slower (NOTES.md).
+/// Past kFlatColumnsMaxCols, rows that are not whole 16-byte vectors: two_stage, which reads them
+/// as aligned 16-byte vectors in aligned tensors (phase strips: a thread's rows lie 8 apart, so
+/// they share one phase) and adds the chunks with 8 lanes a column. H100, session 15, cold µs
+/// (NOTES.md, "phase strips"): fp16 4096x4097 19.7-20.0 (cuBLAS 18.8), 2049x8191 20.2-20.6
+/// (19.1-19.3), 8191x1025 15.2-15.5 (bf16 16.8), 4099x5001 22.8-23.0 (27.4), 3x5000x3001 39.5
+/// (61.8); fp32 within 0.95x of cuBLAS; one_pass (one 2-4-byte column a thread) 3-8 µs slower in
+/// 16-bit. Shifted loads and the phase strips in one kernel measured slower (NOTES.md).
 constexpr ColumnKernel auto_column_kernel(std::int64_t cols, std::size_t element_size, int sm_count) {
   if (column_walk_bytes_in_flight(cols, element_size) >= kAutoWalkBytesPerSm * sm_count) return ColumnKernel::walk;
   if (cols <= kFlatColumnsMaxCols) return ColumnKernel::flat;
