@@ -1,0 +1,62 @@
+# The generator of configs/shapes_draw3.json (session 15): a seeded draw of the shape zoo's classes.
+# Run from the repository root: python3 scripts/draw_shapes3.py (rewrites the config, prints its cases).
+import json, random
+rng = random.Random(20261124)
+def odd(lo, hi):
+    while True:
+        v = rng.randint(lo, hi)
+        if v % 2 == 1 and v % 3 != 0: return v
+def pick(*xs): return rng.choice(xs)
+def rows_for(cols, lo=6_000_000, hi=40_000_000):
+    return max(1, rng.randint(lo, hi) // cols)
+sw = []
+def add(op, cls, shape, dtypes): sw.append({"op": op, "size_class": cls, "shape": shape, "dtypes": dtypes})
+dt = ["fp32", "fp16", "bf16"]
+# elementwise
+add("add", "odd_1d", [odd(5_000_000, 30_000_000)], [pick(*dt)])
+add("add", "odd_3d", [odd(3, 9), odd(1000, 4000), odd(1000, 4000)], [pick(*dt)])
+add("gelu_tanh", "odd_1d", [odd(5_000_000, 30_000_000)], [pick(*dt)])
+add("gelu_erf", "odd_3d", [odd(3, 9), odd(1000, 4000), odd(1000, 4000)], [pick(*dt)])
+# full sums
+add("sum_full", "odd_1d", [odd(5_000_000, 60_000_000)], [pick(*dt)])
+add("sum_full", "odd_3d", [odd(3, 9), odd(1000, 4000), odd(1000, 4000)], [pick(*dt)])
+# row reductions
+for op in ("sum_inner", "max_inner"):
+    c = odd(300_000, 4_000_000); add(op, "few_long_rows", [rng.randint(2, 64), c], [pick(*dt)])
+    c = odd(3, 60); add(op, "many_short_rows", [rows_for(c), c], [pick(*dt)])
+    c = odd(61, 2000); add(op, "mid_rows", [rows_for(c), c], [pick(*dt)])
+add("sum_inner", "odd_3d", [odd(5, 40), odd(500, 3000), odd(20, 300)], [pick(*dt)])
+# column reductions
+c = rng.randint(2, 64); add("sum_outer", "few_columns", [rows_for(c), c], [pick(*dt)])
+c = odd(65, 1024); add("sum_outer", "mid_columns", [rows_for(c), c], [pick(*dt)])
+c = odd(1025, 16384); add("sum_outer", "wide_odd_columns", [rows_for(c), c], [pick(*dt)])
+c = odd(1025, 16384); add("sum_outer", "wide_odd_columns", [rows_for(c), c], [pick(*dt)])
+add("sum_outer", "few_long_rows", [rng.randint(8, 64), odd(200_000, 1_000_000)], [pick(*dt)])
+add("sum_outer", "odd_3d", [odd(3, 40), odd(500, 5000), odd(65, 3000)], [pick(*dt)])
+# softmax
+add("softmax", "long_rows", [rng.randint(2, 48), odd(100_000, 2_000_000)], [pick(*dt)])
+add("softmax", "long_rows", [rng.randint(2, 48), odd(100_000, 2_000_000)], [pick(*dt)])
+add("softmax", "vocab_rows", [rng.randint(512, 4096), rng.randint(30000, 160000)], [pick(*dt)])
+for _ in range(2):
+    c = odd(3, 64); add("softmax", "many_short_rows", [rows_for(c), c], [pick(*dt)])
+for _ in range(4):
+    c = rng.randint(65, 2048); add("softmax", "mid_rows", [rows_for(c), c], [pick(*dt)])
+for _ in range(2):
+    c = odd(2049, 16384); add("softmax", "wide_rows", [rows_for(c), c], [pick(*dt)])
+add("softmax", "odd_3d", [odd(3, 40), odd(100, 3000), odd(65, 3000)], [pick(*dt)])
+# GEMMs
+mm = ["fp16", "bf16"]
+add("matmul", "gemm_small_m", [rng.randint(1, 96), pick(4096, 5120, 8192, 11008, 14336), pick(4096, 5120, 8192)], [pick(*mm)])
+add("matmul", "gemm_small_m", [rng.randint(1, 96), pick(4096, 6144, 8192), pick(2048, 4096, 8192)], ["fp32"])
+add("matmul", "gemm_large_k", [pick(128, 192, 256, 384, 512), pick(128, 256, 384, 512), pick(32768, 65536, 131072)], [pick(*mm)])
+add("matmul", "gemm_non_square", [odd(500, 8000), odd(500, 8000), odd(500, 4000)], [pick(*mm)])
+add("matmul", "gemm_non_square", [odd(500, 4000), odd(500, 4000), odd(500, 2000)], ["fp32"])
+add("matmul", "gemm_square", [pick(2560, 3584, 5120), 0, 0], [pick(*mm)])
+sw[-1]["shape"][1] = sw[-1]["shape"][2] = sw[-1]["shape"][0]
+cfg = {"description": "a third draw of the shape zoo's classes (issue 22), drawn by a seeded generator in session 15 "
+       "(seed 20261124) after the second draw had been tuned against: odd extents of every class, plus rows and "
+       "columns of mid widths (65-2048) and wide odd column and softmax rows; run it with --variant auto",
+       "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
+json.dump(cfg, open("configs/shapes_draw3.json", "w"), indent=2)
+print(len(sw))
+for s in sw: print(s["op"], s["size_class"], s["shape"], s["dtypes"])
