@@ -25,7 +25,7 @@ struct WalkLoad<T, 1> {
 };
 
 /// Thread t owns columns [t * W, t * W + W) and adds them over every row, kColumnWalkUnroll rows
-/// loaded before any is added (each load of a warp one contiguous, coalesced stretch of a row:
+/// (or the last rows) loaded before any is added (each load of a warp one contiguous, coalesced stretch of a row:
 /// 512 bytes with vectors), in row order, so the result is the same on every call. No partials,
 /// no second pass: the grid's columns alone keep the device's bytes in flight, which is what the
 /// auto rule asks before picking this kernel (sum_auto.hpp).
@@ -53,7 +53,17 @@ __global__ void __launch_bounds__(kWalkBlock)
 #pragma unroll
     for (int u = 0; u < kColumnWalkUnroll; ++u) add(held[u]);
   }
-  for (; r < rows; ++r) add(*reinterpret_cast<const Load*>(column + r * cols));
+  if (r < rows) {  // the last rows, fewer than kColumnWalkUnroll: also all loaded before any is added
+    Load held[kColumnWalkUnroll];
+#pragma unroll
+    for (int u = 0; u < kColumnWalkUnroll; ++u) {
+      if (r + u < rows) held[u] = *reinterpret_cast<const Load*>(column + (r + u) * cols);
+    }
+#pragma unroll
+    for (int u = 0; u < kColumnWalkUnroll; ++u) {
+      if (r + u < rows) add(held[u]);
+    }
+  }
 #pragma unroll
   for (int w = 0; w < W; ++w) out[col + w] = from_float<T>(acc[w]);
 }

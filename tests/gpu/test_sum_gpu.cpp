@@ -84,9 +84,10 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
     check_variants(outer, shape, {"narrow_columns", "column_walk", "auto"}, stream);
   }
   // Many columns, so that auto takes column_walk: odd widths (a column per thread, element loads)
-  // and whole vectors (16-byte column groups), rows below and above the walk's 8 rows in flight.
+  // and whole vectors (16-byte column groups), rows below and above the walk's 8 rows in flight,
+  // and last groups of 1-7 rows (loaded together).
   for (const Shape& shape : std::vector<Shape>{{64, 262147}, {3, 1000003}, {1, 1000003}, {9, 262144}, {17, 131072},
-                                               {2, 3, 300007}, {8, 202752}}) {
+                                               {2, 3, 300007}, {8, 202752}, {31, 300007}, {15, 131072}}) {
     check_variants(outer, shape, {"column_walk", "auto"}, stream);
   }
   // Odd widths past narrow_columns' 128 (column_tiles): rows at every alignment, 1-4 columns per
