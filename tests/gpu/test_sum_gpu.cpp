@@ -68,13 +68,15 @@ void check_variants(const Op& op, const Shape& shape, const std::vector<std::str
 TEST_CASE("the shape-class kernels and auto match the reference on large odd extents", "[gpu][sum]") {
   // Issue 22's classes with primes and lengths that are no multiple of the vector width, so rows
   // start at every alignment: few long rows (split_row), many short rows (packed_rows), few
-  // columns (narrow_columns), 3-D; outputs poisoned and guarded by the workload's verify.
+  // columns (narrow_columns), 3-D, rows past 1024 whose threads hold fewer than 4 vectors
+  // (row_parallel's last loads); outputs poisoned and guarded by the workload's verify.
   CudaStream stream;
   const std::vector<std::string> rows_kernels{"row_parallel", "packed_rows", "flat_rows", "span_rows", "split_row", "auto"};
   for (const char* name : {"sum_inner", "max_inner"}) {
     const Op& op = *registry().find(name);
     for (const Shape& shape : std::vector<Shape>{{3, 1000003}, {1000003, 3}, {7, 262147}, {1048573, 5}, {262147, 64},
-                                                 {131, 65}, {2, 131071}, {5, 3, 40961}, {1, 1000003}, {1000003, 1}}) {
+                                                 {131, 65}, {2, 131071}, {5, 3, 40961}, {1, 1000003}, {1000003, 1},
+                                                 {301, 1571}, {97, 1025}, {33, 3001}, {9, 2047}}) {
       check_variants(op, shape, rows_kernels, stream);
     }
   }
