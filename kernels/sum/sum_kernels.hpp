@@ -57,12 +57,13 @@ template <typename T>
 void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                        cudaStream_t stream);
 
-/// A warp per row for rows up to kWarpRowLimit elements, a block per row beyond; 16-byte loads
-/// over each row's 16-byte aligned body, so rows of odd length load vectors too.
+/// A warp per row for rows up to kWarpRowMaxVectors 16-byte vectors (fp32 1024 elements, 16-bit
+/// 2048), a block per row beyond; 16-byte loads over each row's 16-byte aligned body, so rows of
+/// odd length load vectors too.
 template <typename T>
 void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                           cudaStream_t stream);
-constexpr std::int64_t kWarpRowLimit = 1024;
+constexpr std::int64_t kWarpRowMaxVectors = 256;
 
 /// Rows up to this many elements take the packed-rows kernel; longer rows run launch_rows_parallel.
 constexpr std::int64_t kPackedRowsMaxCols = 1024;
