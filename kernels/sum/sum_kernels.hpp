@@ -57,13 +57,17 @@ template <typename T>
 void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                        cudaStream_t stream);
 
-/// A warp per row for rows up to kWarpRowMaxVectors 16-byte vectors (fp32 1024 elements, 16-bit
-/// 2048), a block per row beyond; 16-byte loads over each row's 16-byte aligned body, so rows of
-/// odd length load vectors too.
+/// A warp per row for rows up to warp_row_max_cols elements, a block per row beyond; 16-byte
+/// loads over each row's 16-byte aligned body, so rows of odd length load vectors too.
 template <typename T>
 void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                           cudaStream_t stream);
-constexpr std::int64_t kWarpRowMaxVectors = 256;
+/// fp32 1024; 16-bit 1536 (192 vectors, at most 6 a lane, all loaded before any is folded). H100,
+/// session 15, cold µs (NOTES.md, "a warp per 16-bit row"): a warp won 8192x1025 (10.2 against a
+/// block's 11.6) and 65536x1100 (53.0 against 59.4), tied 22087x1571 and 9001x1709, and lost
+/// 16384x2000 (27.8 against 25.2) and 4096x2047 (10.6 against 10.1), where 8 vectors a lane take
+/// two rounds of loads.
+constexpr std::int64_t warp_row_max_cols(std::size_t element_size) { return element_size == 4 ? 1024 : 1536; }
 
 /// Rows up to this many elements take the packed-rows kernel; longer rows run launch_rows_parallel.
 constexpr std::int64_t kPackedRowsMaxCols = 1024;

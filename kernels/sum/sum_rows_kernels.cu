@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(kBlock)
 
 template <typename T, typename Op>
 void rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Op op, cudaStream_t stream) {
-  if ((cols + kVector<T> - 1) / kVector<T> <= kWarpRowMaxVectors) {
+  if (cols <= warp_row_max_cols(sizeof(T))) {
     const std::int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
     rows_warp_kernel<T><<<static_cast<unsigned>(blocks), kRowsBlock, 0, stream>>>(in, out, rows, cols, op);
   } else {

@@ -68,3 +68,12 @@ TEST_CASE("the column sums take 4 blocks per SM of row chunks", "[sum]") {
   CHECK(sum::column_chunks(8192, 8192, 132, 2) == 17);
   CHECK(sum::column_chunks(16, 8192, 132, 4) == 2);  // at most one chunk per 8 rows
 }
+
+TEST_CASE("the row sums take a warp per row up to 1024 fp32 or 1536 16-bit columns", "[sum]") {
+  // The measured bounds (sum/NOTES.md, session 15): a 16-bit row of 1536 columns is 192 vectors,
+  // 6 a lane, one round of loads; the 8192-column targets keep a block per row.
+  CHECK(sum::warp_row_max_cols(4) == 1024);
+  CHECK(sum::warp_row_max_cols(2) == 1536);
+  CHECK(1536 / 8 <= 32 * 7);  // at most the 4 unrolled and 3 last vectors a lane
+  CHECK(sum::warp_row_max_cols(2) < 8192);
+}
