@@ -401,7 +401,7 @@ constexpr std::int64_t kRegisterRowOddMaxVectors = 4096;
 constexpr std::int64_t kRegisterRowOddFp32MinCols = 768;
 
 /// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in
-/// 16-bit whole-vector rows (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
+/// 16-bit whole-vector rows (fp32 ones to kShortFp32VectorMaxCols, below) (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
 /// on odd widths, fp32 92.6 against 107.5 µs at 32768x999, and to register_row in fp32, 42.9
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;

@@ -235,7 +235,7 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
     constexpr int W = kVector<T>;
     const dim3 grid(static_cast<unsigned>((cols + kLanesX * W - 1) / (kLanesX * W)), static_cast<unsigned>(chunks));
     columns_stage1_kernel<T, W><<<grid, block, 0, stream>>>(in, partials, rows, cols);
-  } else if (aligned16(in)) {
+  } else if (aligned16(in) && cols >= kVector<T>) {
     launch_columns_phase(in, out, rows, cols, partials, chunks, stream);
     return;
   } else {

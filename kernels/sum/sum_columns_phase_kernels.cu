@@ -59,7 +59,8 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
 #pragma unroll
   for (int j = 0; j < W; ++j) acc[j] = 0.0f;
   if (col < cols) {
-    // The vector that runs into the next row would pass the tensor's end in the last row.
+    // The vector that runs into the next row would pass the tensor's end in the last row; rows of
+    // at least one vector's width (launch_columns_phase's contract) keep every earlier row's inside.
     const std::int64_t vector_end = col + W > cols && row_end == rows ? rows - 1 : row_end;
     std::int64_t r = first_row;
     for (; r + (kRowUnroll - 1) * kLanesY < vector_end; r += kRowUnroll * kLanesY) {
@@ -151,6 +152,7 @@ template <typename T>
 void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                           cudaStream_t stream) {
   if (!aligned16(in)) throw std::invalid_argument("sum_outer phase strips: the tensor is not 16-byte aligned");
+  if (cols < kVector<T>) throw std::invalid_argument("sum_outer phase strips: rows narrower than a 16-byte vector");
   const std::int64_t strips = column_phase_strips(cols, sizeof(T));
   if (strips > 0x7FFFFFFF || chunks < 1 || chunks > 65535) {
     throw std::invalid_argument("sum_outer phase strips: grid out of range");

@@ -156,7 +156,8 @@ Variant<ReductionArgs> flat_columns() {
   return v;
 }
 
-/// Floats of narrow_columns' partials: tiles x cols, or two_stage's chunks x cols where it runs.
+/// Floats of narrow_columns' partials: tiles x cols, or two_stage's chunks x column_partial_floats
+/// where it runs (more than cols: narrow's tiles are sized by cols alone).
 std::size_t narrow_partials(const ReductionArgs& args) {
   const std::int64_t blocks = args.cols > kNarrowColumnsMaxCols
                                   ? column_chunks(args.rows, args.cols, args.device.sm_count, element_bytes(args))

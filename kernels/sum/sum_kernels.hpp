@@ -62,11 +62,12 @@ void launch_rows_naive(const T* in, T* out, std::int64_t rows, std::int64_t cols
 template <typename T>
 void launch_rows_parallel(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                           cudaStream_t stream);
-/// fp32 1024; 16-bit 1536 (192 vectors, at most 6 a lane, all loaded before any is folded). H100,
+/// fp32 1024; 16-bit 1536 (192 vectors, at most 6 a lane: a group of 4, then the last 1-3 with the
+/// head and tail loaded before them, two rounds of loads). H100,
 /// session 15, cold µs (NOTES.md, "a warp per 16-bit row"): a warp won 8192x1025 (10.2 against a
 /// block's 11.6) and 65536x1100 (53.0 against 59.4), tied 22087x1571 and 9001x1709, and lost
-/// 16384x2000 (27.8 against 25.2) and 4096x2047 (10.6 against 10.1), where 8 vectors a lane take
-/// two rounds of loads.
+/// 16384x2000 (27.8 against 25.2) and 4096x2047 (10.6 against 10.1), 8 vectors a lane. Why 8 lose
+/// and 6-7 tie is not measured.
 constexpr std::int64_t warp_row_max_cols(std::size_t element_size) { return element_size == 4 ? 1024 : 1536; }
 
 /// Rows up to this many elements take the packed-rows kernel; longer rows run launch_rows_parallel.
@@ -227,8 +228,8 @@ int column_chunks(std::int64_t rows, std::int64_t cols, int sm_count, std::size_
 /// Stage 1: 2-D blocks of 32 column lanes x 8 row lanes; each thread sums a 16-byte strip of
 /// columns over its rows of one of `chunks` row chunks, the block combines its 8 row lanes and
 /// writes partials[chunk][col]; stage 2 sums the chunks per column. Rows that are not whole
-/// 16-byte vectors in an aligned tensor take launch_columns_phase; unaligned tensors load one
-/// column a thread. `partials` holds chunks x column_partial_floats(cols) floats.
+/// 16-byte vectors in an aligned tensor take launch_columns_phase (from one vector's width);
+/// unaligned tensors and narrower rows load one column a thread. `partials` holds chunks x column_partial_floats(cols) floats.
 template <typename T>
 void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int chunks,
                               cudaStream_t stream);
@@ -240,7 +241,8 @@ std::int64_t column_phase_strips(std::int64_t cols, std::size_t element_size);
 /// phase strips' entries where they are more.
 std::int64_t column_partial_floats(std::int64_t cols, std::size_t element_size);
 
-/// two_stage on rows that are not whole 16-byte vectors, `in` 16-byte aligned: a thread's rows lie
+/// two_stage on rows that are not whole 16-byte vectors but at least one wide, `in` 16-byte
+/// aligned (narrower rows could read a vector past the tensor's end): a thread's rows lie
 /// 8 apart, so all start at one phase from a 16-byte boundary, and it adds the same aligned vector
 /// position of each (its columns moved back by the phase) with no per-row shift; a strip's
 /// partials carry the previous strip's last vector of columns, and stage 2 adds both strips'
@@ -281,7 +283,7 @@ std::int64_t narrow_column_tiles(std::int64_t rows, std::int64_t cols, std::size
 /// thread works whatever cols is (two_stage's 32 column lanes idle all but cols of them); the
 /// block's per-column sums go to partials[col][tile]; a second kernel, one block per column, adds
 /// each column's partials in tile order. Wider than kNarrowColumnsMaxCols: launch_columns_two_stage
-/// (then `partials` must hold column_chunks x cols floats).
+/// (then `partials` must hold column_chunks x column_partial_floats(cols) floats).
 template <typename T>
 void launch_columns_narrow(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, int sm_count,
                            cudaStream_t stream);

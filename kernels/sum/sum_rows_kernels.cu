@@ -28,9 +28,9 @@ __global__ void rows_naive_kernel(const T* __restrict__ in, T* __restrict__ out,
 /// of the row's aligned body (aligned_span: a row of odd length starts at any alignment, so its
 /// first elements up to a 16-byte boundary are the head) with kRowUnroll loads in flight into as
 /// many accumulators, and the head and the tail element by element (each shorter than kVector,
-/// so stride >= 32 covers them in one round). The head and tail are loaded before the body and
-/// the last 1-3 vectors together, so that no load waits for another: a thread of a 128-thread
-/// block over an fp32 row of 1571 columns holds 3 vectors, which one at a time cost 3 round trips.
+/// so stride >= 32 covers them in one round). The head and tail are loaded before the body, and
+/// the last 1-3 vectors (after the groups of 4) together: a thread of a 128-thread block over an
+/// fp32 row of 1571 columns holds 3 vectors, which one at a time cost 3 round trips, and now 1.
 template <typename T, typename Op>
 __device__ __forceinline__ float fold_row(const T* __restrict__ row, std::int64_t cols, int first, int stride, Op op) {
   float acc[kRowUnroll];

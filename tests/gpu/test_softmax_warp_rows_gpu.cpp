@@ -1,4 +1,5 @@
-// softmax's warp_rows kernel, and `auto` where it takes it, against the CPU reference through the
+// softmax's warp_rows kernel (no longer an `auto` route since session 15; auto is checked beside it on
+// the same shapes), against the CPU reference through the
 // workload's verification (guard bytes, poisoned outputs, two input sets): widths 1-256 that are
 // mostly odd (16-bit rows then start on a word or halfway into one, and the word at each end is
 // shared with the neighbouring row), odd row counts (the last warp's rows run past the tensor),

@@ -70,10 +70,8 @@ TEST_CASE("the column sums take 4 blocks per SM of row chunks", "[sum]") {
 }
 
 TEST_CASE("the row sums take a warp per row up to 1024 fp32 or 1536 16-bit columns", "[sum]") {
-  // The measured bounds (sum/NOTES.md, session 15): a 16-bit row of 1536 columns is 192 vectors,
-  // 6 a lane, one round of loads; the 8192-column targets keep a block per row.
+  // The measured bounds (sum/NOTES.md, session 15): a warp won 16-bit rows of 1025-1100 columns,
+  // tied 1571-1709 and lost 2000-2048; fp32 keeps its 1024.
   CHECK(sum::warp_row_max_cols(4) == 1024);
   CHECK(sum::warp_row_max_cols(2) == 1536);
-  CHECK(1536 / 8 <= 32 * 7);  // at most the 4 unrolled and 3 last vectors a lane
-  CHECK(sum::warp_row_max_cols(2) < 8192);
 }
