@@ -180,14 +180,14 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
 /// boundary to its last) and elements l, l + lanes, ... (`edges` of them) of the head and tail
 /// around it, for `rows` rows before the first reduction. Odd widths then move 16 bytes per load
 /// where grain_rows moves 2 or 4 and packed_rows stages the row in shared memory.
-constexpr std::int64_t kBodyRowsMinCols = 16;    ///< 16-bit: two vectors' worth
-constexpr std::int64_t kBodyRowsMaxCols = 1024;  ///< 16-bit: 4 vectors on each of 32 lanes
-constexpr std::int64_t kBodyRowsAutoMinColsFp32 = 48;  ///< auto_takes_body_rows: fp32 from here
-
 /// Elements of a 16-byte vector.
 constexpr std::int64_t body_rows_vector(std::size_t element_size) { return 16 / static_cast<std::int64_t>(element_size); }
+/// Two vectors' worth, up to 4 vectors on each of 32 lanes.
 constexpr std::int64_t body_rows_min_cols(std::size_t element_size) { return 2 * body_rows_vector(element_size); }
 constexpr std::int64_t body_rows_max_cols(std::size_t element_size) { return 4 * 32 * body_rows_vector(element_size); }
+constexpr std::int64_t kBodyRowsMinCols = body_rows_min_cols(2);  ///< 16-bit: 16
+constexpr std::int64_t kBodyRowsMaxCols = body_rows_max_cols(2);  ///< 16-bit: 1024
+constexpr std::int64_t kBodyRowsAutoMinColsFp32 = 48;  ///< auto_takes_body_rows: fp32 from here
 
 /// 16-byte body vectors per lane in flight before the first reduction, in bytes, for lanes of one
 /// vector a row: 2 rows per lane group. 64 (4 rows) lost 1-7 % to it on every width measured (H100,

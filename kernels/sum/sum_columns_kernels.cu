@@ -1,6 +1,7 @@
 // Outer-axes reductions: a rows x cols tensor summed over its rows, one value per column (the
 // backward pass's sum_to_shape over leading axes).
 #include "kernels/sum/reduce_ops.cuh"
+#include "kernels/sum/sum_column_strips.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
@@ -16,10 +17,10 @@ namespace kbench::sum {
 namespace {
 
 constexpr int kNaiveBlock = 256;
-constexpr int kLanesX = 32;  ///< column lanes per block: a warp reads consecutive columns of one row
-constexpr int kLanesY = 8;   ///< row lanes per block
+constexpr int kLanesX = kStripLanesX;
+constexpr int kLanesY = kStripLanesY;
 constexpr int kFinishBlock = 256;
-constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
+constexpr int kRowUnroll = kStripRowUnroll;
 constexpr int kMaxClusterChunks = 8;  ///< the portable cluster size
 
 template <typename T>

@@ -8,6 +8,7 @@
 // previous strip's last columns, from lane 0's first elements); entries outside the row (before
 // column 0, past the last) belong to another row's thread and are never read back.
 #include "kernels/sum/reduce_ops.cuh"
+#include "kernels/sum/sum_column_strips.hpp"
 #include "kernels/sum/sum_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
@@ -18,9 +19,9 @@ namespace kbench::sum {
 
 namespace {
 
-constexpr int kLanesX = 32;    ///< column lanes per block, one 16-byte vector each
-constexpr int kLanesY = 8;     ///< row lanes per block: a multiple of every vector width
-constexpr int kRowUnroll = 4;  ///< rows each thread loads before adding any of them
+constexpr int kLanesX = kStripLanesX;
+constexpr int kLanesY = kStripLanesY;
+constexpr int kRowUnroll = kStripRowUnroll;
 
 template <typename T>
 constexpr int kStripColumns = kLanesX * kVector<T>;
