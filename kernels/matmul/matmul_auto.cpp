@@ -78,7 +78,7 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       break;
     case AutoKernel::register_blocked_split_k:
       if (tf32) break;
-      launch_register_blocked_partials(a, b, workspace, dims, plan.splits, stream);
+      launch_register_blocked_async_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     case AutoKernel::small_simt:
       if (!tf32) return launch_small_simt(a, b, c, dims, stream);

@@ -14,8 +14,8 @@ namespace kbench::matmul {
 
 /// The kernels `auto` chooses from.
 enum class AutoKernel {
-  register_blocked,  ///< fp32: launch_register_blocked (128×128 tiles, or its small-tile split-K kernel)
-  register_blocked_split_k,   ///< fp32: launch_register_blocked_partials, then launch_split_k_reduce
+  register_blocked,  ///< fp32: launch_register_blocked_async (128×128 tiles, or the small-tile kernel)
+  register_blocked_split_k,   ///< fp32: launch_register_blocked_async_partials, then launch_split_k_reduce
   small_simt,                 ///< fp32: launch_small_simt (16×32 tiles, K over the block's warps)
   small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)

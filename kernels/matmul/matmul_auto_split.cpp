@@ -79,29 +79,19 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
 
 // Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
 // rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
-/// A SplitKernel::min_steps no K reaches: the kernel is planned whole-K only.
-constexpr int kWholeKOnly = 1 << 30;
-
 std::vector<SplitKernel> fp32_kernels(bool aligned) {
-  // 128×128 SIMT, 8 k a step: 4096³ 3582 µs = 4 rounds × 512 steps (1.75); 3000x1000x2000
-  // 442.2 µs = 1 round × 250 (1.77). 16×32 SIMT, a round of 8 chunks of 16 k a step:
-  // 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70), 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192
-  // (2.06) and 512x512x32768 (1.36) lie either side.
-  const SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
-                        kSimtBigTile, kSimtBigTile, 8, 2, 1.76, 16, WholeTile::always};
+  // 128×128 SIMT, 8 k a step, register_blocked_async's kernel whole and split (cp.async panels;
+  // session 11: 4096³ 3093 µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250,
+  // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
+  // SIMT, a round of 8 chunks of 16 k a step: 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70),
+  // 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192 (2.06) and 512x512x32768 (1.36) lie either side.
+  SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
+                  kSimtBigTile, kSimtBigTile, 8, 2, 1.52, 16, WholeTile::always};
   const SplitKernel small{AutoKernel::small_simt, AutoKernel::small_simt_split_k,
                           kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.7, 1, WholeTile::always};
-  // The whole-K 128×128 tile runs register_blocked_async (cp.async panels; session 11: 4096³ 3093
-  // µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250, 1.54); the split-K tiles
-  // still run register_blocked's kernel at `big`'s step.
-  SplitKernel async_whole = big;
-  async_whole.step_us = 1.52;
-  async_whole.min_steps = kWholeKOnly;
-  if (!aligned) return {async_whole, big};
-  SplitKernel big_aligned = big;
-  big_aligned.whole_tile = WholeTile::tiles_fill_sms;  // the launchers run 16×32 below that
-  async_whole.whole_tile = WholeTile::tiles_fill_sms;
-  return {async_whole, big_aligned, small};
+  if (!aligned) return {big};
+  big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
+  return {big, small};
 }
 
 std::vector<SplitKernel> tf32_kernels(bool aligned) {

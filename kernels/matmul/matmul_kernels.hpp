@@ -217,6 +217,10 @@ void launch_wgmma_partials(const __nv_bfloat16* a, const __nv_bfloat16* b, float
 /// register_blocked's 128×128 kernel, K steps of 8 (matmul_register_blocked.cu).
 void launch_register_blocked_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
                                       cudaStream_t stream);
+/// register_blocked_async's 128×128 kernel (cp.async panels, 4 × 8 warps), K steps of 8
+/// (matmul_register_blocked_async.cu): what `auto` splits.
+void launch_register_blocked_async_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                            cudaStream_t stream);
 /// register_blocked's 16×32 small-tile kernel, rounds of 8 chunks of 16 k (matmul_small_simt.cu).
 /// Needs what launch_small_simt needs: K % 4 == 0, N % 4 == 0, 16-byte aligned pointers.
 void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,

@@ -22,6 +22,11 @@
 // read 16 float4s, 256 bytes, two shared wavefronts each. kWarps4x8 makes them 4 × 8: B reads
 // 8 float4s (128 bytes, one wavefront) and A 4 (64 bytes, one), so a warp's 4 fragment loads per k
 // take 4 wavefronts instead of 6. Thread (ty, tx) owns the same outputs either way.
+//
+// Split K (kPartial): block (x, y) computes tile x over the y-th range of K, [y·k_per_split,
+// (y + 1)·k_per_split) clipped to K, as a product of its own (A and B start at the range, A's rows
+// keep their length k), and writes its unrounded sums to slice y of the M×N fp32 workspace; an
+// empty range writes zeros.
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
@@ -62,13 +67,14 @@ struct CopyPlan {
   bool b_col_inside;
 };
 
-/// Issues this thread's cp.async copies of the step starting at k0 into `stage` (zeros outside A, B).
+/// Issues this thread's cp.async copies of the step starting at k0 into `stage` (zeros outside A,
+/// B, and past `k_end`, the end of the block's range of K).
 template <bool kVectorized>
 __device__ __forceinline__ void copy_step(Ring& ring, int stage, const CopyPlan& p, const float* a, const float* b,
-                                          int k0, int n, int k) {
+                                          int k0, int n, int k_end) {
   const int t = static_cast<int>(threadIdx.x);
-  const bool a_col_inside = k0 + p.a_col < k;
-  const int a_col = min(k0 + p.a_col, k - 1);
+  const bool a_col_inside = k0 + p.a_col < k_end;
+  const int a_col = min(k0 + p.a_col, k_end - 1);
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
     cp_async_4(&ring.a[stage][p.a_col][j * 32 + t / 8], a + (p.a_row_offset[j] + a_col),
@@ -76,14 +82,14 @@ __device__ __forceinline__ void copy_step(Ring& ring, int stage, const CopyPlan&
   }
   if constexpr (kVectorized) {
     const int row = k0 + p.b_row;
-    cp_async_16(&ring.b[stage][p.b_row][(t % 32) * 4], b + (min(row, k - 1) * n + p.b_col),
-                p.b_col_inside && row < k);
+    cp_async_16(&ring.b[stage][p.b_row][(t % 32) * 4], b + (min(row, k_end - 1) * n + p.b_col),
+                p.b_col_inside && row < k_end);
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const int row = k0 + p.b_row + 2 * j;
-      cp_async_4(&ring.b[stage][p.b_row + 2 * j][t % 128], b + (min(row, k - 1) * n + p.b_col),
-                 p.b_col_inside && row < k);
+      cp_async_4(&ring.b[stage][p.b_row + 2 * j][t % 128], b + (min(row, k_end - 1) * n + p.b_col),
+                 p.b_col_inside && row < k_end);
     }
   }
 }
@@ -108,11 +114,11 @@ __device__ __forceinline__ void multiply_step(float (&acc)[8][8], const float (&
 }
 
 // kVectorized: 16-byte copies of B and float4 stores of C (N % 4 == 0, B and C 16-byte aligned).
-// Both instantiations fit 128 registers, so both run 2 blocks (16 warps) per SM.
-template <bool kVectorized, bool kWarps4x8>
+// Every instantiation fits 128 registers, so each runs 2 blocks (16 warps) per SM.
+template <bool kVectorized, bool kWarps4x8, bool kPartial>
 __global__ void __launch_bounds__(kThreads, 2)
     matmul_register_blocked_async_kernel(const float* __restrict__ a, const float* __restrict__ b,
-                                         float* __restrict__ c, int m, int n, int k) {
+                                         float* __restrict__ c, int m, int n, int k, int k_per_split) {
   __shared__ __align__(16) Ring ring;
 
   const TileCoord tile = grouped_tile(static_cast<int>(blockIdx.x), ceil_div(m, kBM), ceil_div(n, kBN), kGroup);
@@ -125,6 +131,15 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int warp = t / 32, lane = t % 32;
     ty = (warp / 2) * 4 + lane / 8;
     tx = (warp % 2) * 8 + lane % 8;
+  }
+
+  int k_end = k;
+  if constexpr (kPartial) {
+    const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
+    k_end = min(k - k_begin, k_per_split);
+    a += k_begin;
+    b += static_cast<long long>(k_begin) * n;
+    c += static_cast<long long>(blockIdx.y) * m * n;
   }
 
   CopyPlan plan;
@@ -144,10 +159,10 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
 
-  const int steps = ceil_div(k, kBK);
+  const int steps = ceil_div(k_end, kBK);
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < steps) copy_step<kVectorized>(ring, s, plan, a, b, s * kBK, n, k);
+    if (s < steps) copy_step<kVectorized>(ring, s, plan, a, b, s * kBK, n, k_end);
     cp_async_commit();  // empty groups too, so that every step waits on the same count
   }
 
@@ -159,7 +174,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     // (`fill`) is overwritten below.
     cp_async_wait<kStages - 2>();
     __syncthreads();
-    if (step + kStages - 1 < steps) copy_step<kVectorized>(ring, fill, plan, a, b, (step + kStages - 1) * kBK, n, k);
+    if (step + kStages - 1 < steps) {
+      copy_step<kVectorized>(ring, fill, plan, a, b, (step + kStages - 1) * kBK, n, k_end);
+    }
     cp_async_commit();
 
     multiply_step(acc, ring.a[stage], ring.b[stage], ty, tx);
@@ -190,11 +207,11 @@ template <bool kWarps4x8>
 void launch_kernel(const float* a, const float* b, float* c, Dims dims, bool vectorized, unsigned blocks,
                    cudaStream_t stream) {
   if (vectorized) {
-    matmul_register_blocked_async_kernel<true, kWarps4x8>
-        <<<blocks, kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+    matmul_register_blocked_async_kernel<true, kWarps4x8, false>
+        <<<blocks, kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k, dims.k);
   } else {
-    matmul_register_blocked_async_kernel<false, kWarps4x8>
-        <<<blocks, kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k);
+    matmul_register_blocked_async_kernel<false, kWarps4x8, false>
+        <<<blocks, kThreads, 0, stream>>>(a, b, c, dims.m, dims.n, dims.k, dims.k);
   }
 }
 
@@ -215,6 +232,23 @@ void launch_register_blocked_async(const float* a, const float* b, float* c, Dim
     launch_kernel<true>(a, b, c, dims, vectorized, static_cast<unsigned>(blocks), stream);
   } else {
     launch_kernel<false>(a, b, c, dims, vectorized, static_cast<unsigned>(blocks), stream);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
+void launch_register_blocked_async_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                            cudaStream_t stream) {
+  check_split_count("register_blocked_async split-K", splits);
+  const long long tiles = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
+  const bool vectorized = dims.n % 4 == 0 && aligned16(b) && aligned16(partials);
+  const int k_per_split = ceil_div(ceil_div(dims.k, kBK), splits) * kBK;
+  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
+  if (vectorized) {
+    matmul_register_blocked_async_kernel<true, true, true>
+        <<<grid, kThreads, 0, stream>>>(a, b, partials, dims.m, dims.n, dims.k, k_per_split);
+  } else {
+    matmul_register_blocked_async_kernel<false, true, true>
+        <<<grid, kThreads, 0, stream>>>(a, b, partials, dims.m, dims.n, dims.k, k_per_split);
   }
   KBENCH_CHECK_LAUNCH();
 }

@@ -88,11 +88,12 @@ const std::vector<int> kForcedSplits{1, 3, matmul::kMaxSplitK};
 
 /// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
 /// split count, whatever the shape.
-enum class Fp32Split { register_blocked, small_simt, tf32_big, tf32_small };
+enum class Fp32Split { register_blocked, register_blocked_async, small_simt, tf32_big, tf32_small };
 
 const char* fp32_split_name(Fp32Split kernel) {
   switch (kernel) {
     case Fp32Split::register_blocked: return "register_blocked";
+    case Fp32Split::register_blocked_async: return "register_blocked_async";
     case Fp32Split::small_simt: return "small_simt";
     case Fp32Split::tf32_big: return "tensor_core_big";
     case Fp32Split::tf32_small: return "tensor_core_small";
@@ -117,6 +118,9 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
         case Fp32Split::register_blocked:
           matmul::launch_register_blocked_partials(a, b, slices, dims, splits, stream);
           break;
+        case Fp32Split::register_blocked_async:
+          matmul::launch_register_blocked_async_partials(a, b, slices, dims, splits, stream);
+          break;
         case Fp32Split::small_simt: matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream); break;
         case Fp32Split::tf32_big:
           matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::big, splits, stream);
@@ -131,8 +135,8 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
   return v;
 }
 
-const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::small_simt, Fp32Split::tf32_big,
-                                         Fp32Split::tf32_small};
+const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::register_blocked_async,
+                                         Fp32Split::small_simt, Fp32Split::tf32_big, Fp32Split::tf32_small};
 
 /// matmul with the fixed-split variants above.
 const Op& matmul_with_split_variants() {
@@ -669,7 +673,8 @@ TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty 
   const Op& op = matmul_with_split_variants();
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{200, 72, 264}, Shape{130, 250, 64}, Shape{257, 129, 4097},
-                             Shape{128, 512, 2048}, Shape{17, 4099, 1031}, Shape{64, 136, 36}, Shape{1, 1000, 3001}}) {
+                             Shape{128, 512, 2048}, Shape{17, 4099, 1031}, Shape{64, 136, 36}, Shape{1, 1000, 3001},
+                             Shape{300, 260, 1000}, Shape{131, 257, 999}}) {
     const bool simt_small_runs = shape[1] % 4 == 0 && shape[2] % 4 == 0;
     for (DType dtype : {DType::f32, DType::tf32}) {
       const std::uint64_t seed = fresh_seed();
@@ -699,6 +704,9 @@ TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matm
     INFO(splits);
     CHECK_THROWS_AS(matmul::launch_register_blocked_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
                     std::invalid_argument);
+    CHECK_THROWS_AS(
+        matmul::launch_register_blocked_async_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
+        std::invalid_argument);
     CHECK_THROWS_AS(matmul::launch_small_simt_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
                     std::invalid_argument);
     CHECK_THROWS_AS(matmul::launch_tensor_core_tf32_partials(a, a, slices.as<float>(), dims, matmul::Tf32Tile::small,
