@@ -1,7 +1,16 @@
-# The generator of configs/shapes_draw3.json (session 15): a seeded draw of the shape zoo's classes.
-# Run from the repository root: python3 scripts/draw_shapes3.py (rewrites the config, prints its cases).
-import json, random
-rng = random.Random(20261124)
+# A seeded draw of the shape zoo's classes (issue 22), as a kbench config to run with --variant auto.
+# Run from the repository root:
+#   python3 scripts/draw_shapes.py --draw 3   configs/shapes_draw3.json (session 15, seed 20261124)
+#   python3 scripts/draw_shapes.py --draw 4   configs/shapes_draw4.json (session 16, seed 20261125),
+#                                             which adds fp32 and TF32 GEMMs of large K and small M
+# It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
+# are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
+import argparse, json, random
+DRAWS = {3: 20261124, 4: 20261125}
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--draw", type=int, choices=sorted(DRAWS), required=True, help="which draw to write")
+args = parser.parse_args()
+rng = random.Random(DRAWS[args.draw])
 def odd(lo, hi):
     while True:
         v = rng.randint(lo, hi)
@@ -53,10 +62,20 @@ add("matmul", "gemm_non_square", [odd(500, 8000), odd(500, 8000), odd(500, 4000)
 add("matmul", "gemm_non_square", [odd(500, 4000), odd(500, 4000), odd(500, 2000)], ["fp32"])
 add("matmul", "gemm_square", [pick(2560, 3584, 5120), 0, 0], [pick(*mm)])
 sw[-1]["shape"][1] = sw[-1]["shape"][2] = sw[-1]["shape"][0]
-cfg = {"description": "a third draw of the shape zoo's classes (issue 22), drawn by a seeded generator in session 15 "
-       "(seed 20261124) after the second draw had been tuned against: odd extents of every class, plus rows and "
-       "columns of mid widths (65-2048) and wide odd column and softmax rows; run it with --variant auto",
-       "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
-json.dump(cfg, open("configs/shapes_draw3.json", "w"), indent=2)
+if args.draw == 3:
+    description = ("a third draw of the shape zoo's classes (issue 22), drawn by a seeded generator in session 15 "
+                   "(seed 20261124) after the second draw had been tuned against: odd extents of every class, plus rows "
+                   "and columns of mid widths (65-2048) and wide odd column and softmax rows; run it with --variant auto")
+else:
+    for dtype in ("fp32", "tf32"):
+        add("matmul", "gemm_large_k", [pick(128, 256, 384, 512, 640, 768), pick(128, 256, 384, 512, 640, 768),
+                                        pick(16384, 32768, 65536)], [dtype])
+        add("matmul", "gemm_small_m", [rng.randint(1, 128), pick(2048, 4096, 8192), pick(2048, 4096, 8192)], [dtype])
+    add("matmul", "gemm_non_square", [odd(1000, 6000), odd(500, 3000), odd(1000, 4000)], ["fp32"])
+    description = ("a fourth draw of the shape zoo's classes (issue 22), drawn by the same seeded generator in session "
+                   "16 (seed 20261125) after the third had been tuned against, with fp32 and TF32 GEMMs of large K, small "
+                   "M and odd extents added; run it with --variant auto")
+cfg = {"description": description, "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
+json.dump(cfg, open(f"configs/shapes_draw{args.draw}.json", "w"), indent=2)
 print(len(sw))
 for s in sw: print(s["op"], s["size_class"], s["shape"], s["dtypes"])
