@@ -8,6 +8,12 @@
 // Splitting the slices over the warps keeps 8 times more loads in flight than a thread per
 // position would: 64 slices of 256×256 are 16 MB read from L2, most of which must be in flight
 // at once to take a couple of microseconds rather than ten.
+//
+// With few slices (at most kFewSplits) that layout leaves most warps idle and runs a block per 32
+// positions: 2 slices of 3000×1000 were 23,438 blocks of 256 threads, 192 of them without a load
+// (93,750 blocks where M·N is odd). There a thread owns its positions outright instead (one float4,
+// or 4 floats a block's width apart), issues every slice's loads before the first add, and adds
+// them in slice order: as fixed an order as the other path's, with no shared memory or barrier.
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
@@ -94,6 +100,56 @@ __global__ void __launch_bounds__(kThreads)
   store(c + position, sum);
 }
 
+/// The most slices the few-slices kernel takes (its loads are unrolled over them).
+constexpr int kFewSplits = 8;
+
+/// Positions a thread owns in the few-slices kernel: one float4, or 4 floats kThreads apart
+/// (a warp's loads stay coalesced, and a thread still has 4 loads a slice in flight).
+template <int Width>
+constexpr int kFewPositions = Width == 4 ? 1 : 4;
+
+template <typename T, int Width>
+__global__ void __launch_bounds__(kThreads)
+    split_k_reduce_few_kernel(const float* __restrict__ partials, int splits, std::int64_t elements, T* __restrict__ c) {
+  using Vector = typename Lane<Width>::Vector;
+  constexpr int kPositions = kFewPositions<Width>;
+  const std::int64_t first =
+      (static_cast<std::int64_t>(blockIdx.x) * kThreads * kPositions + static_cast<int>(threadIdx.x)) * Width;
+  Vector slice[kFewSplits][kPositions];
+#pragma unroll
+  for (int s = 0; s < kFewSplits; ++s) {
+#pragma unroll
+    for (int i = 0; i < kPositions; ++i) {
+      const std::int64_t position = first + std::int64_t{i} * kThreads * Width;
+      slice[s][i] = s < splits && position < elements
+                        ? *reinterpret_cast<const Vector*>(partials + s * elements + position)
+                        : Lane<Width>::zero();
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kPositions; ++i) {
+    const std::int64_t position = first + std::int64_t{i} * kThreads * Width;
+    if (position >= elements) break;
+    Vector sum = slice[0][i];
+#pragma unroll
+    for (int s = 1; s < kFewSplits; ++s)
+      if (s < splits) Lane<Width>::add(sum, slice[s][i]);
+    store(c + position, sum);
+  }
+}
+
+template <typename T, int Width>
+void launch_width(const float* partials, int splits, std::int64_t elements, T* c, cudaStream_t stream) {
+  if (splits <= kFewSplits) {
+    const std::int64_t per_block = std::int64_t{kThreads} * kFewPositions<Width> * Width;
+    const std::int64_t blocks = (elements + per_block - 1) / per_block;
+    split_k_reduce_few_kernel<T, Width><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+  } else {
+    const std::int64_t blocks = (elements + 32 * Width - 1) / (32 * Width);
+    split_k_reduce_kernel<T, Width><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+  }
+}
+
 template <typename T>
 void launch_reduce(const float* partials, int splits, T* c, Dims dims, cudaStream_t stream) {
   if (splits < 1) throw std::invalid_argument("split-K reduce: splits must be >= 1, got " + std::to_string(splits));
@@ -101,12 +157,10 @@ void launch_reduce(const float* partials, int splits, T* c, Dims dims, cudaStrea
   // Four positions per lane when every slice starts 16-byte aligned and C takes 4-element stores.
   const bool vectors = elements % 4 == 0 && aligned16(partials) &&
                        reinterpret_cast<std::uintptr_t>(c) % (4 * sizeof(T)) == 0;
-  const int width = vectors ? 4 : 1;
-  const std::int64_t blocks = (elements + 32 * width - 1) / (32 * width);
   if (vectors) {
-    split_k_reduce_kernel<T, 4><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+    launch_width<T, 4>(partials, splits, elements, c, stream);
   } else {
-    split_k_reduce_kernel<T, 1><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+    launch_width<T, 1>(partials, splits, elements, c, stream);
   }
   KBENCH_CHECK_LAUNCH();
 }
