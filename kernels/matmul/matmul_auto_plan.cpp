@@ -107,6 +107,11 @@ AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointer
 
 }  // namespace
 
+bool staged_whole_k_beats_split(Dims dims, int sm_count) {
+  const std::int64_t narrow_tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(TmaTile::n128));
+  return dims.m >= kWgmmaTileM && ceil_div64(dims.k, kWgmmaStepK) <= kAutoWholeKMaxSteps && 4 * narrow_tiles >= sm_count;
+}
+
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count) {
   const double cost = tile_n == 256 ? 1.0 : tile_n == 192 ? kAutoN192TileCost : kAutoNarrowTileCost;
   const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
@@ -151,6 +156,10 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   // than the cp.async wgmma kernel's element-wise copies (unaligned()).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
+  if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2 &&
+      staged_whole_k_beats_split(dims, device.sm_count)) {
+    return {staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0};
+  }
   if (aligned) return staged(plan, dims, device.sm_count);
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }

@@ -64,6 +64,17 @@ inline constexpr double kAutoSmallVolume = 512.0 * 512.0 * 512.0;
 /// pipeline fills and its slice write stays below what it reads.
 inline constexpr int kAutoMinStepsPerSplit = 4;
 
+/// Where the 128×256 tiles would split K 3 or more ways, whole K on the staged kernel's narrower
+/// tiles instead when M fills a 128-row tile, K is at most kAutoWholeKMaxSteps 64-deep steps and
+/// the 128×128 tiles number at least a quarter of the SMs (`staged_whole_k_beats_split`). H100,
+/// session 16, bf16 cold µs, split against whole 128×128: 1000x1032x1016 20.7 / 14.7, 768x1024x2048
+/// 21.8 / 16.7, 704x1504x3000 27.7 / 24.1, 512x2048x4096 29.5 / 27.1, 256x4096x4096 30.1 / 27.1;
+/// the split kept 90x5120x5120 (31.3 / 32.7), 64x11008x4096 (41.6 / 44.3), 16x8192x8192 (52.2 /
+/// 76.4) and 1024x1024x32768 (117.2 / 171.4): rows under a tile leave whole-K blocks streaming B
+/// with half-empty MMAs, and long K leaves few blocks walking it.
+inline constexpr int kAutoWholeKMaxSteps = 64;
+bool staged_whole_k_beats_split(Dims dims, int sm_count);
+
 /// The staged TMA kernel's 128×128 tile costs this fraction of a 128×256 tile's time: half its
 /// MMAs, plus 15 % for the third more L2 → SM bytes per FLOP and the B operand read by both
 /// warpgroups (a guess, not measured: NOTES.md, "staged epilogue").

@@ -20,8 +20,8 @@ enum class RowKernel { vector_rows, thread_per_row, span, flat, split, row_paral
 constexpr std::int64_t kAutoSplitRowsPerSm = 4;
 constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 
-/// Rows up to kFlatRowsMaxCols (1024) elements, of any width and alignment: the flat-rows kernel.
-/// Its blocks load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
+/// Rows between the thread per row and span_rows' narrowest (fp32 13-47 columns): the flat-rows
+/// kernel, which takes rows up to kFlatRowsMaxCols (1024) of any width and alignment. Its blocks load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
 /// read at 91 / 88 % of peak in fp32 / fp16 in sum_layout_probe), 16 KiB in flight per block,
 /// whatever the row width: the thread-per-row kernel's 2-4-byte strided loads fell to 42 % of the
 /// copy roof at 61 fp16 columns (84-87 % at 8-17), packed_rows' shuffles per row made it compute-bound, and a warp
@@ -38,14 +38,21 @@ constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 /// width past 48 bytes measured (max fp16/bf16 262144x61 18.0 against 17.1 µs, 65536x100 12.8
 /// against 11.3, 262144x127 31.8 against 28.8); the variant stays for comparison.
 ///
-/// Rows past kThreadPerRowMaxBytes up to kFlatRowsMaxCols 16-bit columns, or of
-/// kSpanRowsMinColsFp32..kSpanRowsMaxColsFp32 fp32 columns: `span_rows` (a warp per span of whole rows, no block barrier, about half flat_rows'
+/// Rows past kThreadPerRowMaxBytes (16-bit) or of kSpanRowsMinColsFp32 fp32 columns, up to
+/// kSpanRowsMaxBytes: `span_rows` (a warp per span of whole rows, no block barrier, about half flat_rows'
 /// instructions per 16-byte vector; NOTES.md "span_rows"). On the H100 (2026-11-24, session 10,
 /// cold µs) it beat flat_rows on 16-bit 262144x61 (15.3-16.1 against 17.2-17.5), 262144x127
 /// (26.5-27.2 against 28.9-29.6) and 131071x1000 (92.3-94.0 against 98.9-102.6), and on fp32 rows
 /// of 61-127 columns by 2-6 %; it lost 1.5-7 % on 16-bit 64x4096x100 and 2 % on fp32 131071x1000.
+///
+/// Rows past kSpanRowsMaxBytes (1 KiB) run `row_parallel` (a warp per row up to warp_row_max_cols,
+/// then a block): on the H100 (session 16, cold µs) it beat span_rows and flat_rows on every row of
+/// 295-1023 fp32 columns (45985x295 21.5 against flat_rows' 25.9 and span_rows' 23.7; 20000x513
+/// 17.8 against 21.2; 16000x777 20.5 against 24.7; 12000x1023 20.6 against 23.5; 65536x300 29.3
+/// against 34.6) and on bf16 max rows of 600 and 959 columns (15.9 against span_rows' 18.3; 19.4
+/// against 20.4), while span_rows kept bf16 333 columns (15.1 against 15.3).
 constexpr std::int64_t kSpanRowsMinColsFp32 = 48;  ///< measured from 61; flat_rows' 17-33 columns untried
-constexpr std::int64_t kSpanRowsMaxColsFp32 = 256;
+constexpr std::int64_t kSpanRowsMaxBytes = 1024;
 ///
 /// Rows of at most kAutoVectorRowsMaxBytes: `vector_rows` (a lane owns R whole rows as V 16-byte
 /// vectors, each warp's tile staged through its own shared memory with coalesced loads, R results
@@ -61,10 +68,9 @@ constexpr RowKernel auto_row_kernel(std::int64_t rows, std::int64_t cols, std::s
   }
   if (cols * static_cast<std::int64_t>(element_size) <= kThreadPerRowMaxBytes) return RowKernel::thread_per_row;
   const std::int64_t span_min_cols = element_size == 2 ? span_run_elements(element_size) : kSpanRowsMinColsFp32;
-  const std::int64_t span_max_cols = element_size == 2 ? kFlatRowsMaxCols : kSpanRowsMaxColsFp32;
-  if (cols >= span_min_cols && cols <= span_max_cols) return RowKernel::span;
-  if (cols <= kFlatRowsMaxCols) return RowKernel::flat;
   const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
+  if (cols < span_min_cols) return RowKernel::flat;
+  if (row_bytes <= kSpanRowsMaxBytes) return RowKernel::span;
   if (rows < kAutoSplitRowsPerSm * sm_count && row_bytes >= kAutoSplitMinRowBytes) return RowKernel::split;
   return RowKernel::row_parallel;
 }

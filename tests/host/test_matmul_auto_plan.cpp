@@ -235,7 +235,9 @@ TEST_CASE("auto: 16-bit on Hopper, whole tiles (staged TMA) when they fill half 
   CHECK(plan(1024, 8192, 512, DType::bf16).kernel == AutoKernel::wgmma_tma_staged);
   // 78 SMs: 40 tiles of 128x256 (one round) or 72 of 128x128 (one round of half the MMAs).
   CHECK(plan(1000, 1032, 1016, DType::f16, AutoDevice{78, true}).kernel == AutoKernel::wgmma_tma_staged_n128);
-  CHECK(plan(1000, 1032, 1016).kernel == AutoKernel::wgmma_split_k);  // 40 tiles for 132 SMs: K split 3 ways
+  // 132 SMs: the 128x256 tiles would split K 3 ways; 72 whole-K 128x128 tiles of 16 steps won
+  // (14.7 against 20.7 µs, bf16, session 16).
+  CHECK(plan(1000, 1032, 1016).kernel == AutoKernel::wgmma_tma_staged_n128);
   CHECK(plan(512, 512, 512).kernel == AutoKernel::tensor_core);        // at kAutoSmallVolume
   CHECK(plan(256, 256, 256).kernel == AutoKernel::tensor_core);
   CHECK(plan(127, 4099, 65).kernel == AutoKernel::tensor_core);
@@ -278,6 +280,26 @@ TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last
   CHECK(plan(1024, 8191, 512).kernel == AutoKernel::wgmma_tma_padded);
 }
 
+TEST_CASE("auto: 3+ K splits of 128x256 tiles give way to whole K on 128x128 tiles when M fills a tile, K is short and the tiles fill a quarter of the SMs",
+          "[matmul][auto]") {
+  // H100, session 16, bf16 cold µs (split / whole 128x128): each side of the rule measured.
+  for (const Dims d : {Dims{1000, 1032, 1016}, Dims{768, 1024, 2048}, Dims{704, 1504, 3000}, Dims{512, 2048, 4096},
+                       Dims{256, 4096, 4096}, Dims{1000, 1000, 1000}}) {
+    INFO(d.m << "x" << d.n << "x" << d.k);
+    CHECK(staged_whole_k_beats_split(d, 132));
+    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel == AutoKernel::wgmma_tma_staged_n128);
+  }
+  // 90x5120x5120 31.3 / 32.7 and 64x11008x4096 41.6 / 44.3 (M under a tile), 16x8192x8192 52.2 /
+  // 76.4 (M under a tile; 128 steps), 1024x1024x32768 117.2 / 171.4 (512 steps).
+  for (const Dims d : {Dims{90, 5120, 5120}, Dims{64, 11008, 4096}, Dims{16, 8192, 8192}, Dims{1024, 1024, 32768}}) {
+    INFO(d.m << "x" << d.n << "x" << d.k);
+    CHECK_FALSE(staged_whole_k_beats_split(d, 132));
+    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel == AutoKernel::wgmma_split_k);
+  }
+  CHECK_FALSE(staged_whole_k_beats_split({128, 4096, 4096}, 132));  // 32 narrow tiles: under a quarter of 132
+  CHECK(staged_whole_k_beats_split({128, 4096, 4096}, 128));
+}
+
 TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][auto]") {
   struct Case {
     Dims dims;
@@ -288,7 +310,6 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
                                 {{64, 8192, 8192}, 4},        // 32 tiles
                                 {{256, 256, 65536}, 64},      // 2 tiles: 66, capped at 64
                                 {{1024, 1024, 32768}, 4},     // 32 tiles
-                                {{1000, 1000, 1000}, 4},      // 32 tiles, 16 steps
                                 {{17, 4099, 8192}, 7}};       // 17 tiles, 128 steps: 7 × 19 (the last 14)
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);

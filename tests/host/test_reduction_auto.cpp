@@ -49,16 +49,18 @@ TEST_CASE("tiles of whole rows stay near 16 KiB and start 16-byte aligned", "[au
   CHECK(lanes_per_row(5000) == 32);
 }
 
-TEST_CASE("auto row reductions: vector_rows up to 16 bytes, a thread per row up to 48 bytes, span_rows up to 1024 16-bit or 256 fp32 columns, then flat_rows, split for few long rows", "[auto][sum]") {
+TEST_CASE("auto row reductions: vector_rows up to 16 bytes, a thread per row up to 48 bytes, flat_rows for fp32 13-47 columns, span_rows up to 1 KiB rows, then row_parallel, split for few long rows", "[auto][sum]") {
   using sum::RowKernel;
   // Short and medium rows of every width, odd and prime included, whole vectors or not.
-  for (std::int64_t cols : {1, 3, 5, 8, 17, 24, 25, 61, 64, 100, 127, 129, 257, 1000, 1024}) {
+  for (std::int64_t cols : {1, 3, 5, 8, 17, 24, 25, 47, 48, 61, 64, 100, 127, 129, 256, 257, 295, 512, 513, 1000, 1024}) {
     for (std::size_t size : {2u, 4u}) {
       INFO(cols << " columns, " << size << "-byte elements");
-      const RowKernel expected = cols * static_cast<std::int64_t>(size) <= 16  ? RowKernel::vector_rows
-                                 : cols * static_cast<std::int64_t>(size) <= 48 ? RowKernel::thread_per_row
-                                 : size == 2 || (cols >= 48 && cols <= 256)   ? RowKernel::span
-                                                                              : RowKernel::flat;
+      const std::int64_t bytes = cols * static_cast<std::int64_t>(size);
+      const RowKernel expected = bytes <= 16                  ? RowKernel::vector_rows
+                                 : bytes <= 48                ? RowKernel::thread_per_row
+                                 : size == 4 && cols < 48     ? RowKernel::flat
+                                 : bytes <= 1024              ? RowKernel::span
+                                                              : RowKernel::row_parallel;
       CHECK(rows_pick(1048576, cols, size) == expected);
       CHECK(rows_pick(3, cols, size) == expected);  // few short rows: still one tile
     }
@@ -93,6 +95,9 @@ TEST_CASE("auto row reductions: vector_rows up to 16 bytes, a thread per row up 
   CHECK(rows_pick(262144, 61, 2) == RowKernel::span);   // flat_rows 17.1 µs, 72 % of the copy roof
   CHECK(rows_pick(262144, 61, 4) == RowKernel::span);
   CHECK(rows_pick(262144, 1025, 2) == RowKernel::row_parallel);
+  CHECK(rows_pick(17 * 2705, 295, 4) == RowKernel::row_parallel);  // 21.5 µs against flat_rows' 25.9 (session 16)
+  CHECK(rows_pick(20143, 959, 2) == RowKernel::row_parallel);      // bf16 max 19.4 against span_rows' 20.4
+  CHECK(rows_pick(40000, 333, 2) == RowKernel::span);              // bf16 max 15.1 against row_parallel's 15.3
   CHECK(std::string(sum::kernel_name(RowKernel::span)) == "span_rows");
 }
 
