@@ -47,4 +47,18 @@ __device__ __forceinline__ TileCoord grouped_tile(int block, int tiles_m, int ti
   return {first_row + in_group % rows_here, in_group / rows_here};
 }
 
+/// A split-K block's view of its product (fp32 kernels on a tiles × splits grid): block row y of
+/// the grid takes K range [y·k_per_split, (y + 1)·k_per_split) clipped to K, as a product of its
+/// own: A and B advanced to the range's start (A's rows keep their length k), C to slice y of the
+/// M×N workspace. Returns the range's length (0 for an empty range, which then writes zeros).
+__device__ __forceinline__ int enter_k_split(const float* __restrict__& a, const float* __restrict__& b,
+                                             float* __restrict__& c, int m, int n, int k,
+                                             int k_per_split) {
+  const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
+  a += k_begin;
+  b += static_cast<long long>(k_begin) * n;
+  c += static_cast<long long>(blockIdx.y) * m * n;
+  return min(k - k_begin, k_per_split);
+}
+
 }  // namespace kbench::matmul

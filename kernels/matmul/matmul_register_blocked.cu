@@ -143,16 +143,8 @@ __global__ void __launch_bounds__(kThreads, kVectorized ? 2 : 1)
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
 
-  // A split sees its K range as a product of its own: A and B start at k_begin (A's rows keep
-  // their length k), and k_end is the range's length.
   int k_end = k;
-  if constexpr (kPartial) {
-    const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
-    k_end = min(k - k_begin, k_per_split);
-    a += k_begin;
-    b += static_cast<long long>(k_begin) * n;
-    c += static_cast<long long>(blockIdx.y) * m * n;
-  }
+  if constexpr (kPartial) k_end = enter_k_split(a, b, c, m, n, k, k_per_split);
 
   Panels next;
   load_panels<kVectorized>(next, a, b, m, n, k, k_end, block_row, block_col, 0);

@@ -134,13 +134,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 
   int k_end = k;
-  if constexpr (kPartial) {
-    const int k_begin = min(k, static_cast<int>(blockIdx.y) * k_per_split);
-    k_end = min(k - k_begin, k_per_split);
-    a += k_begin;
-    b += static_cast<long long>(k_begin) * n;
-    c += static_cast<long long>(blockIdx.y) * m * n;
-  }
+  if constexpr (kPartial) k_end = enter_k_split(a, b, c, m, n, k, k_per_split);
 
   CopyPlan plan;
   const int a_row = block_row + t / 8;
