@@ -1,13 +1,15 @@
-# A seeded draw of the shape zoo's classes (issue 22), as a kbench config to run with --variant auto.
-# Run from the repository root:
-#   python3 scripts/draw_shapes.py --draw 3   configs/shapes_draw3.json (session 15, seed 20261124)
-#   python3 scripts/draw_shapes.py --draw 4   configs/shapes_draw4.json (session 16, seed 20261125),
-#                                             which adds fp32 and TF32 GEMMs of large K and small M
-# It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
-# are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
+"""A seeded draw of the shape zoo's classes (issue 22), as a kbench config to run with --variant auto.
+
+Run from the repository root:
+  python3 scripts/draw_shapes.py --draw 3   configs/shapes_draw3.json (session 15, seed 20261124)
+  python3 scripts/draw_shapes.py --draw 4   configs/shapes_draw4.json (session 16, seed 20261125),
+                                            which adds fp32 and TF32 GEMMs of large K and small M
+It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
+are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
+"""
 import argparse, json, random
 DRAWS = {3: 20261124, 4: 20261125}
-parser = argparse.ArgumentParser(description=__doc__)
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--draw", type=int, choices=sorted(DRAWS), required=True, help="which draw to write")
 args = parser.parse_args()
 rng = random.Random(DRAWS[args.draw])

@@ -347,8 +347,9 @@ Variant<MatmulArgs> auto_variant() {
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
-      "of them (2 splits: 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
-      "few tiles that do not split; fp32 and tf32: register_blocked / its 16x32 small-tile kernel / "
+      "of them (2 splits, or 3+ where M >= 128, K <= 4096 and the 128x128 tiles fill a quarter of the SMs: "
+      "whole K on 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
+      "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the 16x32 small-tile kernel / "
       "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
       "transpose included, is faster still";

@@ -11,7 +11,8 @@
 namespace kbench::matmul {
 
 /// Extents of one product. Every kernel indexes with 32-bit ints: reject_matmul_shape keeps
-/// M·K, K·N and M·N below 2^31.
+/// M·K, K·N and M·N below 2^31, and each extent at most 2^30 (launchers round extents up to
+/// whole tiles and steps in 32 bits).
 struct Dims {
   int m = 0;
   int n = 0;
@@ -28,7 +29,14 @@ inline std::string reject_matmul_shape(const Shape& shape) {
     if (extent < 1) return "extents must be >= 1";
   }
   constexpr std::int64_t kMax = std::numeric_limits<int>::max();
+  constexpr std::int64_t kMaxExtent = std::int64_t{1} << 30;
   const std::int64_t m = shape[0], n = shape[1], k = shape[2];
+  for (std::int64_t extent : shape) {
+    if (extent > kMaxExtent) {
+      return "each extent must be at most 2^30 = " + std::to_string(kMaxExtent) +
+             " (the kernels round extents up to whole tiles in 32 bits); got " + std::to_string(extent);
+    }
+  }
   if (m > kMax / k || k > kMax / n || m > kMax / n) {
     return "each of A (MxK), B (KxN) and C (MxN) must have fewer than 2^31 elements (the kernels index in 32 bits)";
   }

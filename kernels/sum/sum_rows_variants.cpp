@@ -161,9 +161,9 @@ Variant<ReductionArgs> auto_variant(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "auto";
   v.description =
-      "picks per problem (sum/NOTES.md): vector_rows for rows of at most 16 bytes, naive for rows of at most 48 bytes, span_rows for rows up to 1024 16-bit "
-      "or 48-256 fp32 columns, flat_rows for other rows up to 1024, split_row for fewer rows than 4 per SM of at least "
-      "32 KiB each, row_parallel otherwise";
+      "picks per problem (sum/NOTES.md): vector_rows for rows of at most 16 bytes, naive for rows of at most 48 bytes, "
+      "flat_rows for fp32 rows of 13-47 columns, span_rows for other rows up to 1 KiB (16-bit up to 512 columns, fp32 "
+      "48-256), split_row for fewer rows than 4 per SM of at least 32 KiB each, row_parallel otherwise";
   v.prepare = [reduction](const ReductionArgs& args) -> CallFn {
     switch (auto_row_kernel(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count)) {
       case RowKernel::split: return split_call(args, reduction);

@@ -84,7 +84,8 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
 }
 
 /// The split counts the split-K test runs: one split, an odd count, and the most.
-const std::vector<int> kForcedSplits{1, 3, matmul::kMaxSplitK};
+// 8 and 9: either side of the reduction's hand-over between its few-slices and 8-warp kernels.
+const std::vector<int> kForcedSplits{1, 3, 8, 9, matmul::kMaxSplitK};
 
 /// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
 /// split count, whatever the shape.

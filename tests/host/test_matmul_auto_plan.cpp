@@ -78,7 +78,7 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
       {{8192, 8192, 8192}, DType::f32, AutoKernel::register_blocked, 1},
       {{512, 512, 32768}, DType::f32, AutoKernel::register_blocked_split_k, 16},  // 16 tiles × 16: 2 per SM
       {{256, 256, 65536}, DType::f32, AutoKernel::register_blocked_split_k, 64},
-      {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 1.45 waves (session 16 prediction)
+      {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 1.45 waves; 311.1 against whole K's 385.1 (session 16)
       {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
       {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},   // small M: a split's last wave and reduction cost more
       {{1, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},    // B's 64 MB bound it, split or not
@@ -134,7 +134,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
         CHECK((splits > 1 || whole_runs_tile(d, kernel, 132)));
         const double us = split_estimate_us(d, kernel, splits, 132);
         best = std::min(best, us);
-        // Several tiles may share a kernel (fp32's whole-K 128×128 at two step times): the faster counts.
+        // Several tiles may share a kernel (tf32's whole-K tensor_core, planned on two tiles): the faster counts.
         if ((splits == 1 ? kernel.whole : kernel.split) == p.kernel && splits == p.splits) chosen = chosen < 0 ? us : std::min(chosen, us);
         // best_splits is no worse than any count it may take.
         for (int s = 1; s <= kMaxSplitK; ++s) {
@@ -173,6 +173,7 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
     bool split_faster;
   };
   const std::vector<Row> rows{{{512, 512, 32768}, false, true},   // 487.1 against 521.0
+                              {{3000, 1000, 2000}, false, true},  // session 16: async 2-split 311.1 against whole K's 385.1
                               {{32, 4096, 4096}, false, false},   // 53.2 against 40.7
                               {{1, 4096, 4096}, false, false},    // 30.7 against 29.1
                               {{32, 4096, 4096}, true, true},     // 37.5 against 136.2

@@ -75,6 +75,11 @@ TEST_CASE("matmul rejects shapes that are not MxNxK or too large for 32-bit inde
   CHECK_FALSE(op.reject_shape({2, 65536, 32768}).empty());  // B has 2^31
   CHECK(op.reject_shape({1, 1, 1}).empty());
   CHECK(op.reject_shape({46340, 46340, 46340}).empty());  // 46340² < 2^31
+  // One extent near 2^31 with the others 1 keeps every product under 2^31, yet a launcher's
+  // round-up to whole steps (K + 7) would overflow: at most 2^30 per extent, named.
+  CHECK(contains(op.reject_shape({1, 1, 2147483647}), "at most 2^30"));
+  CHECK(contains(op.reject_shape({1, 1073741825, 1}), "got 1073741825"));
+  CHECK(op.reject_shape({1, 1, 1073741824}).empty());
 }
 
 TEST_CASE("matmul traffic: inputs once, output once, 2MNK FLOPs on the dtype's unit", "[matmul][traffic]") {
