@@ -51,7 +51,7 @@ Variant<ReductionArgs> naive(Reduction reduction) {
 Variant<ReductionArgs> row_parallel(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "row_parallel";
-  v.description = "warp per row up to 1024 columns, block per row beyond; 16-byte loads over each row's aligned body";
+  v.description = "warp per row up to 1024 fp32 / 1536 16-bit columns (warp_row_max_cols), block per row beyond; 16-byte loads over each row's aligned body";
   v.launch = RowLauncher{parallel_rows, reduction};
   return v;
 }
