@@ -11,9 +11,10 @@
 //
 // With few slices (at most kFewSplits) that layout leaves most warps idle and runs a block per 32
 // positions: 2 slices of 3000×1000 were 23,438 blocks of 256 threads, 192 threads of each without
-// a load (and 3001×997, M·N odd, 93,500 blocks of one float a lane). There a thread owns its positions outright instead (one float4,
-// or 4 floats a block's width apart), issues every slice's loads before the first add, and adds
-// them in slice order: as fixed an order as the other path's, with no shared memory or barrier.
+// a load (and 3001×997, M·N odd, 93,500 blocks of one float a lane). There a thread owns its
+// positions outright instead (one float4, or 4 floats a block's width apart), issues every slice's
+// loads before the first add, and adds them in slice order: as fixed an order as the other path's,
+// with no shared memory or barrier.
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"

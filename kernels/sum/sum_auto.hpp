@@ -21,7 +21,8 @@ constexpr std::int64_t kAutoSplitRowsPerSm = 4;
 constexpr std::int64_t kAutoSplitMinRowBytes = 32 * 1024;
 
 /// Rows between the thread per row and span_rows' narrowest (fp32 13-47 columns): the flat-rows
-/// kernel, which takes rows up to kFlatRowsMaxCols (1024) of any width and alignment. Its blocks load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
+/// kernel, which takes rows up to kFlatRowsMaxCols (1024) of any width and alignment. Its blocks
+/// load 16 KiB tiles of the flat array as coalesced 16-byte vectors (the layout that
 /// read at 91 / 88 % of peak in fp32 / fp16 in sum_layout_probe), 16 KiB in flight per block,
 /// whatever the row width: the thread-per-row kernel's 2-4-byte strided loads fell to 42 % of the
 /// copy roof at 61 fp16 columns (84-87 % at 8-17), packed_rows' shuffles per row made it compute-bound, and a warp
@@ -39,8 +40,8 @@ constexpr std::int64_t kThreadPerRowMaxBytes = 48;
 /// against 11.3, 262144x127 31.8 against 28.8); the variant stays for comparison.
 ///
 /// Rows past kThreadPerRowMaxBytes (16-bit) or of kSpanRowsMinColsFp32 fp32 columns, up to
-/// kSpanRowsMaxBytes: `span_rows` (a warp per span of whole rows, no block barrier, about half flat_rows'
-/// instructions per 16-byte vector; NOTES.md "span_rows"). On the H100 (2026-11-24, session 10,
+/// kSpanRowsMaxBytes: `span_rows` (a warp per span of whole rows, no block barrier, about half
+/// flat_rows' instructions per 16-byte vector; NOTES.md "span_rows"). On the H100 (2026-11-24, session 10,
 /// cold µs) it beat flat_rows on 16-bit 262144x61 (15.3-16.1 against 17.2-17.5), 262144x127
 /// (26.5-27.2 against 28.9-29.6) and 131071x1000 (92.3-94.0 against 98.9-102.6), and on fp32 rows
 /// of 61-127 columns by 2-6 %; it lost 1.5-7 % on 16-bit 64x4096x100 and 2 % on fp32 131071x1000.
