@@ -1,5 +1,7 @@
 #include "kernels/matmul/matmul_reference.hpp"
 
+#include "harness/common/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -29,6 +31,47 @@ std::vector<std::int64_t> stratified(std::int64_t extent, std::int64_t count, Sp
     picks.push_back(lo + static_cast<std::int64_t>(rng.next() % static_cast<std::uint64_t>(hi - lo)));
   }
   return picks;
+}
+
+/// Rows of a whole-row tile, and its columns: a tile's sums (2 × 8 × 128 doubles) stay in L1
+/// while it streams its band of B once, in order of k.
+constexpr std::int64_t kTileRows = 8, kTileCols = 128;
+
+/// The whole rows `rows` of C into value/scale (rows.size() × n, row-major), tile by tile on
+/// several threads. Every element is summed over k in order, so the result does not depend on
+/// the thread count.
+void whole_rows(const float* a, const float* b, std::int64_t n, std::int64_t k, const std::vector<std::int64_t>& rows,
+                std::vector<double>& value, std::vector<double>& scale) {
+  const auto count = static_cast<std::int64_t>(rows.size());
+  value.assign(static_cast<std::size_t>(count * n), 0.0);
+  scale.assign(static_cast<std::size_t>(count * n), 0.0);
+  const std::int64_t row_tiles = (count + kTileRows - 1) / kTileRows, col_tiles = (n + kTileCols - 1) / kTileCols;
+  parallel_for(row_tiles * col_tiles, 1, [&](std::int64_t first_tile, std::int64_t last_tile) {
+    for (std::int64_t tile = first_tile; tile < last_tile; ++tile) {
+      const std::int64_t r0 = tile / col_tiles * kTileRows, r1 = std::min(count, r0 + kTileRows);
+      const std::int64_t j0 = tile % col_tiles * kTileCols, j1 = std::min(n, j0 + kTileCols);
+      double sums[kTileRows][kTileCols] = {}, magnitudes[kTileRows][kTileCols] = {};
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        const float* b_row = b + kk * n + j0;
+        for (std::int64_t r = r0; r < r1; ++r) {
+          const double x = a[rows[static_cast<std::size_t>(r)] * k + kk];
+          double* sum = sums[r - r0];
+          double* magnitude = magnitudes[r - r0];
+          for (std::int64_t j = 0; j < j1 - j0; ++j) {
+            const double p = x * static_cast<double>(b_row[j]);
+            sum[j] += p;
+            magnitude[j] += std::fabs(p);
+          }
+        }
+      }
+      for (std::int64_t r = r0; r < r1; ++r) {
+        for (std::int64_t j = j0; j < j1; ++j) {
+          value[static_cast<std::size_t>(r * n + j)] = sums[r - r0][j - j0];
+          scale[static_cast<std::size_t>(r * n + j)] = magnitudes[r - r0][j - j0];
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -65,62 +108,63 @@ ReferenceValues reference_at(const std::vector<float>& a, const std::vector<floa
   out.scale.assign(positions.size(), 0.0);
 
   // Products of two floats are exact in double; only the sums round (about 2^-53 each).
+  // Rows that need many columns are computed whole; the rest element by element.
   struct Sparse {
     std::int64_t col, row;
     std::size_t slot;  // index into positions
   };
   std::vector<Sparse> sparse;
-  std::vector<double> row_value, row_scale;
+  std::vector<std::int64_t> dense_rows;
+  std::vector<std::size_t> dense_first;  // where each dense row's positions start (positions are sorted)
   for (std::size_t first = 0; first < positions.size();) {
     const std::int64_t row = positions[first] / n;
     std::size_t last = first;
     while (last < positions.size() && positions[last] / n == row) ++last;
-    const std::size_t count = last - first;
-    if (count * 8 > static_cast<std::size_t>(n)) {
-      // Many columns of this row: compute the whole row, streaming B row by row.
-      row_value.assign(static_cast<std::size_t>(n), 0.0);
-      row_scale.assign(static_cast<std::size_t>(n), 0.0);
-      const float* a_row = a.data() + row * k;
-      for (std::int64_t kk = 0; kk < k; ++kk) {
-        const double x = a_row[kk];
-        const float* b_row = b.data() + kk * n;
-        for (std::int64_t j = 0; j < n; ++j) {
-          const double p = x * static_cast<double>(b_row[j]);
-          row_value[static_cast<std::size_t>(j)] += p;
-          row_scale[static_cast<std::size_t>(j)] += std::fabs(p);
-        }
-      }
-      for (std::size_t s = first; s < last; ++s) {
-        const auto j = static_cast<std::size_t>(positions[s] % n);
-        out.value[s] = row_value[j];
-        out.scale[s] = row_scale[j];
-      }
+    if ((last - first) * 8 > static_cast<std::size_t>(n)) {
+      dense_rows.push_back(row);
+      dense_first.push_back(first);
     } else {
       for (std::size_t s = first; s < last; ++s) sparse.push_back({positions[s] % n, row, s});
     }
     first = last;
   }
 
-  // The rest column by column: gather each needed column of B once, then one dot per element.
-  std::sort(sparse.begin(), sparse.end(), [](const Sparse& x, const Sparse& y) { return x.col < y.col; });
-  std::vector<double> column(static_cast<std::size_t>(k));
-  for (std::size_t first = 0; first < sparse.size();) {
-    const std::int64_t col = sparse[first].col;
-    for (std::int64_t kk = 0; kk < k; ++kk) column[static_cast<std::size_t>(kk)] = b[static_cast<std::size_t>(kk * n + col)];
-    std::size_t last = first;
-    for (; last < sparse.size() && sparse[last].col == col; ++last) {
-      const float* a_row = a.data() + sparse[last].row * k;
-      double value = 0, scale = 0;
-      for (std::int64_t kk = 0; kk < k; ++kk) {
-        const double p = static_cast<double>(a_row[kk]) * column[static_cast<std::size_t>(kk)];
-        value += p;
-        scale += std::fabs(p);
-      }
-      out.value[sparse[last].slot] = value;
-      out.scale[sparse[last].slot] = scale;
+  std::vector<double> row_value, row_scale;
+  whole_rows(a.data(), b.data(), n, k, dense_rows, row_value, row_scale);
+  for (std::size_t r = 0; r < dense_rows.size(); ++r) {
+    for (std::size_t s = dense_first[r]; s < positions.size() && positions[s] / n == dense_rows[r]; ++s) {
+      const auto at = r * static_cast<std::size_t>(n) + static_cast<std::size_t>(positions[s] % n);
+      out.value[s] = row_value[at];
+      out.scale[s] = row_scale[at];
     }
-    first = last;
   }
+
+  // The rest column by column, the columns on several threads: gather each needed column of B
+  // once, then one dot per element.
+  std::sort(sparse.begin(), sparse.end(), [](const Sparse& x, const Sparse& y) { return x.col < y.col; });
+  std::vector<std::size_t> column_first;
+  for (std::size_t s = 0; s < sparse.size(); ++s) {
+    if (s == 0 || sparse[s].col != sparse[s - 1].col) column_first.push_back(s);
+  }
+  column_first.push_back(sparse.size());
+  parallel_for(static_cast<std::int64_t>(column_first.size()) - 1, 8, [&](std::int64_t first_col, std::int64_t last_col) {
+    std::vector<double> column(static_cast<std::size_t>(k));
+    for (auto c = static_cast<std::size_t>(first_col); c < static_cast<std::size_t>(last_col); ++c) {
+      const std::int64_t col = sparse[column_first[c]].col;
+      for (std::int64_t kk = 0; kk < k; ++kk) column[static_cast<std::size_t>(kk)] = b[static_cast<std::size_t>(kk * n + col)];
+      for (std::size_t s = column_first[c]; s < column_first[c + 1]; ++s) {
+        const float* a_row = a.data() + sparse[s].row * k;
+        double value = 0, scale = 0;
+        for (std::int64_t kk = 0; kk < k; ++kk) {
+          const double p = static_cast<double>(a_row[kk]) * column[static_cast<std::size_t>(kk)];
+          value += p;
+          scale += std::fabs(p);
+        }
+        out.value[sparse[s].slot] = value;
+        out.scale[sparse[s].slot] = scale;
+      }
+    }
+  });
   return out;
 }
 

@@ -3,10 +3,12 @@
 #include "harness/common/parallel_for.hpp"
 #include "harness/ops/host_tensor.hpp"
 #include "harness/ops/verification.hpp"
+#include "kernels/matmul/matmul_reference.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 #include "kernels/sum/reduction_reference.hpp"
 #include "support/catch.hpp"
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -100,6 +102,17 @@ TEST_CASE("references and comparisons are the same on any thread count", "[paral
   CHECK(with_threads(1, cols_ref) == with_threads(8, cols_ref));
   CHECK(with_threads(1, full_ref) == with_threads(8, full_ref));
   CHECK(with_threads(1, softmax_ref) == with_threads(8, softmax_ref));
+  // matmul: whole rows in tiles of rows × columns (37 rows, 300 columns: partial tiles both ways),
+  // and a sampled C whose rows are gathered column by column.
+  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{37, 300, 41}, {300, 4000, 37}}) {
+    const HostTensor a = random_tensor(DType::f32, static_cast<std::size_t>(m * k), 11, -1, 1);
+    const HostTensor b = random_tensor(DType::f32, static_cast<std::size_t>(k * n), 12, -1, 1);
+    const auto positions = matmul::sample_positions(m, n, 3);
+    const auto matmul_ref = [&] { return matmul::reference_at(a.values, b.values, m, n, k, positions); };
+    const matmul::ReferenceValues one = with_threads(1, matmul_ref), many = with_threads(8, matmul_ref);
+    CHECK(one.value == many.value);
+    CHECK(one.scale == many.scale);
+  }
 
   // A comparison with mismatches in two chunks: the first one and the count are found either way.
   std::vector<double> reference(x.values.begin(), x.values.end());
