@@ -3,6 +3,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 
 #include <cstring>
@@ -29,7 +30,7 @@ struct SplitMix64 {
 
 template <typename T>
 void encode(std::vector<float>& values, std::vector<std::uint8_t>& bytes, T (*convert)(float), float (*widen)(T)) {
-  bytes.resize(values.size() * sizeof(T));
+  resize_prefaulted(bytes, values.size() * sizeof(T));
   parallel_for(static_cast<std::int64_t>(values.size()), kGrain, [&](std::int64_t begin, std::int64_t end) {
     for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
       const T encoded = convert(values[i]);
@@ -58,7 +59,7 @@ void decode_range(const std::uint8_t* raw, float* values, std::int64_t begin, st
 HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, float low, float high) {
   HostTensor tensor;
   tensor.dtype = dtype;
-  tensor.values.resize(count);
+  resize_prefaulted(tensor.values, count);
   // Chunk by chunk, each from its own point of the one stream: the same values on any thread count.
   parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
     SplitMix64 rng{seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(begin)};
@@ -67,7 +68,7 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
   switch (storage_dtype(dtype)) {
     case DType::f32:
     case DType::tf32:
-      tensor.bytes.resize(count * sizeof(float));
+      resize_prefaulted(tensor.bytes, count * sizeof(float));
       parallel_for(static_cast<std::int64_t>(count), kGrain, [&](std::int64_t begin, std::int64_t end) {
         std::memcpy(tensor.bytes.data() + 4 * begin, tensor.values.data() + begin, 4 * static_cast<std::size_t>(end - begin));
       });
@@ -79,7 +80,7 @@ HostTensor random_tensor(DType dtype, std::size_t count, std::uint64_t seed, flo
 }
 
 void decode_to_float(DType dtype, const void* bytes, std::size_t count, std::vector<float>& values) {
-  values.resize(count);
+  resize_prefaulted(values, count);
   const auto* raw = static_cast<const std::uint8_t*>(bytes);
   float* out = values.data();
   const DType storage = storage_dtype(dtype);

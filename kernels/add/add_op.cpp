@@ -2,6 +2,7 @@
 // are declared here, once each, beside the launchers they call (add_kernels.hpp).
 #include "kernels/add/add_op.hpp"
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
@@ -114,7 +115,7 @@ OpDefinition<AddArgs> add_definition() {
   // In double from the exact dtype inputs.
   op.reference = [](const Problem&, const std::vector<std::vector<float>>& in) {
     OutputReference c;
-    c.values.resize(in[0].size());
+    resize_prefaulted(c.values, in[0].size());
     parallel_for(static_cast<std::int64_t>(c.values.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
       for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
         c.values[i] = double{in[0][i]} + double{in[1][i]};

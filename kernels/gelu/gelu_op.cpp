@@ -4,6 +4,7 @@
 // as their only parameter.
 #include "kernels/gelu/gelu_op.hpp"
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
@@ -168,7 +169,7 @@ OpDefinition<GeluArgs> gelu_definition(Form form) {
   op.reference = [form](const Problem&, const std::vector<std::vector<float>>& in) {
     OutputReference y;
     y.values = gelu::reference_gelu(form, in[0]);
-    y.scale.resize(in[0].size());
+    resize_prefaulted(y.scale, in[0].size());
     parallel_for(static_cast<std::int64_t>(y.scale.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
       for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
         y.scale[i] = std::fabs(static_cast<double>(in[0][i]));

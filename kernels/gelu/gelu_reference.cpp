@@ -1,5 +1,6 @@
 #include "kernels/gelu/gelu_reference.hpp"
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 
 #include <cmath>
@@ -7,7 +8,8 @@
 namespace kbench::gelu {
 
 std::vector<double> reference_gelu(Form form, const std::vector<float>& x) {
-  std::vector<double> y(x.size());
+  std::vector<double> y;
+  resize_prefaulted(y, x.size());
   const double inv_sqrt2 = 1.0 / std::sqrt(2.0);
   parallel_for(static_cast<std::int64_t>(x.size()), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
     for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {

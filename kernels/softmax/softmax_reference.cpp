@@ -1,5 +1,6 @@
 #include "kernels/softmax/softmax_reference.hpp"
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 
 #include <algorithm>
@@ -8,7 +9,8 @@
 namespace kbench::softmax {
 
 std::vector<double> reference_softmax(const std::vector<float>& x, std::int64_t rows, std::int64_t cols) {
-  std::vector<double> y(x.size());
+  std::vector<double> y;
+  resize_prefaulted(y, x.size());
   const auto n = static_cast<std::size_t>(cols);
   // Rows on several threads, each row as before: the same values on any thread count.
   parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(cols, 1)), [&](std::int64_t first, std::int64_t last) {

@@ -1,5 +1,6 @@
 #include "kernels/sum/reduction_reference.hpp"
 
+#include "harness/common/host_memory.hpp"
 #include "harness/common/parallel_for.hpp"
 
 #include <algorithm>
@@ -37,8 +38,8 @@ ReductionReference reference_full(const std::vector<float>& x) {
 
 ReductionReference reference_rows(const std::vector<float>& x, std::int64_t rows, std::int64_t cols, Reduction reduction) {
   ReductionReference ref;
-  ref.values.resize(static_cast<std::size_t>(rows));
-  ref.scale.resize(static_cast<std::size_t>(rows));
+  resize_prefaulted(ref.values, static_cast<std::size_t>(rows));
+  resize_prefaulted(ref.scale, static_cast<std::size_t>(rows));
   // Rows on several threads, each row as before: the same values on any thread count.
   parallel_for(rows, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(cols, 1)), [&](std::int64_t first, std::int64_t last) {
     for (std::int64_t r = first; r < last; ++r) {
@@ -58,8 +59,8 @@ ReductionReference reference_rows(const std::vector<float>& x, std::int64_t rows
 
 ReductionReference reference_columns(const std::vector<float>& x, std::int64_t rows, std::int64_t cols) {
   ReductionReference ref;
-  ref.values.assign(static_cast<std::size_t>(cols), 0.0);
-  ref.scale.assign(static_cast<std::size_t>(cols), 0.0);
+  assign_zeros_prefaulted(ref.values, static_cast<std::size_t>(cols));
+  assign_zeros_prefaulted(ref.scale, static_cast<std::size_t>(cols));
   // Strips of columns on several threads, each column summed down its rows as before.
   parallel_for(cols, 256, [&](std::int64_t first, std::int64_t last) {
     for (std::int64_t r = 0; r < rows; ++r) {
