@@ -11,7 +11,8 @@
 #   scripts/shapes_run.sh chain OUT     # the chain itself, in the foreground
 #
 # OUT gets run.json (kbench), torch.json (eager and compile rows), plots/, report.md, run.csv,
-# gate.txt, and walltime.txt with each stage's seconds. kbench must be built in ./build.
+# scoreboard.md (issue 22's targets, scripts/zoo_scoreboard.py), gate.txt, and walltime.txt with
+# each stage's seconds. kbench must be built in ./build.
 #
 # SHAPES_CONFIG picks another config (default configs/shapes.json; configs/shapes_fresh.json is
 # a second draw of the same classes) and SHAPES_VARIANTS a --variant list (default: every variant;
@@ -49,6 +50,7 @@ chain() {
   timed "plots" python3 scripts/plot_results.py "$out/run.json" "$out/torch.json" --out "$out/plots" > "$out/plots.txt" 2>&1
   timed "report" build/kbench report "$out/run.json" --against "$out/torch.json" --against-label torch \
     --md "$out/report.md" --csv "$out/run.csv"
+  timed "scoreboard" python3 scripts/zoo_scoreboard.py "$out/run.json" --against "$out/torch.json" > "$out/scoreboard.md"
   build/kbench gate "$out/run.json" > "$out/gate.txt" 2>&1
   echo "gate exit code: $?" >> "$out/gate.txt"
   echo "done" > "$out/chain.done"

@@ -1,0 +1,54 @@
+# kbench_host's sources (paths under harness/): one list for the main build (harness/CMakeLists.txt)
+# and for the fuzz targets' own build (tests/fuzz/CMakeLists.txt), so the two cannot drift apart.
+set(KBENCH_HOST_SOURCES
+  common/did_you_mean.cpp
+  common/file_output.cpp
+  common/json_input.cpp
+  common/json_layout.cpp
+  common/json_text.cpp
+  common/host_memory.cpp
+  common/parallel_for.cpp
+  common/printable_text.cpp
+  common/split_list.cpp
+  config/measure_settings.cpp
+  config/size_classes.cpp
+  config/sweep_axes.cpp
+  config/sweep_config.cpp
+  config/thresholds.cpp
+  device/arch_list.cpp
+  device/device_info.cpp
+  device/device_list.cpp
+  device/provenance.cpp
+  judge/gate.cpp
+  judge/history_baseline.cpp
+  judge/primary_issue.cpp
+  judge/run_comparison.cpp
+  judge/sample_tests.cpp
+  ops/dtype.cpp
+  ops/kernel_file.cpp
+  ops/problem.cpp
+  report/breakdown_report.cpp
+  report/compare_report.cpp
+  report/console_reporter.cpp
+  report/counters_report.cpp
+  report/csv_report.cpp
+  report/device_comparison_report.cpp
+  report/first_call_report.cpp
+  report/wall_time_report.cpp
+  report/markdown_report.cpp
+  report/report_format.cpp
+  report/text_table.cpp
+  results/gpu_telemetry.cpp
+  results/hardware_counters.cpp
+  results/hardware_counters_json.cpp
+  results/kernel_breakdown.cpp
+  results/kernel_breakdown_json.cpp
+  results/merge_results.cpp
+  results/metrics.cpp
+  results/pooled_rows.cpp
+  results/result_queries.cpp
+  results/results.cpp
+  results/results_json.cpp
+  results/stats.cpp
+  results/status_bands.cpp
+)

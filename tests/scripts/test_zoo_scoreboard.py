@@ -1,0 +1,120 @@
+"""scripts/zoo_scoreboard.py on hand-made results documents (not measurements): which cases each
+target judges, the faster baseline across files, gzipped input, and unusable files."""
+import contextlib
+import gzip
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import zoo_scoreboard  # noqa: E402
+
+
+def row(op, variant, role, shape, median_us, elements=None, bound="memory", flops=0.0, status="passed"):
+    count = elements if elements is not None else math.prod(shape)
+    return {"op": op, "variant": variant, "role": role, "dtype": "fp16", "shape": shape, "size_class": "zoo",
+            "elements": count, "status": status, "traffic": {"flops": flops},
+            "derived": {"headline_mode": "cold", "bound": bound},
+            "timings": [{"mode": "hot", "stats": {"median_ms": 1e-6}},
+                        {"mode": "cold", "stats": {"median_ms": median_us / 1000.0}}]}
+
+
+def run_main(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = zoo_scoreboard.main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+class Scoreboard(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        big = [4096, 1024]  # 4M elements: judged
+        self.run_rows = [
+            # Meets both: 10 µs against a 9.5 µs baseline (0.95x) and a 8.5 µs roof (85 %).
+            row("add", "auto", "own", big, 10.0), row("add", "cub", "baseline", big, 9.5),
+            row("add", "d2d_copy", "roof", big, 8.5),
+            # Misses the roof only: 75 %.
+            row("softmax", "auto", "own", [64, 65536], 20.0), row("softmax", "cudnn", "baseline", [64, 65536], 40.0),
+            row("softmax", "d2d_copy", "roof", [64, 65536], 15.0),
+            # Too small to judge, however slow.
+            row("sum_full", "auto", "own", [1000], 50.0), row("sum_full", "d2d_copy", "roof", [1000], 1.0),
+            # A GEMM of 2 GFLOP at 0.6x of cuBLAS; a GEMV (memory-bound, 16.8M tensor elements) at 90 % of roof.
+            row("matmul", "auto", "own", [1024, 1024, 1024], 100.0, bound="compute", flops=2.1e9),
+            row("matmul", "cublas", "baseline", [1024, 1024, 1024], 60.0, bound="compute", flops=2.1e9),
+            row("matmul", "auto", "own", [1, 4096, 4096], 10.0, elements=16777216, flops=3.4e7),
+            row("matmul", "d2d_copy", "roof", [1, 4096, 4096], 9.0, elements=16777216),
+            # No passed auto row.
+            row("gelu_tanh", "auto", "own", big, 5.0, status="incorrect"),
+        ]
+        # PyTorch is faster than the vendor on the add case: 0.90x, still met; slower rows are ignored.
+        self.torch_rows = [row("add", "torch_compile", "baseline", big, 9.0),
+                           row("add", "torch_eager", "baseline", big, 30.0),
+                           row("softmax", "torch_eager", "baseline", [64, 65536], 12.0, status="error")]
+
+    def write(self, name, rows, compress=False):
+        path = os.path.join(self.folder.name, name)
+        with (gzip.open(path, "wt", encoding="utf-8") if compress else open(path, "w", encoding="utf-8")) as f:
+            json.dump({"schema_version": 1, "cases": rows}, f)
+        return path
+
+    def lines(self, text, start):
+        return [line for line in text.splitlines() if line.startswith("| " + start)]
+
+    def test_targets_and_counts(self):
+        code, out, err = run_main(self.write("run.json", self.run_rows), "--against",
+                                  self.write("torch.json.gz", self.torch_rows, compress=True))
+        self.assertEqual(code, 0, err)
+        # add and the GEMV meet, softmax misses; the small sum and the untimed GELU are not counted.
+        self.assertIn("Memory-bound cases of at least 4M elements: 3; >= 0.9x: 3; >= 80 % of roof: 2; all met: 2", out)
+        self.assertIn("Not judged: 1 cases without a passed `auto` row", out)
+        self.assertIn("GEMMs of at least 1 GFLOP: 1; >= 0.7x: 0; all met: 0", out)
+        add = self.lines(out, "add fp16 4096x1024")[0]
+        self.assertIn("0.900 (torch_compile)", add)  # exactly 0.9x: met
+        self.assertTrue(add.endswith("|  |"), add)
+        self.assertTrue(self.lines(out, "softmax")[0].endswith("| >= 80 % of roof |"))
+        self.assertTrue(self.lines(out, "matmul fp16 1024x1024x1024")[0].endswith("| 0.600 (cublas) |  | >= 0.7x |"))
+        self.assertTrue(self.lines(out, "matmul fp16 1x4096x4096")[0].endswith("| 90.0 % |  |"))
+        self.assertIn("a passed `auto` row", self.lines(out, "gelu_tanh")[0])
+        small = self.lines(out, "sum_full")[0]
+        self.assertTrue(small.endswith("|  |"), small)
+
+    def test_misses_only_and_thresholds(self):
+        path = self.write("run.json", self.run_rows)
+        _, out, _ = run_main(path, "--misses-only")
+        self.assertEqual(len(self.lines(out, "add")), 0)
+        self.assertEqual(len(self.lines(out, "softmax")), 1)
+        _, out, _ = run_main(path, "--min-roof", "0.7", "--misses-only")
+        self.assertEqual(len(self.lines(out, "softmax")), 0)
+
+    def test_unusable_files(self):
+        missing = os.path.join(self.folder.name, "none.json")
+        code, _, err = run_main(missing)
+        self.assertEqual(code, 2)
+        self.assertIn(f"{missing}: cannot read", err)
+        not_json = os.path.join(self.folder.name, "text.json")
+        with open(not_json, "w", encoding="utf-8") as f:
+            f.write("kbench")
+        code, _, err = run_main(not_json)
+        self.assertEqual(code, 2)
+        self.assertIn("not a valid JSON document", err)
+        no_cases = os.path.join(self.folder.name, "object.json")
+        with open(no_cases, "w", encoding="utf-8") as f:
+            json.dump({"plan": []}, f)
+        code, _, err = run_main(no_cases)
+        self.assertEqual(code, 2)
+        self.assertIn("$.cases: expected an array", err)
+        code, _, err = run_main(self.write("bad-row.json", [{"variant": "auto"}]))
+        self.assertEqual(code, 2)
+        self.assertIn("$.cases[0]: expected op, dtype and shape", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
