@@ -33,11 +33,11 @@ awk -v p="$packed" -v d="$diffs" -v f="$fraction" -v mib="$mib" 'BEGIN {
   printf "  packed: %8.1f MiB  (limit 512 MiB, failing above %.0f MiB)\n", p / mib, 512 * f
   printf "  diffs:  %8.1f MiB  (limit 256 MiB, failing above %.0f MiB)\n", d / mib, 256 * f
 }'
-echo "  largest files added or changed:"
-git diff --name-only --diff-filter=AM "$base" HEAD -- |
-  while IFS= read -r path; do
-    [ -f "$path" ] && printf '%12d  %s\n' "$(stat -c %s "$path")" "$path"
-  done | sort -rn | head -n 10
+echo "  largest files added or changed (bytes at HEAD):"
+# Sizes from HEAD's tree, not the work tree; awk rather than head, which would end the pipeline early.
+git diff -z --name-only --diff-filter=AM "$base" HEAD -- |
+  xargs -0 -r git ls-tree -l HEAD -- |
+  awk -F'\t' '{ split($1, f, " "); printf "%12d  %s\n", f[4], $2 }' | sort -rn | awk 'NR <= 10'
 
 awk -v p="$packed" -v d="$diffs" -v f="$fraction" -v mib="$mib" \
   'BEGIN { exit !(p > 512 * f * mib || d > 256 * f * mib) }' && {

@@ -3,8 +3,8 @@
 
 For each case (op, dtype, shape) of RUN it takes the own variant named by --variant (default
 `auto`; a case without one is listed as missing), the faster of the vendor baselines in RUN and
-every passed row of the --against files (kbenchpy's torch_eager and torch_compile rows), and the
-copy roof, all at each row's headline mode (median). Then:
+the baseline rows of the --against files (kbenchpy's torch_eager and torch_compile), and the
+copy roof, at each row's headline (cold) median. Then:
 
   memory-bound cases of at least 4M elements (--min-elements; a GEMM's are those of A, B and C):
       own >= 0.9x the faster (--min-ratio) and >= 80 % of the copy roof (--min-roof)
@@ -15,71 +15,36 @@ copy roof, all at each row's headline mode (median). Then:
 
   zoo_scoreboard.py RUN [--against FILE ...] [--variant NAME] [--misses-only]
 
-RUN and FILE are results documents (results/SCHEMA.md), plain or gzipped (.gz). Exit codes: 0
-the table was written (whatever it says), 2 an unreadable or unusable file.
+RUN and FILE are results documents (results/SCHEMA.md), plain or gzipped (.gz), read by
+kbenchpy's results reader; only the --against files' baseline rows count. A target that cannot
+be evaluated (no baseline of the case, no roof row) counts as missed. Exit codes: 0 the table was
+written (whatever it says), 2 an unreadable or unusable file.
 """
 import argparse
-import gzip
-import json
 import os
 import sys
 
-
-class InputError(Exception):
-    pass
-
-
-def load(path):
-    """The results document at `path` (.gz read as gzip)."""
-    try:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
-            document = json.load(f)
-    except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (ValueError, EOFError) as error:
-        raise InputError(f"{path}: not a valid JSON document: {error}") from None
-    cases = document.get("cases") if isinstance(document, dict) else None
-    if not isinstance(cases, list):
-        raise InputError(f"{path}: $.cases: expected an array of rows (a kbench results document)")
-    return cases
-
-
-def headline_ms(row):
-    """The row's median at its headline mode, or None when it has none (not passed, not timed)."""
-    if row.get("status") != "passed":
-        return None
-    mode = (row.get("derived") or {}).get("headline_mode")
-    for timing in row.get("timings") or []:
-        if timing.get("mode") == mode:
-            median = (timing.get("stats") or {}).get("median_ms")
-            return median if isinstance(median, (int, float)) and median > 0 else None
-    return None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python"))
+from kbenchpy import results  # noqa: E402  (this checkout's python/kbenchpy, installed or not)
 
 
 def tensor_elements(row):
     """Elements of the case's tensors: a results row's `elements`, except for matmul, whose
     `elements` is M·N·K, where it is those of A, B and C (M·K + K·N + M·N)."""
-    shape = row.get("shape") or []
-    if row.get("op") == "matmul" and len(shape) == 3:
+    shape = row["shape"]
+    if row["op"] == "matmul" and len(shape) == 3:
         m, n, k = shape
         return m * k + k * n + m * n
-    return row.get("elements") or 0
-
-
-def case_key(row, path, index):
-    try:
-        return row["op"], row["dtype"], tuple(row["shape"])
-    except (KeyError, TypeError):
-        raise InputError(f"{path}: $.cases[{index}]: expected op, dtype and shape") from None
+    return row["elements"]
 
 
 class Case:
     def __init__(self, key):
-        self.key = key
-        self.own = self.roof = None  # (variant, ms)
+        self.key = key  # (op, dtype, shape)
+        self.own_ms = None  # the judged variant's headline median; None: no passed row
+        self.roof_fraction = None  # the copy roof's time over the own variant's (kbench's derived figure)
         self.vendor = {}  # variant -> ms: RUN's baselines
-        self.against = {}  # variant -> ms: the --against files' rows
+        self.against = {}  # variant -> ms: the --against files' baselines
         self.bound = self.size_class = None
         self.elements = 0
         self.flops = 0.0
@@ -90,30 +55,31 @@ class Case:
         return min(rows, key=lambda item: item[1]) if rows else None
 
 
+def case_key(row):
+    return row["op"], row["dtype"], tuple(row["shape"])
+
+
 def collect(run_path, against_paths, variant):
+    """The cases of RUN with their own row, vendor baselines and roof, and the baseline rows of
+    each --against file on the same cases. Raises results.ResultsError on an unusable file."""
     cases = {}
-    for index, row in enumerate(load(run_path)):
-        key = case_key(row, run_path, index)
-        case = cases.setdefault(key, Case(key))
-        ms = headline_ms(row)
-        if row.get("variant") == variant and row.get("role") == "own":
-            case.own = (variant, ms)
-            case.bound = (row.get("derived") or {}).get("bound")
+    for row in results.read_results(run_path)["cases"]:
+        case = cases.setdefault(case_key(row), Case(case_key(row)))
+        ms = results.headline_ms(row) or None
+        if row["role"] == "own" and row["variant"] == variant:
+            case.own_ms = ms
+            case.roof_fraction = row["derived"].get("roof_fraction") if ms else None
+            case.bound = row["derived"].get("bound")
             case.size_class = row.get("size_class")
             case.elements = tensor_elements(row)
-            case.flops = (row.get("traffic") or {}).get("flops") or 0.0
-        elif ms is None:
-            continue
-        elif row.get("role") == "roof":
-            case.roof = (row.get("variant"), ms)
-        elif row.get("role") == "baseline":
-            case.vendor[row.get("variant")] = ms
+            case.flops = row["traffic"]["flops"]
+        elif row["role"] == "baseline" and ms:
+            case.vendor[row["variant"]] = ms
     for path in against_paths:
-        for index, row in enumerate(load(path)):
-            key = case_key(row, path, index)
-            ms = headline_ms(row)
-            if key in cases and ms is not None:
-                cases[key].against[row.get("variant")] = ms
+        for row in results.read_results(path)["cases"]:
+            ms = results.headline_ms(row)
+            if row["role"] == "baseline" and ms and case_key(row) in cases:
+                cases[case_key(row)].against[row["variant"]] = ms
     return list(cases.values())
 
 
@@ -123,18 +89,22 @@ def below(value, target):
 
 
 def judge(case, args):
-    """(class, {target: met}) of a case: class "memory", "gemm", "not timed", or None (no target)."""
-    if case.own is None or case.own[1] is None:
+    """(class, {target: met}) of a case: class "memory", "gemm", "not timed", or None (no target).
+    A target that cannot be evaluated (no baseline, no roof row) is not met."""
+    if case.own_ms is None:
         return "not timed", {f"a passed `{args.variant}` row": False}
-    own_ms = case.own[1]
     faster = case.faster()
-    ratio = faster[1] / own_ms if faster else None
-    roof = case.roof[1] / own_ms if case.roof else None
+    ratio = faster[1] / case.own_ms if faster else None
+
+    def at_least(value, target, name, missing):
+        return {name if value is not None else f"{name} ({missing})": value is not None and not below(value, target)}
+
     if case.key[0] == "matmul" and case.flops >= args.min_gflop * 1e9:
-        return "gemm", {f">= {args.min_gemm_ratio}x": ratio is None or not below(ratio, args.min_gemm_ratio)}
+        return "gemm", at_least(ratio, args.min_gemm_ratio, f">= {args.min_gemm_ratio}x", "no baseline")
     if case.bound == "memory" and case.elements >= args.min_elements:
-        return "memory", {f">= {args.min_ratio}x": ratio is None or not below(ratio, args.min_ratio),
-                          f">= {100 * args.min_roof:.0f} % of roof": roof is None or not below(roof, args.min_roof)}
+        roof = f">= {100 * args.min_roof:.0f} % of roof"
+        return "memory", {**at_least(ratio, args.min_ratio, f">= {args.min_ratio}x", "no baseline"),
+                          **at_least(case.roof_fraction, args.min_roof, roof, "no roof row")}
     return None, {}
 
 
@@ -154,10 +124,10 @@ def table(cases, args):
         missed = [target for target, met in targets.items() if not met]
         if args.misses_only and not missed:
             continue
-        own_ms = case.own[1] if case.own else None
+        own_ms = case.own_ms
         faster = case.faster()
         ratio = f"{faster[1] / own_ms:.3f} ({faster[0]})" if faster and own_ms else ""
-        roof = f"{100 * case.roof[1] / own_ms:.1f} %" if case.roof and own_ms else ""
+        roof = f"{100 * case.roof_fraction:.1f} %" if case.roof_fraction is not None else ""
         vendor = ", ".join(f"{name} {microseconds(ms)}" for name, ms in sorted(case.vendor.items()))
         against = ", ".join(f"{name} {microseconds(ms)}" for name, ms in sorted(case.against.items()))
         op, dtype, shape = case.key
@@ -166,9 +136,10 @@ def table(cases, args):
                      f"{roof} | {', '.join(missed)} |")
 
     def counts(kind, what):
-        rows = judged[kind]
-        each = "; ".join(f"{target}: {sum(r[target] for r in rows)}" for target in (rows[0] if rows else {}))
-        return f"{what}: {len(rows)}" + (f"; {each}; all met: {sum(all(r.values()) for r in rows)}" if rows else "")
+        rows = [list(r.values()) for r in judged[kind]]  # the same targets in the same order for a class
+        names = [name.split(" (")[0] for name in (judged[kind][0] if rows else {})]
+        each = "; ".join(f"{name}: {sum(r[i] for r in rows)}" for i, name in enumerate(names))
+        return f"{what}: {len(rows)}" + (f"; {each}; all met: {sum(all(r) for r in rows)}" if rows else "")
 
     summary = [counts("memory", f"Memory-bound cases of at least {args.min_elements / 2**20:g}M elements"),
                counts("gemm", f"GEMMs of at least {args.min_gflop:g} GFLOP")]
@@ -182,7 +153,7 @@ def main(argv):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", metavar="RUN", help="kbench results document (.json or .json.gz)")
     parser.add_argument("--against", metavar="FILE", action="append", default=[],
-                        help="results whose passed rows count as baselines (kbenchpy's torch rows); repeatable")
+                        help="results whose passed baseline rows count too (kbenchpy's torch rows); repeatable")
     parser.add_argument("--variant", default="auto", help="the own variant judged (default: auto)")
     parser.add_argument("--min-elements", type=int, default=4 << 20, help="memory-bound cases judged from (default 4M)")
     parser.add_argument("--min-ratio", type=float, default=0.9, help="memory-bound: x the faster (default 0.9)")
@@ -193,7 +164,7 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         cases = collect(args.run, args.against, args.variant)
-    except InputError as error:
+    except results.ResultsError as error:
         print(f"zoo_scoreboard: error: {error}", file=sys.stderr)
         return 2
     try:

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 
+#if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 namespace kbench {
 
@@ -17,8 +19,9 @@ void prefault_pages(void* data, std::size_t bytes) {
   const auto begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
   const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
   if (end <= begin) return;
-  // Ranges of 64 MiB: enough of them for every thread, few enough kernel calls.
-  constexpr std::int64_t kRangeBytes = std::int64_t{64} << 20;
+  // Ranges of 8 MiB: a 16 MiB array is already two, a GiB enough for 32 threads, and each kernel
+  // call still maps thousands of pages.
+  constexpr std::int64_t kRangeBytes = std::int64_t{8} << 20;
   parallel_for(static_cast<std::int64_t>(end - begin), kRangeBytes, [&](std::int64_t first, std::int64_t last) {
     // Refused (EINVAL before Linux 5.14, ENOMEM, ...): the pages fault in when first written.
     (void)madvise(reinterpret_cast<void*>(begin + static_cast<std::uintptr_t>(first)),

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -43,7 +44,11 @@ void parallel_for(std::int64_t count, std::int64_t grain, const std::function<vo
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  try {
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (const std::system_error&) {
+    // No more threads to be had (a process or pid limit): those started and this one share the chunks.
+  }
   work();
   for (std::thread& thread : pool) thread.join();
   if (failure) std::rethrow_exception(failure);

@@ -33,9 +33,10 @@ std::vector<std::int64_t> stratified(std::int64_t extent, std::int64_t count, Sp
   return picks;
 }
 
-/// Rows of a whole-row tile, and its columns: a tile's sums (2 × 8 × 128 doubles) stay in L1
-/// while it streams its band of B once, in order of k.
-constexpr std::int64_t kTileRows = 8, kTileCols = 128;
+/// Elements of a whole-row tile: up to 8 rows × 128 columns, or fewer rows and more columns (1
+/// row × 1024), so that its sums (2 × 1024 doubles) stay in L1 while it streams its band of B
+/// once, in order of k, in runs of at least 1 KiB.
+constexpr std::int64_t kTileRows = 8, kTileElements = 1024;
 
 /// The whole rows `rows` of C into value/scale (rows.size() × n, row-major), tile by tile on
 /// several threads. Every element is summed over k in order, so the result does not depend on
@@ -45,19 +46,21 @@ void whole_rows(const float* a, const float* b, std::int64_t n, std::int64_t k, 
   const auto count = static_cast<std::int64_t>(rows.size());
   value.assign(static_cast<std::size_t>(count * n), 0.0);
   scale.assign(static_cast<std::size_t>(count * n), 0.0);
-  const std::int64_t row_tiles = (count + kTileRows - 1) / kTileRows, col_tiles = (n + kTileCols - 1) / kTileCols;
+  if (count == 0) return;
+  const std::int64_t tile_rows = std::min(count, kTileRows), tile_cols = kTileElements / tile_rows;
+  const std::int64_t row_tiles = (count + tile_rows - 1) / tile_rows, col_tiles = (n + tile_cols - 1) / tile_cols;
   parallel_for(row_tiles * col_tiles, 1, [&](std::int64_t first_tile, std::int64_t last_tile) {
     for (std::int64_t tile = first_tile; tile < last_tile; ++tile) {
-      const std::int64_t r0 = tile / col_tiles * kTileRows, r1 = std::min(count, r0 + kTileRows);
-      const std::int64_t j0 = tile % col_tiles * kTileCols, j1 = std::min(n, j0 + kTileCols);
-      double sums[kTileRows][kTileCols] = {}, magnitudes[kTileRows][kTileCols] = {};
+      const std::int64_t r0 = tile / col_tiles * tile_rows, r1 = std::min(count, r0 + tile_rows);
+      const std::int64_t j0 = tile % col_tiles * tile_cols, width = std::min(n, j0 + tile_cols) - j0;
+      double sums[kTileElements] = {}, magnitudes[kTileElements] = {};  // row r - r0 at (r - r0) · tile_cols
       for (std::int64_t kk = 0; kk < k; ++kk) {
         const float* b_row = b + kk * n + j0;
         for (std::int64_t r = r0; r < r1; ++r) {
           const double x = a[rows[static_cast<std::size_t>(r)] * k + kk];
-          double* sum = sums[r - r0];
-          double* magnitude = magnitudes[r - r0];
-          for (std::int64_t j = 0; j < j1 - j0; ++j) {
+          double* sum = sums + (r - r0) * tile_cols;
+          double* magnitude = magnitudes + (r - r0) * tile_cols;
+          for (std::int64_t j = 0; j < width; ++j) {
             const double p = x * static_cast<double>(b_row[j]);
             sum[j] += p;
             magnitude[j] += std::fabs(p);
@@ -65,9 +68,9 @@ void whole_rows(const float* a, const float* b, std::int64_t n, std::int64_t k, 
         }
       }
       for (std::int64_t r = r0; r < r1; ++r) {
-        for (std::int64_t j = j0; j < j1; ++j) {
-          value[static_cast<std::size_t>(r * n + j)] = sums[r - r0][j - j0];
-          scale[static_cast<std::size_t>(r * n + j)] = magnitudes[r - r0][j - j0];
+        for (std::int64_t j = 0; j < width; ++j) {
+          value[static_cast<std::size_t>(r * n + j0 + j)] = sums[(r - r0) * tile_cols + j];
+          scale[static_cast<std::size_t>(r * n + j0 + j)] = magnitudes[(r - r0) * tile_cols + j];
         }
       }
     }
@@ -139,30 +142,26 @@ ReferenceValues reference_at(const std::vector<float>& a, const std::vector<floa
     }
   }
 
-  // The rest column by column, the columns on several threads: gather each needed column of B
-  // once, then one dot per element.
+  // The rest element by element, sorted by column and cut into chunks of 64 on several threads:
+  // a chunk gathers each column of B it needs once, then takes one dot per element. (A column
+  // can hold most of the elements: every sampled row's last one.)
   std::sort(sparse.begin(), sparse.end(), [](const Sparse& x, const Sparse& y) { return x.col < y.col; });
-  std::vector<std::size_t> column_first;
-  for (std::size_t s = 0; s < sparse.size(); ++s) {
-    if (s == 0 || sparse[s].col != sparse[s - 1].col) column_first.push_back(s);
-  }
-  column_first.push_back(sparse.size());
-  parallel_for(static_cast<std::int64_t>(column_first.size()) - 1, 8, [&](std::int64_t first_col, std::int64_t last_col) {
+  parallel_for(static_cast<std::int64_t>(sparse.size()), 64, [&](std::int64_t first, std::int64_t last) {
     std::vector<double> column(static_cast<std::size_t>(k));
-    for (auto c = static_cast<std::size_t>(first_col); c < static_cast<std::size_t>(last_col); ++c) {
-      const std::int64_t col = sparse[column_first[c]].col;
-      for (std::int64_t kk = 0; kk < k; ++kk) column[static_cast<std::size_t>(kk)] = b[static_cast<std::size_t>(kk * n + col)];
-      for (std::size_t s = column_first[c]; s < column_first[c + 1]; ++s) {
-        const float* a_row = a.data() + sparse[s].row * k;
-        double value = 0, scale = 0;
-        for (std::int64_t kk = 0; kk < k; ++kk) {
-          const double p = static_cast<double>(a_row[kk]) * column[static_cast<std::size_t>(kk)];
-          value += p;
-          scale += std::fabs(p);
-        }
-        out.value[sparse[s].slot] = value;
-        out.scale[sparse[s].slot] = scale;
+    for (auto s = static_cast<std::size_t>(first); s < static_cast<std::size_t>(last); ++s) {
+      const std::int64_t col = sparse[s].col;
+      if (s == static_cast<std::size_t>(first) || col != sparse[s - 1].col) {
+        for (std::int64_t kk = 0; kk < k; ++kk) column[static_cast<std::size_t>(kk)] = b[static_cast<std::size_t>(kk * n + col)];
       }
+      const float* a_row = a.data() + sparse[s].row * k;
+      double value = 0, scale = 0;
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        const double p = static_cast<double>(a_row[kk]) * column[static_cast<std::size_t>(kk)];
+        value += p;
+        scale += std::fabs(p);
+      }
+      out.value[sparse[s].slot] = value;
+      out.scale[sparse[s].slot] = scale;
     }
   });
   return out;

@@ -171,7 +171,9 @@ TEST_CASE("large outputs are sampled: corners, last row, last column, at least 4
 }
 
 TEST_CASE("the matmul reference matches a plain triple loop, dense and sampled rows alike", "[matmul][verification]") {
-  for (const auto& [m, n, k] : std::vector<std::array<std::int64_t, 3>>{{7, 13, 5}, {37, 300, 41}, {300, 4000, 37}, {1, 70000, 3}}) {
+  const std::vector<std::array<std::int64_t, 3>> shapes{{7, 13, 5}, {37, 300, 41}, {3, 2000, 70},
+                                                        {300, 4000, 37}, {1, 70000, 3}, {100000, 8, 30}};
+  for (const auto& [m, n, k] : shapes) {
     INFO(m << "x" << n << "x" << k);
     const std::vector<float> a = random_values(static_cast<std::size_t>(m * k), 1);
     const std::vector<float> b = random_values(static_cast<std::size_t>(k * n), 2);

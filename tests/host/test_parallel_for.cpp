@@ -102,9 +102,11 @@ TEST_CASE("references and comparisons are the same on any thread count", "[paral
   CHECK(with_threads(1, cols_ref) == with_threads(8, cols_ref));
   CHECK(with_threads(1, full_ref) == with_threads(8, full_ref));
   CHECK(with_threads(1, softmax_ref) == with_threads(8, softmax_ref));
-  // matmul: whole rows in tiles of rows × columns (37 rows, 300 columns: partial tiles both ways),
-  // and a sampled C whose rows are gathered column by column.
-  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{37, 300, 41}, {300, 4000, 37}}) {
+  // matmul: whole rows in tiles of rows × columns (37 rows, 300 columns: partial tiles both ways;
+  // 3 rows: wider tiles), and sampled Cs whose other elements are taken in chunks by column (the
+  // last column of 100000x8 holds most of them).
+  for (const auto& [m, n, k] :
+       {std::array<std::int64_t, 3>{37, 300, 41}, {3, 2000, 70}, {300, 4000, 37}, {100000, 8, 30}}) {
     const HostTensor a = random_tensor(DType::f32, static_cast<std::size_t>(m * k), 11, -1, 1);
     const HostTensor b = random_tensor(DType::f32, static_cast<std::size_t>(k * n), 12, -1, 1);
     const auto positions = matmul::sample_positions(m, n, 3);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No tracked file over 16 MiB (the most a device call brings back as one file): a larger one is
+# No committed file over 16 MiB (the most a device call brings back as one file): a larger one is
 # build output, a profiler report or raw samples, none of which belongs in the repository, and a
 # few of them push a submission past its size limit (scripts/submission_size.sh). Usage:
 # check_tracked_sizes.sh SOURCE_DIR. Exit 77 (skipped) outside a git checkout.
@@ -7,10 +7,11 @@ set -euo pipefail
 cd "$1"
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "not a git checkout: nothing to check"; exit 77; }
 limit=$((16 * 1024 * 1024))
-over=$(git ls-files -z | xargs -0 -r stat -c '%s %n' -- 2>/dev/null | awk -v limit="$limit" '$1 > limit') || true  # a tracked file deleted in the work tree is not stat'ed
+# Sizes as committed at HEAD ("<mode> <type> <object> <size>\t<path>"; submodules show "-").
+over=$(git ls-tree -r -l HEAD | awk -F'\t' -v limit="$limit" '{ split($1, f, " ") } f[4] != "-" && f[4] + 0 > limit')
 if [ -n "$over" ]; then
-  echo "tracked files over 16 MiB (bytes, path):"
+  echo "files over 16 MiB at HEAD (mode type object bytes, path):"
   echo "$over"
   exit 1
 fi
-echo "$(git ls-files | wc -l) tracked files, none over 16 MiB"
+echo "$(git ls-tree -r HEAD | wc -l) files at HEAD, none over 16 MiB"
