@@ -4,7 +4,7 @@
 /// on the development machine, and a 268M-element case's inputs and references are 10 GB or more.
 /// Mapping the pages first, a range of 8 MiB per kernel call (madvise MADV_POPULATE_WRITE, Linux
 /// 5.14+) with the ranges on several threads, then value-initialising them (a memset) took add
-/// fp32 268M's two input sets and references from 11-15 s to 6 s on two cores.
+/// fp32 268M's two input sets and references from 11-30 s to 6-7 s on two cores (three runs each).
 /// Where the kernel refuses (older kernels, other systems) the pages fault in as before. Host-only.
 
 #include <cstddef>
