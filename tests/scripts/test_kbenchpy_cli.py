@@ -1,9 +1,7 @@
 """`python3 -m kbenchpy` without a GPU: --help, --dry-run on the hand-written plan fixture (with
 fake modules written by the tests, whose functions need no GPU), --config through a fake kbench
 (a shell script), and the usage errors (exit 2) and the no-PyTorch exit (3)."""
-import contextlib
 import importlib.util
-import io
 import os
 import subprocess
 import sys
@@ -11,6 +9,7 @@ import tempfile
 import textwrap
 import unittest
 
+from captured_main import run_captured
 from kbenchpy_path import PYTHON, ROOT
 from kbenchpy import cli
 
@@ -21,13 +20,7 @@ HAVE_TORCH = importlib.util.find_spec("torch") is not None
 
 def run_main(*argv):
     """(exit code, stdout, stderr) of kbenchpy.cli.main(argv)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(argv))
-        except SystemExit as exit_:
-            code = exit_.code
-    return code, out.getvalue(), err.getvalue()
+    return run_captured(cli.main, argv)
 
 
 class CommandLine(unittest.TestCase):

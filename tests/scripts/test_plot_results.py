@@ -1,10 +1,8 @@
 """scripts/plot_results.py: its input checks (no matplotlib needed) and the figures it writes
 from the fixtures (skipped, with a line saying why, where matplotlib is not installed: Debian's
 python3-matplotlib, which scripts/setup.sh installs)."""
-import contextlib
 import copy
 import importlib.util
-import io
 import json
 import os
 import sys
@@ -15,6 +13,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.par
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 import plot_results  # noqa: E402
+from captured_main import run_captured  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 RUN_PASS = os.path.join(FIXTURES, "run-pass.json")
@@ -24,10 +23,7 @@ NO_MATPLOTLIB = f"matplotlib is not installed for {sys.executable} (apt-get inst
 
 def run_main(*argv):
     """(exit code, stdout, stderr) of plot_results.main(argv)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = plot_results.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
+    return run_captured(plot_results.main, argv)
 
 
 class InputChecks(unittest.TestCase):

@@ -1,8 +1,6 @@
 """scripts/zoo_scoreboard.py on hand-made results documents (not measurements): which cases each
 target judges, the faster baseline across files, gzipped input, and unusable files."""
-import contextlib
 import gzip
-import io
 import json
 import math
 import os
@@ -14,6 +12,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.par
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 import zoo_scoreboard  # noqa: E402
+from captured_main import run_captured  # noqa: E402
 
 
 def row(op, variant, role, shape, median_us, elements=None, bound="memory", flops=0.0, status="passed", roof=None):
@@ -32,10 +31,8 @@ DEVICE = {"name": "Synthetic GPU (test fixture)", "peak_bandwidth_gbps": 2000.0,
 
 
 def run_main(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = zoo_scoreboard.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
+    """(exit code, stdout, stderr) of zoo_scoreboard.main(argv)."""
+    return run_captured(zoo_scoreboard.main, argv)
 
 
 class Scoreboard(unittest.TestCase):
