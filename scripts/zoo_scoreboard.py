@@ -2,9 +2,10 @@
 """The shape zoo's scoreboard (issue 22's targets) from results files, as a Markdown table.
 
 For each case (op, dtype, shape) of RUN it takes the own variant named by --variant (default
-`auto`; a case without one is listed as missing), the faster of the vendor baselines in RUN and
-the baseline rows of the --against files (kbenchpy's torch_eager and torch_compile), and the
-copy roof, at each row's headline (cold) median. Then:
+`auto`; a case without a passed one is listed and counted as not judged), the faster of the
+vendor baselines in RUN and the baseline rows of the --against files (kbenchpy's torch_eager and
+torch_compile), and kbench's roof fraction (the copy roof's time over the own row's), at each
+row's headline (cold) median. Then:
 
   memory-bound cases of at least 4M elements (--min-elements; a GEMM's are those of A, B and C):
       own >= 0.9x the faster (--min-ratio) and >= 80 % of the copy roof (--min-roof)
