@@ -1,6 +1,7 @@
 #include "kernels/matmul/matmul_auto.hpp"
 
 #include "harness/ops/dtype.hpp"
+#include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cstdint>
@@ -107,6 +108,24 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
                          (tf32 ? "tf32" : "fp32"));
 }
 
+/// The GEMV plan in any dtype (tf32 computes in fp32: the kernel is bound by reading B).
+void launch_gemv_plan(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace,
+                      cudaStream_t stream) {
+  switch (args.dtype) {
+    case DType::f32:
+    case DType::tf32:
+      return launch_gemv(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                         static_cast<float*>(args.c), dims, plan.splits, workspace, stream);
+    case DType::f16:
+      return launch_gemv(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
+                         static_cast<__half*>(args.c), dims, plan.splits, workspace, stream);
+    case DType::bf16:
+      return launch_gemv(static_cast<const __nv_bfloat16*>(args.a), static_cast<const __nv_bfloat16*>(args.b),
+                         static_cast<__nv_bfloat16*>(args.c), dims, plan.splits, workspace, stream);
+  }
+  throw std::logic_error("matmul auto: unknown dtype");
+}
+
 }  // namespace
 
 AutoPlan plan_for(const MatmulArgs& args) {
@@ -117,6 +136,7 @@ AutoPlan plan_for(const MatmulArgs& args) {
 }
 
 AutoPlan plan_without_tma(const MatmulArgs& args) {
+  if (args.m <= kGemvMaxRows) return plan_for(args);  // the GEMV kernels use no TMA
   if (args.dtype == DType::f16 || args.dtype == DType::bf16) return {AutoKernel::wgmma, 1, 0};
   // fp32 and tf32: the plan of a device without wgmma (the SIMT and mma.sync kernels).
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
@@ -177,6 +197,7 @@ void launch_auto(const AutoPlan& plan, const MatmulArgs& args, float* workspace,
     throw std::invalid_argument("matmul auto: the plan needs " + std::to_string(workspace_bytes) +
                                 " bytes of workspace, got none");
   }
+  if (plan.kernel == AutoKernel::gemv) return launch_gemv_plan(plan, args, dims, workspace, stream);
   switch (args.dtype) {
     case DType::f32:
     case DType::tf32: return launch_fp32(plan, args, dims, workspace, tma, stream);

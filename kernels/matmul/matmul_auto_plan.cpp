@@ -3,6 +3,7 @@
 #include "kernels/matmul/matmul_auto_padded.hpp"
 #include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
+#include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <algorithm>
@@ -137,11 +138,17 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
     case AutoKernel::wgmma_tf32: return "wgmma_tf32";
     case AutoKernel::wgmma_tf32_split_k: return "wgmma_tf32_split_k";
+    case AutoKernel::gemv: return "gemv";
   }
   return "?";
 }
 
 AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16) {
+  // M of 1 to 8: C is M weighted column sums of B, bound by reading B once (NOTES.md, "GEMV").
+  if (dims.m <= kGemvMaxRows) {
+    const int chunks = gemv_chunks(dims, element_size(dtype), device.sm_count);
+    return {AutoKernel::gemv, chunks, gemv_workspace_bytes(dims, element_size(dtype), chunks)};
+  }
   // fp32 and TF32: the SIMT / mma.sync kernel and K split with the lowest modelled time
   // (matmul_auto_split.hpp). Their 16-byte paths need K and N multiples of 4.
   const bool fp32_aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
@@ -165,7 +172,9 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
 }
 
 std::size_t auto_workspace_bound(Dims dims) {
-  return std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims));
+  const std::size_t split_k = std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims));
+  if (dims.m > kGemvMaxRows) return split_k;
+  return std::max(split_k, gemv_workspace_bytes(dims, 2, kMaxSplitK));
 }
 
 }  // namespace kbench::matmul

@@ -31,6 +31,7 @@ enum class AutoKernel {
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
   wgmma_tf32,        ///< tf32 on compute capability 9.0, K a multiple of 4: launch_transpose of B, then launch_wgmma_tf32
   wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
+  gemv,              ///< every dtype, M <= kGemvMaxRows: launch_gemv (B's columns in strips, K in `splits` chunks)
 };
 
 std::string_view auto_kernel_name(AutoKernel kernel);
@@ -43,8 +44,10 @@ struct AutoDevice {
 
 struct AutoPlan {
   AutoKernel kernel = AutoKernel::register_blocked;
-  int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty); else 1
-  std::size_t workspace_bytes = 0;  ///< a *_split_k kernel's fp32 slices, splits × M × N × 4 bytes; else 0
+  int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty), gemv's chunks; else 1
+  /// A *_split_k kernel's fp32 slices, splits × M × N × 4 bytes; gemv's slices and tickets
+  /// (gemv_workspace_bytes: zeroed once before the first call); else 0.
+  std::size_t workspace_bytes = 0;
   /// A wgmma_tf32 plan's Bᵀ (wgmma_tf32_transposed_b_bytes), placed before the slices in the
   /// call's workspace; else 0.
   std::size_t transposed_b_bytes = 0;

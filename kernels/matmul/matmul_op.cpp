@@ -335,6 +335,13 @@ Variant<MatmulArgs> wgmma_tf32() {
   return v;
 }
 
+/// A call's workspace, zeroed once (gemv's tickets must start at zero; the other plans overwrite theirs).
+std::shared_ptr<const DeviceBuffer> zeroed_workspace(std::size_t bytes) {
+  auto workspace = std::make_shared<const DeviceBuffer>(bytes);
+  if (bytes > 0) KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
+  return workspace;
+}
+
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
 /// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
@@ -343,7 +350,9 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: on Hopper in 16-bit, wgmma_tma_staged on "
+      "per problem, from a fixed rule on M, N, K, dtype and device: M <= 8 in every dtype, gemv (B's columns "
+      "in strips of 16-byte loads, K in chunks over 4 blocks per SM, the chunks' fp32 sums added in one kernel; "
+      "tf32 computes in fp32); on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
@@ -355,8 +364,7 @@ Variant<MatmulArgs> auto_variant() {
       "transpose included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     matmul::AutoPlan plan = matmul::plan_for(args);
-    auto workspace =
-        std::make_shared<const DeviceBuffer>(plan.transposed_b_bytes + plan.workspace_bytes + plan.padded_bytes);
+    auto workspace = zeroed_workspace(plan.transposed_b_bytes + plan.workspace_bytes + plan.padded_bytes);
     std::shared_ptr<const matmul::AutoTmaOperands> tma;
     try {
       tma = std::make_shared<const matmul::AutoTmaOperands>(
@@ -366,7 +374,7 @@ Variant<MatmulArgs> auto_variant() {
       // TMA (16-bit: the same tiles through cp.async, `wgmma`), as a framework would fall back.
       plan = matmul::plan_without_tma(args);
       tma = std::make_shared<const matmul::AutoTmaOperands>();
-      workspace = std::make_shared<const DeviceBuffer>(plan.workspace_bytes);
+      workspace = zeroed_workspace(plan.workspace_bytes);
     }
     return [plan, args, workspace, tma](cudaStream_t stream) {
       matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);

@@ -5,6 +5,7 @@
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
+#include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
@@ -153,6 +154,54 @@ const Op& matmul_with_split_variants() {
   return *registry.find("matmul");
 }
 
+/// The GEMV kernels over a fixed number of K chunks, whatever the shape (M <= 8): one kernel up to
+/// kGemvInKernelMaxChunks chunks, slices and launch_split_k_reduce past it.
+Variant<MatmulArgs> gemv_chunks(int chunks) {
+  Variant<MatmulArgs> v;
+  v.name = "gemv_chunks_" + std::to_string(chunks);
+  v.description = "test-only: the GEMV kernels over a fixed number of K chunks";
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::gemv_unsupported({static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)});
+  };
+  v.prepare = [chunks](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    const std::size_t bytes = matmul::gemv_workspace_bytes(dims, dtype_size(args.dtype), chunks);
+    auto workspace = std::make_shared<const DeviceBuffer>(bytes);
+    if (bytes > 0) KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
+    return [chunks, args, dims, workspace](cudaStream_t stream) {
+      void* scratch = workspace->get();
+      switch (args.dtype) {
+        case DType::f16:
+          return matmul::launch_gemv(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
+                                     static_cast<__half*>(args.c), dims, chunks, scratch, stream);
+        case DType::bf16:
+          return matmul::launch_gemv(static_cast<const __nv_bfloat16*>(args.a),
+                                     static_cast<const __nv_bfloat16*>(args.b), static_cast<__nv_bfloat16*>(args.c),
+                                     dims, chunks, scratch, stream);
+        default:
+          return matmul::launch_gemv(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                                     static_cast<float*>(args.c), dims, chunks, scratch, stream);
+      }
+    };
+  };
+  return v;
+}
+
+/// Chunk counts the GEMV test forces: one (C written directly), a few, either side of the
+/// in-kernel combine's limit, and the most (chunks past K's end sum nothing).
+const std::vector<int> kGemvChunks{1, 3, matmul::kGemvInKernelMaxChunks, matmul::kGemvInKernelMaxChunks + 1,
+                                   matmul::kMaxSplitK};
+
+const Op& matmul_with_gemv_variants() {
+  static Registry registry = [] {
+    Registry r;
+    register_all_ops(r);
+    for (int chunks : kGemvChunks) r.add_variant("matmul", gemv_chunks(chunks));
+    return r;
+  }();
+  return *registry.find("matmul");
+}
+
 std::uint64_t fresh_seed() { return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}(); }
 
 double volume(const Shape& s) { return static_cast<double>(s[0]) * static_cast<double>(s[1]) * static_cast<double>(s[2]); }
@@ -175,7 +224,9 @@ std::vector<Shape> shapes_to_check() {
                             {264, 256, 32768},
                             // fp32 / tf32 auto: small M (the small-tile split-K kernels), large K
                             // (128×128 split 16 ways), a partial wave split in two, odd extents.
-                            {32, 4096, 4096}, {512, 512, 32768}, {3001, 997, 2003}, {3000, 1000, 2000}};
+                            {32, 4096, 4096}, {512, 512, 32768}, {3001, 997, 2003}, {3000, 1000, 2000},
+                            // auto's GEMV plans: one row of B's width, 3 rows of an odd N and K.
+                            {1, 4096, 4096}, {3, 4099, 8191}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
@@ -733,4 +784,51 @@ TEST_CASE("wgmma split-K refuses a split count out of range", "[gpu][matmul]") {
     CHECK_THROWS_AS(matmul::launch_wgmma_partials(a, a, slices.as<float>(), {64, 64, 64}, splits, stream.get()),
                     std::invalid_argument);
   }
+}
+
+TEST_CASE("gemv matches the reference for M of 1 to 8, any chunk count, odd N and K, called twice",
+          "[gpu][matmul][gemv]") {
+  // Odd N takes the element-at-a-time columns; N a multiple of 4 or 8 the vector loads (8 bytes for
+  // 16-bit at 5-8 rows); K below one chunk's minimum, prime, and long. A second call on the same
+  // workspace checks that the tickets were left at zero.
+  const Op& op = matmul_with_gemv_variants();
+  CudaStream stream;
+  const std::vector<Shape> shapes{{1, 1, 1},      {2, 7, 5},        {3, 1001, 3001},  {4, 4096, 4096},
+                                  {5, 4104, 777}, {6, 257, 4099},   {7, 13, 100003},  {8, 1000, 2048},
+                                  {8, 4100, 63},  {1, 65536, 1031}, {3, 96, 131072}};
+  for (const Shape& shape : shapes) {
+    for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      for (int chunks : kGemvChunks) {
+        const std::size_t v = variant_index(op, "gemv_chunks_" + std::to_string(chunks));
+        INFO(chunks << " chunks, " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+        REQUIRE(workload->cannot_run(v).empty());
+        for (int call = 0; call < 2; ++call) {
+          const Verification check = workload->verify(v, stream.get());
+          INFO("call " << call << ": " << check.message);
+          CHECK(check.passed);
+        }
+      }
+      // auto's own plan on the same problem.
+      const Verification check = workload->verify(variant_index(op, "auto"), stream.get());
+      INFO("auto: " << check.message);
+      CHECK(check.passed);
+    }
+  }
+}
+
+TEST_CASE("gemv refuses M past 8, chunks out of range and a missing workspace", "[gpu][matmul][gemv]") {
+  CudaStream stream;
+  const matmul::Dims dims{4, 64, 64};
+  DeviceBuffer a(4 * 64 * 4), b(64 * 64 * 4), c(4 * 64 * 4);
+  const auto launch = [&](matmul::Dims d, int chunks, void* workspace) {
+    matmul::launch_gemv(a.as<float>(), b.as<float>(), c.as<float>(), d, chunks, workspace, stream.get());
+  };
+  CHECK_THROWS_AS(launch({9, 64, 64}, 1, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS(launch(dims, 0, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS(launch(dims, matmul::kMaxSplitK + 1, nullptr), std::invalid_argument);
+  CHECK_THROWS_AS(launch(dims, 2, nullptr), std::invalid_argument);
+  CHECK_NOTHROW(launch(dims, 1, nullptr));
+  KBENCH_CUDA_CALL(cudaStreamSynchronize(stream.get()));
 }

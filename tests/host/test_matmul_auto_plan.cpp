@@ -2,6 +2,7 @@
 // each class of problem gets, and the limits every plan keeps. No GPU.
 #include "kernels/matmul/matmul_auto_plan.hpp"
 #include "kernels/matmul/matmul_auto_split.hpp"
+#include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "support/catch.hpp"
 
@@ -52,9 +53,10 @@ bool tf32_kernel(AutoKernel k, bool wgmma) {
 
 }  // namespace
 
-TEST_CASE("auto: fp32 runs the SIMT kernels, tf32 the mma.sync ones (and TF32 wgmma on Hopper), on any shape and device",
+TEST_CASE("auto: fp32 runs the SIMT kernels, tf32 the mma.sync ones (and TF32 wgmma on Hopper), on any shape of "
+          "more than 8 rows and any device",
           "[matmul][auto]") {
-  for (const Dims d : {Dims{4096, 4096, 4096}, Dims{16, 4096, 4096}, Dims{256, 256, 65536}, Dims{7, 13, 5},
+  for (const Dims d : {Dims{4096, 4096, 4096}, Dims{16, 4096, 4096}, Dims{256, 256, 65536}, Dims{9, 13, 5},
                        Dims{3000, 1000, 2000}, Dims{17, 4099, 8191}}) {
     for (const AutoDevice device : {kH100, kA100}) {
       INFO(d.m << "x" << d.n << "x" << d.k << " on " << device.sm_count << " SMs");
@@ -81,13 +83,11 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
       {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 1.45 waves; 311.1 against whole K's 385.1 (session 16)
       {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
       {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},   // small M: a split's last wave and reduction cost more
-      {{1, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},    // B's 64 MB bound it, split or not
       {{16, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},
       {{64, 8192, 8192}, DType::f32, AutoKernel::small_simt, 1},
       {{4096, 4096, 4096}, DType::tf32, AutoKernel::tensor_core, 1},
       {{2048, 2048, 2048}, DType::tf32, AutoKernel::tensor_core, 1},
       {{32, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},  // 128 tiles of 32×32
-      {{1, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},
       {{512, 512, 32768}, DType::tf32, AutoKernel::tensor_core_split_k, 16},
       {{64, 8192, 8192}, DType::tf32, AutoKernel::tensor_core_split_k, 4},
       {{3000, 1000, 2000}, DType::tf32, AutoKernel::tensor_core, 1},   // 192 tiles: the split's 24 MB of slices cost more
@@ -175,11 +175,9 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
   const std::vector<Row> rows{{{512, 512, 32768}, false, true},   // 487.1 against 521.0
                               {{3000, 1000, 2000}, false, true},  // session 16: async 2-split 311.1 against whole K's 385.1
                               {{32, 4096, 4096}, false, false},   // 53.2 against 40.7
-                              {{1, 4096, 4096}, false, false},    // 30.7 against 29.1
                               {{32, 4096, 4096}, true, true},     // 37.5 against 136.2
                               {{512, 512, 32768}, true, true},    // 129.3 against 455.4
                               {{3000, 1000, 2000}, true, false},  // 142.2 against 105.7
-                              {{1, 4096, 4096}, true, true},      // 30.7 against 137.2
                               {{64, 8192, 8192}, true, true}};    // 115.5 against 274.1
   for (const Row& r : rows) {
     const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(true);
@@ -353,6 +351,15 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
             CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
             const bool transposes_b = p.kernel == AutoKernel::wgmma_tf32 || p.kernel == AutoKernel::wgmma_tf32_split_k;
             CHECK(p.transposed_b_bytes == (transposes_b ? wgmma_tf32_transposed_b_bytes({m, n, k}) : 0));
+            if (p.kernel == AutoKernel::gemv) {
+              CHECK(m <= kGemvMaxRows);
+              CHECK(p.splits >= 1);
+              CHECK(p.splits <= kMaxSplitK);
+              CHECK(p.workspace_bytes == gemv_workspace_bytes({m, n, k}, element_size(dtype), p.splits));
+              // Every chunk starts inside K.
+              CHECK(std::int64_t{gemv_chunk_rows({m, n, k}, p.splits)} * (p.splits - 1) < k);
+              continue;
+            }
             const int step_k = split_step_k(p.kernel);
             if (step_k == 0) {
               CHECK(p.splits == 1);
@@ -415,4 +422,40 @@ TEST_CASE("auto: every staged TMA plan is a shape the TMA kernels accept", "[mat
       }
     }
   }
+}
+
+TEST_CASE("auto: M of 1 to 8 runs gemv in every dtype, K in chunks that fill the SMs, none empty", "[matmul][auto][gemv]") {
+  for (DType dtype : {DType::f32, DType::tf32, DType::f16, DType::bf16}) {
+    for (int m = 1; m <= kGemvMaxRows; ++m) {
+      INFO(dtype_name(dtype) << " M = " << m);
+      CHECK(plan(m, 4096, 4096, dtype).kernel == AutoKernel::gemv);
+      CHECK(plan(m, 13, 5, dtype, kA100).kernel == AutoKernel::gemv);
+    }
+    CHECK(plan(kGemvMaxRows + 1, 4096, 4096, dtype).kernel != AutoKernel::gemv);
+  }
+  // fp32 1x4096x4096: 32 strips of 128 columns, 4 blocks per SM (4 sums a thread): 16 chunks of
+  // 256 rows fill one wave of 528; slices and 32 tickets in the workspace.
+  const AutoPlan fp32 = plan(1, 4096, 4096, DType::f32);
+  CHECK(fp32.splits == 16);
+  CHECK(gemv_chunk_rows({1, 4096, 4096}, 16) == 256);
+  CHECK(fp32.workspace_bytes == 16 * 4096 * 4 + 256);
+  // bf16 8x16384x4096: 8 rows of 4 columns a thread (32 sums: 3 blocks per SM), 128 strips: 3
+  // chunks (384 blocks of 396 resident), 1368 rows each.
+  CHECK(gemv_columns(8, 2) == 4);
+  CHECK(gemv_strips({8, 16384, 4096}, 2) == 128);
+  CHECK(plan(8, 16384, 4096, DType::bf16).splits == 3);
+  CHECK(gemv_chunk_rows({8, 16384, 4096}, 3) == 1368);
+  // 16-bit up to 4 rows: 8 columns a thread, strips of 256.
+  CHECK(gemv_columns(4, 2) == 8);
+  CHECK(gemv_strips({3, 1000, 64}, 2) == 4);
+  // Wide N fills the SMs without chunks: no workspace.
+  const AutoPlan wide = plan(1, 131072, 4096, DType::f32);
+  CHECK(wide.splits == 1);
+  CHECK(wide.workspace_bytes == 0);
+  // Few columns and long K: chunks up to kMaxSplitK, each at least 64 rows.
+  CHECK(plan(1, 64, 1 << 20, DType::f16).splits == kMaxSplitK);
+  CHECK(plan(2, 64, 100, DType::f32).splits == 1);
+  CHECK(plan(2, 64, 128, DType::f32).splits == 2);
+  CHECK(gemv_unsupported({9, 64, 64}).find("M <= 8") != std::string::npos);
+  CHECK(gemv_unsupported({8, 64, 64}).empty());
 }

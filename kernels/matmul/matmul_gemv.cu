@@ -1,0 +1,284 @@
+// The GEMV kernels (matmul_gemv.hpp): C = A·B for M <= 8, read as M weighted column sums of B.
+//
+// Block (strip x, chunk y): 8 warps × 32 lanes over a strip of 32 × Cols columns and the chunk's
+// rows of K. Lane l owns Cols columns of the strip: Cols consecutive ones read as one 8- or
+// 16-byte vector when every row of B is aligned to it (N % Cols == 0 and B aligned), else columns
+// l, l + 32, ... read one element at a time (still one coalesced stretch per warp and row). Warp w
+// walks rows w, w + 8, ... of the chunk, kUnroll rows loaded before any is used, so each thread keeps
+// kUnroll loads in flight, and multiplies each B element by the Rows values of A's column k,
+// which the block first copies (as fp32, transposed: A[.., k] is one 16-byte read) into shared memory.
+// The block adds its warps' sums in warp order in shared memory; one chunk writes C, several write
+// fp32 slices that the strip's last block (a ticket per strip) adds in chunk order, or that
+// launch_split_k_reduce adds past kGemvInKernelMaxChunks chunks.
+#include "kernels/matmul/matmul_gemv.hpp"
+
+#include "harness/device/cuda_check.hpp"
+#include "kernels/common/dtype_convert.cuh"
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace kbench::matmul {
+
+namespace {
+
+constexpr int kThreads = kGemvLanes * kGemvWarps;
+constexpr int kUnroll = 4;
+/// Floats of A staged at a time: up to 4096 rows of K at 1 row of A, 512 at 8.
+constexpr int kStagedFloats = 4096;
+/// Slices a thread loads before adding any, in the in-kernel combine.
+constexpr int kCombineBatch = 8;
+
+template <int Bytes>
+struct LoadOf;
+template <>
+struct LoadOf<16> {
+  using type = uint4;
+};
+template <>
+struct LoadOf<8> {
+  using type = uint2;
+};
+
+/// The strip position of a lane's j-th column.
+template <int Cols, bool Vector>
+__device__ __forceinline__ int strip_index(int lane, int j) {
+  return Vector ? lane * Cols + j : lane + kGemvLanes * j;
+}
+
+/// One row of B as loaded: the lane's Cols elements, kept in their own type until they are used
+/// (16-bit rows stay packed, half the registers of fp32 copies), zeros past N.
+template <typename T, int Cols, bool Vector>
+struct RowLoad {
+  typename LoadOf<Cols * sizeof(T)>::type packed;
+
+  __device__ __forceinline__ void load(const T* __restrict__ row, int first_col, int lane, int n) {
+    using Load = typename LoadOf<Cols * sizeof(T)>::type;
+    const int col = first_col + lane * Cols;
+    packed = col < n ? __ldcs(reinterpret_cast<const Load*>(row + col)) : Load{};
+  }
+  __device__ __forceinline__ void widen(float (&out)[Cols]) const {
+    T elements[Cols];
+    memcpy(elements, &packed, sizeof(packed));
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) out[j] = to_float(elements[j]);
+  }
+};
+
+template <typename T, int Cols>
+struct RowLoad<T, Cols, false> {
+  T elements[Cols];
+
+  __device__ __forceinline__ void load(const T* __restrict__ row, int first_col, int lane, int n) {
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) {
+      const int col = first_col + lane + kGemvLanes * j;
+      elements[j] = col < n ? row[col] : T{};
+    }
+  }
+  __device__ __forceinline__ void widen(float (&out)[Cols]) const {
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) out[j] = to_float(elements[j]);
+  }
+};
+
+/// acc[r][j] += A[r, k] · B[k, col j] for the staged A column `a_col` (Rows floats).
+template <int Rows, int Cols>
+__device__ __forceinline__ void multiply_add(const float* a_col, const float (&b)[Cols], float (&acc)[Rows][Cols]) {
+  float a[Rows];
+  if constexpr (Rows % 4 == 0) {
+#pragma unroll
+    for (int r = 0; r < Rows; r += 4) {
+      const float4 v = *reinterpret_cast<const float4*>(a_col + r);
+      a[r] = v.x, a[r + 1] = v.y, a[r + 2] = v.z, a[r + 3] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) a[r] = a_col[r];
+  }
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) acc[r][j] = fmaf(a[r], b[j], acc[r][j]);
+  }
+}
+
+template <typename T, int Rows, int Cols, bool Vector>
+__global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
+    gemv_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, float* __restrict__ slices,
+                unsigned* __restrict__ tickets, int m, int n, int k, int chunk_rows) {
+  constexpr int kStrip = kGemvLanes * Cols;
+  constexpr int kStagedRows = kStagedFloats / Rows;
+  __shared__ __align__(16) float staged_a[kStagedRows * Rows];  // [k][row of A], fp32
+  __shared__ float warp_sums[kGemvWarps][kStrip];
+  __shared__ bool last_block;
+
+  const int lane = static_cast<int>(threadIdx.x) % kGemvLanes;
+  const int warp = static_cast<int>(threadIdx.x) / kGemvLanes;
+  const int first_col = static_cast<int>(blockIdx.x) * kStrip;
+  const int chunk_begin = static_cast<int>(blockIdx.y) * chunk_rows;
+  const int chunk_end = min(k, chunk_begin + chunk_rows);
+
+  float acc[Rows][Cols];
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) acc[r][j] = 0.0f;
+  }
+
+  for (int stage = chunk_begin; stage < chunk_end; stage += kStagedRows) {
+    const int rows = min(kStagedRows, chunk_end - stage);
+    __syncthreads();  // every warp is done with the previous stage's A
+    // Consecutive threads read consecutive k of one row of A; rows of A past m stage zeros.
+    for (int i = static_cast<int>(threadIdx.x); i < Rows * rows; i += kThreads) {
+      const int r = i / rows, kk = i % rows;
+      staged_a[kk * Rows + r] = r < m ? to_float(a[static_cast<long long>(r) * k + stage + kk]) : 0.0f;
+    }
+    __syncthreads();
+
+    const T* b_rows = b + static_cast<long long>(stage) * n;
+    int kk = warp;
+    for (; kk + (kUnroll - 1) * kGemvWarps < rows; kk += kUnroll * kGemvWarps) {
+      RowLoad<T, Cols, Vector> loads[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        loads[u].load(b_rows + static_cast<long long>(kk + u * kGemvWarps) * n, first_col, lane, n);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        float v[Cols];
+        loads[u].widen(v);
+        multiply_add<Rows, Cols>(staged_a + (kk + u * kGemvWarps) * Rows, v, acc);
+      }
+    }
+    for (; kk < rows; kk += kGemvWarps) {
+      RowLoad<T, Cols, Vector> row;
+      row.load(b_rows + static_cast<long long>(kk) * n, first_col, lane, n);
+      float v[Cols];
+      row.widen(v);
+      multiply_add<Rows, Cols>(staged_a + kk * Rows, v, acc);
+    }
+  }
+
+  // The warps' sums of each row of C, added in warp order; one chunk stores C, several a slice.
+  const bool one_chunk = gridDim.y == 1;
+  float* slice = slices + static_cast<long long>(blockIdx.y) * m * n;
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+    if (r >= m) break;
+    __syncthreads();  // warp_sums is free again
+#pragma unroll
+    for (int j = 0; j < Cols; ++j) warp_sums[warp][strip_index<Cols, Vector>(lane, j)] = acc[r][j];
+    __syncthreads();
+    for (int t = static_cast<int>(threadIdx.x); t < kStrip; t += kThreads) {
+      float sum = 0.0f;
+#pragma unroll
+      for (int w = 0; w < kGemvWarps; ++w) sum += warp_sums[w][t];
+      const int col = first_col + t;
+      if (col >= n) continue;
+      if (one_chunk) {
+        c[static_cast<long long>(r) * n + col] = from_float<T>(sum);
+      } else {
+        slice[static_cast<long long>(r) * n + col] = sum;
+      }
+    }
+  }
+  if (one_chunk || tickets == nullptr) return;
+
+  __threadfence();  // this block's slice is visible device-wide before its ticket is taken
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(tickets + blockIdx.x, 1u) == gridDim.y - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  const int chunks = static_cast<int>(gridDim.y);
+  const long long slice_stride = static_cast<long long>(m) * n;
+  for (int o = static_cast<int>(threadIdx.x); o < m * kStrip; o += kThreads) {
+    const int r = o / kStrip, col = first_col + o % kStrip;
+    if (col >= n) continue;
+    const float* p = slices + static_cast<long long>(r) * n + col;
+    float sum = 0.0f;
+    for (int s = 0; s < chunks; s += kCombineBatch) {
+      float v[kCombineBatch];
+#pragma unroll
+      for (int u = 0; u < kCombineBatch; ++u) v[u] = s + u < chunks ? __ldcg(p + (s + u) * slice_stride) : 0.0f;
+#pragma unroll
+      for (int u = 0; u < kCombineBatch; ++u) {
+        if (s + u < chunks) sum += v[u];  // chunk order; L2 reads (other blocks wrote them)
+      }
+    }
+    c[static_cast<long long>(r) * n + col] = from_float<T>(sum);
+  }
+  if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
+}
+
+template <typename T, int Rows, int Cols>
+void launch_rows_cols(const T* a, const T* b, T* c, Dims dims, int chunks, float* slices, unsigned* tickets,
+                      cudaStream_t stream) {
+  const bool vector = dims.n % Cols == 0 && reinterpret_cast<std::uintptr_t>(b) % (Cols * sizeof(T)) == 0;
+  const dim3 grid(static_cast<unsigned>(gemv_strips(dims, sizeof(T))), static_cast<unsigned>(chunks));
+  const int chunk_rows = gemv_chunk_rows(dims, chunks);
+  if (vector) {
+    gemv_kernel<T, Rows, Cols, true><<<grid, kThreads, 0, stream>>>(a, b, c, slices, tickets, dims.m, dims.n, dims.k,
+                                                                    chunk_rows);
+  } else {
+    gemv_kernel<T, Rows, Cols, false><<<grid, kThreads, 0, stream>>>(a, b, c, slices, tickets, dims.m, dims.n, dims.k,
+                                                                     chunk_rows);
+  }
+  KBENCH_CHECK_LAUNCH();
+}
+
+template <typename T, int Rows>
+void launch_rows(const T* a, const T* b, T* c, Dims dims, int chunks, float* slices, unsigned* tickets,
+                 cudaStream_t stream) {
+  if constexpr (sizeof(T) == 4 || Rows > 4) {
+    launch_rows_cols<T, Rows, 4>(a, b, c, dims, chunks, slices, tickets, stream);
+  } else {
+    launch_rows_cols<T, Rows, 8>(a, b, c, dims, chunks, slices, tickets, stream);
+  }
+}
+
+template <typename T>
+void launch(const T* a, const T* b, T* c, Dims dims, int chunks, void* workspace, cudaStream_t stream) {
+  if (const std::string why = gemv_unsupported(dims); !why.empty()) throw std::invalid_argument("matmul gemv: " + why);
+  if (chunks < 1 || chunks > kMaxSplitK) {
+    throw std::invalid_argument("matmul gemv: chunks must be in 1.." + std::to_string(kMaxSplitK) + "; got " +
+                                std::to_string(chunks));
+  }
+  if (chunks > 1 && workspace == nullptr) throw std::invalid_argument("matmul gemv: several chunks need a workspace");
+  float* slices = static_cast<float*>(workspace);
+  const std::size_t slice_bytes =
+      static_cast<std::size_t>(chunks) * static_cast<std::size_t>(dims.m) * static_cast<std::size_t>(dims.n) * 4;
+  const bool in_kernel = chunks <= kGemvInKernelMaxChunks;
+  unsigned* tickets =
+      chunks > 1 && in_kernel
+          ? reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + (slice_bytes + 255) / 256 * 256)
+          : nullptr;
+  switch (gemv_rows(dims.m)) {
+    case 1: launch_rows<T, 1>(a, b, c, dims, chunks, slices, tickets, stream); break;
+    case 2: launch_rows<T, 2>(a, b, c, dims, chunks, slices, tickets, stream); break;
+    case 4: launch_rows<T, 4>(a, b, c, dims, chunks, slices, tickets, stream); break;
+    default: launch_rows<T, 8>(a, b, c, dims, chunks, slices, tickets, stream); break;
+  }
+  if (chunks > 1 && !in_kernel) launch_split_k_reduce(slices, chunks, c, dims, stream);
+}
+
+}  // namespace
+
+void launch_gemv(const float* a, const float* b, float* c, Dims dims, int chunks, void* workspace,
+                 cudaStream_t stream) {
+  launch(a, b, c, dims, chunks, workspace, stream);
+}
+void launch_gemv(const __half* a, const __half* b, __half* c, Dims dims, int chunks, void* workspace,
+                 cudaStream_t stream) {
+  launch(a, b, c, dims, chunks, workspace, stream);
+}
+void launch_gemv(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, int chunks,
+                 void* workspace, cudaStream_t stream) {
+  launch(a, b, c, dims, chunks, workspace, stream);
+}
+
+}  // namespace kbench::matmul

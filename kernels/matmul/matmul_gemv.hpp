@@ -1,0 +1,73 @@
+#pragma once
+/// The GEMV route: C = A·B for M of 1 to kGemvMaxRows, where the product is M weighted column sums
+/// of B (K rows of N) and reading B once is the whole cost. The layout is sum_outer's column
+/// strips: a block covers 32 column lanes × Cols columns and walks a chunk of K with its 8 warps 8
+/// rows apart; the chunks of a strip meet in one kernel (the last block to finish adds their fp32
+/// slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp); launchers: matmul_gemv.cu.
+
+#include "kernels/matmul/matmul_problem.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+
+namespace kbench::matmul {
+
+/// The most rows of A (and C) the GEMV kernels take.
+constexpr int kGemvMaxRows = 8;
+/// Column lanes and row lanes (warps) of a GEMV block.
+constexpr int kGemvLanes = 32, kGemvWarps = 8;
+/// Blocks per SM the chunk count aims for, and the kernel's launch bound, by the sums a thread
+/// holds: 4 blocks of 256 threads (64 registers), as sum_outer's column kernels measured best on
+/// the H100 (sum_columns_kernels.cu, column_chunks); 3 (85 registers) for 32 sums, which spill
+/// under 64 registers (ptxas of CUDA 13.0).
+constexpr int gemv_blocks_per_sm(int sums_per_thread) { return sums_per_thread >= 32 ? 3 : 4; }
+/// The fewest rows of K a chunk takes: 8 per warp.
+constexpr int kGemvMinChunkRows = 64;
+/// Up to this many chunks, the last block of a strip adds the chunks' slices inside the kernel (a
+/// thread reads at most 32 slices, four rounds of 8 loads in flight); more chunks write their
+/// slices for launch_split_k_reduce, a second kernel (never more than kMaxSplitK chunks).
+constexpr int kGemvInKernelMaxChunks = 32;
+
+/// Rows the kernel computes for `m` (1, 2, 4 or 8: C's rows past m are computed from zeros and
+/// never stored).
+int gemv_rows(int m);
+
+/// Columns per thread: 4 in fp32 (16-byte loads); in 16-bit 8 (16 bytes) up to 4 rows and 4 (8
+/// bytes) for 8 rows, so a thread holds at most 32 sums.
+int gemv_columns(int m, std::size_t element_size);
+
+/// Column strips (blocks along N).
+int gemv_strips(Dims dims, std::size_t element_size);
+
+/// Chunks of K (blocks along K per strip): as many as fit one wave of gemv_blocks_per_sm blocks per
+/// SM (at least 1), each chunk at least kGemvMinChunkRows rows, then evened out so that none is empty.
+int gemv_chunks(Dims dims, std::size_t element_size, int sm_count);
+
+/// Rows of K per chunk.
+int gemv_chunk_rows(Dims dims, int chunks);
+
+/// Workspace of a call with `chunks` chunks: none for one chunk; else chunks × M × N fp32 slices
+/// followed by one ticket (unsigned) per strip, rounded up to 256 bytes. The tickets must be zero
+/// before the first call (cudaMemset once); every call leaves them zero.
+std::size_t gemv_workspace_bytes(Dims dims, std::size_t element_size, int chunks);
+
+/// Empty when the GEMV kernels run `dims`, else why not.
+std::string gemv_unsupported(Dims dims);
+
+/// C = A·B with M <= kGemvMaxRows over `chunks` chunks of K (gemv_chunks), `workspace` as
+/// gemv_workspace_bytes says (null for one chunk). One kernel up to kGemvInKernelMaxChunks chunks,
+/// then two; sums in fp32 in a fixed order (rows of a warp, warps, chunks), C rounded once.
+/// Chunks past K's end sum nothing (their slices are zeros). Throws std::invalid_argument for
+/// M > kGemvMaxRows, chunks outside 1..kMaxSplitK or a missing workspace.
+void launch_gemv(const float* a, const float* b, float* c, Dims dims, int chunks, void* workspace,
+                 cudaStream_t stream);
+void launch_gemv(const __half* a, const __half* b, __half* c, Dims dims, int chunks, void* workspace,
+                 cudaStream_t stream);
+void launch_gemv(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, int chunks,
+                 void* workspace, cudaStream_t stream);
+
+}  // namespace kbench::matmul

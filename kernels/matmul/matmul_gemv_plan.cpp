@@ -1,0 +1,61 @@
+#include "kernels/matmul/matmul_gemv.hpp"
+
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kbench::matmul {
+
+namespace {
+
+std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+
+std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+}  // namespace
+
+int gemv_rows(int m) { return m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : 8; }
+
+int gemv_columns(int m, std::size_t element_size) {
+  if (element_size == 4) return 4;
+  return gemv_rows(m) <= 4 ? 8 : 4;
+}
+
+int gemv_strips(Dims dims, std::size_t element_size) {
+  return static_cast<int>(ceil_div64(dims.n, std::int64_t{kGemvLanes} * gemv_columns(dims.m, element_size)));
+}
+
+int gemv_chunk_rows(Dims dims, int chunks) {
+  // Whole rounds of the 8 warps' rows, so each warp of a full chunk walks as many rows.
+  const std::int64_t rows = ceil_div64(dims.k, std::max(chunks, 1));
+  return static_cast<int>(ceil_div64(rows, kGemvWarps) * kGemvWarps);
+}
+
+int gemv_chunks(Dims dims, std::size_t element_size, int sm_count) {
+  const std::int64_t strips = gemv_strips(dims, element_size);
+  const int sums = gemv_rows(dims.m) * gemv_columns(dims.m, element_size);
+  // Whole chunks per strip within one wave of resident blocks (a second, partial wave would cost
+  // as much as a full one).
+  const std::int64_t wanted = std::int64_t{gemv_blocks_per_sm(sums)} * std::max(sm_count, 1) / strips;
+  const std::int64_t most = std::min<std::int64_t>(kMaxSplitK, std::max<std::int64_t>(1, dims.k / kGemvMinChunkRows));
+  const int chunks = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, most));
+  return static_cast<int>(ceil_div64(dims.k, gemv_chunk_rows(dims, chunks)));
+}
+
+std::size_t gemv_workspace_bytes(Dims dims, std::size_t element_size, int chunks) {
+  if (chunks <= 1) return 0;
+  const std::size_t slices = static_cast<std::size_t>(chunks) * static_cast<std::size_t>(dims.m) *
+                             static_cast<std::size_t>(dims.n) * sizeof(float);
+  const std::size_t tickets = static_cast<std::size_t>(gemv_strips(dims, element_size)) * sizeof(unsigned);
+  return round_up_256(slices) + round_up_256(tickets);
+}
+
+std::string gemv_unsupported(Dims dims) {
+  if (dims.m > kGemvMaxRows) {
+    return "the GEMV kernels take M <= " + std::to_string(kGemvMaxRows) + "; got M = " + std::to_string(dims.m);
+  }
+  return "";
+}
+
+}  // namespace kbench::matmul
