@@ -5,7 +5,7 @@
 // 16-byte vector when every row of B is aligned to it (N % Cols == 0 and B aligned), else columns
 // l, l + 32, ... read one element at a time (still one coalesced stretch per warp and row). Warp w
 // walks rows w, w + 8, ... of the chunk, kUnroll rows loaded before any is used, so each thread keeps
-// kUnroll loads in flight, and multiplies each B element by the Rows values of A's column k,
+// kUnroll loads in flight (kGemvRowsInFlight), and multiplies each B element by the Rows values of A's column k,
 // which the block first copies (as fp32, transposed: A[.., k] is one 16-byte read) into shared memory.
 // The block adds its warps' sums in warp order in shared memory; one chunk writes C, several write
 // fp32 slices that the strip's last block (a ticket per strip) adds in chunk order, or that
@@ -26,7 +26,6 @@ namespace kbench::matmul {
 namespace {
 
 constexpr int kThreads = kGemvLanes * kGemvWarps;
-constexpr int kUnroll = 4;
 /// Floats of A staged at a time: up to 4096 rows of K at 1 row of A, 512 at 8.
 constexpr int kStagedFloats = 4096;
 /// Slices a thread loads before adding any, in the in-kernel combine.
@@ -112,6 +111,7 @@ __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
                 unsigned* __restrict__ tickets, int m, int n, int k, int chunk_rows) {
   constexpr int kStrip = kGemvLanes * Cols;
   constexpr int kStagedRows = kStagedFloats / Rows;
+  constexpr int kUnroll = Vector ? kGemvRowsInFlight<Rows * Cols, Cols * static_cast<int>(sizeof(T))> : 4;
   __shared__ __align__(16) float staged_a[kStagedRows * Rows];  // [k][row of A], fp32
   __shared__ float warp_sums[kGemvWarps][kStrip];
   __shared__ bool last_block;

@@ -25,6 +25,13 @@ constexpr int kGemvLanes = 32, kGemvWarps = 8;
 /// the H100 (sum_columns_kernels.cu, column_chunks); 3 (85 registers) for 32 sums, which spill
 /// under 64 registers (ptxas of CUDA 13.0).
 constexpr int gemv_blocks_per_sm(int sums_per_thread) { return sums_per_thread >= 32 ? 3 : 4; }
+/// Rows a thread loads before it uses any, on the vector path: 128 bytes in flight where it holds
+/// up to 8 sums, 64 bytes beyond (the registers left beside the sums; ptxas of CUDA 13.0 spills
+/// past that). The H200 run of the first form (4 rows of any width) reached 53 % of the roof at 8
+/// rows of 16-bit, whose 8-byte loads kept 32 bytes in flight. The element-wise path loads 4 rows
+/// (one register per element).
+template <int SumsPerThread, int LoadBytes>
+inline constexpr int kGemvRowsInFlight = (SumsPerThread <= 8 ? 128 : 64) / LoadBytes;
 /// The fewest rows of K a chunk takes: 8 per warp.
 constexpr int kGemvMinChunkRows = 64;
 /// Up to this many chunks, the last block of a strip adds the chunks' slices inside the kernel (a
@@ -43,9 +50,14 @@ int gemv_columns(int m, std::size_t element_size);
 /// Column strips (blocks along N).
 int gemv_strips(Dims dims, std::size_t element_size);
 
-/// Chunks of K (blocks along K per strip): as many as fit one wave of gemv_blocks_per_sm blocks per
-/// SM (at least 1), each chunk at least kGemvMinChunkRows rows, then evened out so that none is empty.
+/// Chunks of K (blocks along K per strip): the fewest that fill kGemvMinWaveFill of their last wave
+/// of gemv_blocks_per_sm blocks per SM (else the best fill), each chunk at least
+/// kGemvMinChunkRows rows and at most kMaxSplitK chunks, then evened out so that none is empty.
 int gemv_chunks(Dims dims, std::size_t element_size, int sm_count);
+/// The share of the last wave that gemv_chunks asks its blocks to fill: strips × chunks blocks
+/// over waves of resident ones (a last wave of few blocks leaves SMs idle: the H200's bf16
+/// 1x151936x1024, 594 strips for 528 resident blocks, ran at 80 % of the roof in one chunk).
+constexpr double kGemvMinWaveFill = 0.95;
 
 /// Rows of K per chunk.
 int gemv_chunk_rows(Dims dims, int chunks);

@@ -35,12 +35,19 @@ int gemv_chunk_rows(Dims dims, int chunks) {
 int gemv_chunks(Dims dims, std::size_t element_size, int sm_count) {
   const std::int64_t strips = gemv_strips(dims, element_size);
   const int sums = gemv_rows(dims.m) * gemv_columns(dims.m, element_size);
-  // Whole chunks per strip within one wave of resident blocks (a second, partial wave would cost
-  // as much as a full one).
-  const std::int64_t wanted = std::int64_t{gemv_blocks_per_sm(sums)} * std::max(sm_count, 1) / strips;
+  const std::int64_t resident = std::int64_t{gemv_blocks_per_sm(sums)} * std::max(sm_count, 1);
   const std::int64_t most = std::min<std::int64_t>(kMaxSplitK, std::max<std::int64_t>(1, dims.k / kGemvMinChunkRows));
-  const int chunks = static_cast<int>(std::clamp<std::int64_t>(wanted, 1, most));
-  return static_cast<int>(ceil_div64(dims.k, gemv_chunk_rows(dims, chunks)));
+  // The fill of the last wave: blocks / (waves × resident).
+  auto fill = [&](std::int64_t chunks) {
+    const std::int64_t blocks = strips * chunks;
+    return static_cast<double>(blocks) / static_cast<double>(ceil_div64(blocks, resident) * resident);
+  };
+  std::int64_t chosen = 1;
+  for (std::int64_t chunks = 1; chunks <= most; ++chunks) {
+    if (fill(chunks) > fill(chosen)) chosen = chunks;
+    if (fill(chosen) >= kGemvMinWaveFill) break;
+  }
+  return static_cast<int>(ceil_div64(dims.k, gemv_chunk_rows(dims, static_cast<int>(chosen))));
 }
 
 std::size_t gemv_workspace_bytes(Dims dims, std::size_t element_size, int chunks) {

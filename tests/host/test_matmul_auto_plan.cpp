@@ -448,6 +448,9 @@ TEST_CASE("auto: M of 1 to 8 runs gemv in every dtype, K in chunks that fill the
   // 16-bit up to 4 rows: 8 columns a thread, strips of 256.
   CHECK(gemv_columns(4, 2) == 8);
   CHECK(gemv_strips({3, 1000, 64}, 2) == 4);
+  // 594 strips for 528 resident blocks: one chunk would leave a last wave of 66 blocks; 6 chunks
+  // fill 96 % of their 7th wave.
+  CHECK(plan(1, 151936, 1024, DType::bf16).splits == 6);
   // Wide N fills the SMs without chunks: no workspace.
   const AutoPlan wide = plan(1, 131072, 4096, DType::f32);
   CHECK(wide.splits == 1);
