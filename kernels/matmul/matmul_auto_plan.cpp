@@ -144,8 +144,9 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
 }
 
 AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16) {
-  // M of 1 to 8: C is M weighted column sums of B, bound by reading B once (NOTES.md, "GEMV").
-  if (dims.m <= kGemvMaxRows) {
+  // M of 1 to 8 (16-bit: 1 to 4): C is M weighted column sums of B, bound by reading B once
+  // (NOTES.md, "GEMV").
+  if (dims.m <= (element_size(dtype) == 2 ? kAutoGemvMaxRows16 : kGemvMaxRows)) {
     const int chunks = gemv_chunks(dims, element_size(dtype), device.sm_count);
     return {AutoKernel::gemv, chunks, gemv_workspace_bytes(dims, element_size(dtype), chunks)};
   }

@@ -56,6 +56,11 @@ struct AutoPlan {
   std::size_t padded_bytes = 0;
 };
 
+/// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows). At 5-8
+/// rows the tensor-core plans stay: on the H100 gemv's first forms ran bf16 8x16384x4096 in 67.3 µs
+/// where the split wgmma kernel took 53.6 (NOTES.md, "GEMV").
+inline constexpr int kAutoGemvMaxRows16 = 4;
+
 /// No plan asks for more workspace than this.
 inline constexpr std::size_t kAutoWorkspaceCapBytes = std::size_t{32} << 20;
 

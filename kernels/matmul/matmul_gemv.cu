@@ -1,13 +1,15 @@
 // The GEMV kernels (matmul_gemv.hpp): C = A·B for M <= 8, read as M weighted column sums of B.
 //
-// Block (strip x, chunk y): 8 warps × 32 lanes over a strip of 32 × Cols columns and the chunk's
-// rows of K. Lane l owns Cols columns of the strip: Cols consecutive ones read as one 8- or
-// 16-byte vector when every row of B is aligned to it (N % Cols == 0 and B aligned), else columns
-// l, l + 32, ... read one element at a time (still one coalesced stretch per warp and row). Warp w
-// walks rows w, w + 8, ... of the chunk, kUnroll rows loaded before any is used, so each thread keeps
-// kUnroll loads in flight (kGemvRowsInFlight), and multiplies each B element by the Rows values of A's column k,
-// which the block first copies (as fp32, transposed: A[.., k] is one 16-byte read) into shared memory.
-// The block adds its warps' sums in warp order in shared memory; one chunk writes C, several write
+// Block (strip x, chunk y): 256 threads, L column lanes (32 for 16-byte loads, 64 for 8-byte ones,
+// kGemvColumnLanes: a 512-byte stretch of each row) by 256 / L row lanes, over a strip of L × Cols
+// columns and the chunk's rows of K. Column lane l owns Cols columns of the strip: Cols consecutive
+// ones read as one 8- or 16-byte vector when every row of B is aligned to it (N % Cols == 0 and B
+// aligned), else columns l, l + L, ... read one element at a time (still one coalesced stretch per
+// warp and row). Row lane w walks rows w, w + 256 / L, ... of the chunk, kUnroll rows loaded before
+// any is used (kGemvRowsInFlight), and multiplies each B element by the Rows values of A's column
+// k, which the block first copies (as fp32, transposed: A[.., k] is one 16-byte read) into shared
+// memory.
+// The block adds its row lanes' sums in order in shared memory; one chunk writes C, several write
 // fp32 slices that the strip's last block (a ticket per strip) adds in chunk order, or that
 // launch_split_k_reduce adds past kGemvInKernelMaxChunks chunks.
 #include "kernels/matmul/matmul_gemv.hpp"
@@ -25,11 +27,11 @@ namespace kbench::matmul {
 
 namespace {
 
-constexpr int kThreads = kGemvLanes * kGemvWarps;
+constexpr int kThreads = kGemvThreads;
 /// Floats of A staged at a time: up to 4096 rows of K at 1 row of A, 512 at 8.
 constexpr int kStagedFloats = 4096;
-/// Slices a thread loads before adding any, in the in-kernel combine.
-constexpr int kCombineBatch = 8;
+/// Slices a thread loads before adding any, in the in-kernel combine: all of them, one round trip.
+constexpr int kCombineBatch = kGemvInKernelMaxChunks;
 
 template <int Bytes>
 struct LoadOf;
@@ -42,15 +44,15 @@ struct LoadOf<8> {
   using type = uint2;
 };
 
-/// The strip position of a lane's j-th column.
-template <int Cols, bool Vector>
+/// The strip position of a column lane's j-th column, of `Lanes` column lanes.
+template <int Lanes, int Cols, bool Vector>
 __device__ __forceinline__ int strip_index(int lane, int j) {
-  return Vector ? lane * Cols + j : lane + kGemvLanes * j;
+  return Vector ? lane * Cols + j : lane + Lanes * j;
 }
 
 /// One row of B as loaded: the lane's Cols elements, kept in their own type until they are used
 /// (16-bit rows stay packed, half the registers of fp32 copies), zeros past N.
-template <typename T, int Cols, bool Vector>
+template <typename T, int Lanes, int Cols, bool Vector>
 struct RowLoad {
   typename LoadOf<Cols * sizeof(T)>::type packed;
 
@@ -67,14 +69,14 @@ struct RowLoad {
   }
 };
 
-template <typename T, int Cols>
-struct RowLoad<T, Cols, false> {
+template <typename T, int Lanes, int Cols>
+struct RowLoad<T, Lanes, Cols, false> {
   T elements[Cols];
 
   __device__ __forceinline__ void load(const T* __restrict__ row, int first_col, int lane, int n) {
 #pragma unroll
     for (int j = 0; j < Cols; ++j) {
-      const int col = first_col + lane + kGemvLanes * j;
+      const int col = first_col + lane + Lanes * j;
       elements[j] = col < n ? row[col] : T{};
     }
   }
@@ -109,15 +111,17 @@ template <typename T, int Rows, int Cols, bool Vector>
 __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
     gemv_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, float* __restrict__ slices,
                 unsigned* __restrict__ tickets, int m, int n, int k, int chunk_rows) {
-  constexpr int kStrip = kGemvLanes * Cols;
+  constexpr int kLanes = kGemvColumnLanes<Cols * static_cast<int>(sizeof(T))>;  // column lanes
+  constexpr int kRowLanes = kThreads / kLanes;
+  constexpr int kStrip = kLanes * Cols;
   constexpr int kStagedRows = kStagedFloats / Rows;
   constexpr int kUnroll = Vector ? kGemvRowsInFlight<Rows * Cols, Cols * static_cast<int>(sizeof(T))> : 4;
   __shared__ __align__(16) float staged_a[kStagedRows * Rows];  // [k][row of A], fp32
-  __shared__ float warp_sums[kGemvWarps][kStrip];
+  __shared__ float lane_sums[kRowLanes][kStrip];
   __shared__ bool last_block;
 
-  const int lane = static_cast<int>(threadIdx.x) % kGemvLanes;
-  const int warp = static_cast<int>(threadIdx.x) / kGemvLanes;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const int row_lane = static_cast<int>(threadIdx.x) / kLanes;
   const int first_col = static_cast<int>(blockIdx.x) * kStrip;
   const int chunk_begin = static_cast<int>(blockIdx.y) * chunk_rows;
   const int chunk_end = min(k, chunk_begin + chunk_rows);
@@ -133,29 +137,31 @@ __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
     const int rows = min(kStagedRows, chunk_end - stage);
     __syncthreads();  // every warp is done with the previous stage's A
     // Consecutive threads read consecutive k of one row of A; rows of A past m stage zeros.
-    for (int i = static_cast<int>(threadIdx.x); i < Rows * rows; i += kThreads) {
-      const int r = i / rows, kk = i % rows;
-      staged_a[kk * Rows + r] = r < m ? to_float(a[static_cast<long long>(r) * k + stage + kk]) : 0.0f;
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      for (int kk = static_cast<int>(threadIdx.x); kk < rows; kk += kThreads) {
+        staged_a[kk * Rows + r] = r < m ? to_float(a[static_cast<long long>(r) * k + stage + kk]) : 0.0f;
+      }
     }
     __syncthreads();
 
     const T* b_rows = b + static_cast<long long>(stage) * n;
-    int kk = warp;
-    for (; kk + (kUnroll - 1) * kGemvWarps < rows; kk += kUnroll * kGemvWarps) {
-      RowLoad<T, Cols, Vector> loads[kUnroll];
+    int kk = row_lane;
+    for (; kk + (kUnroll - 1) * kRowLanes < rows; kk += kUnroll * kRowLanes) {
+      RowLoad<T, kLanes, Cols, Vector> loads[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        loads[u].load(b_rows + static_cast<long long>(kk + u * kGemvWarps) * n, first_col, lane, n);
+        loads[u].load(b_rows + static_cast<long long>(kk + u * kRowLanes) * n, first_col, lane, n);
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         float v[Cols];
         loads[u].widen(v);
-        multiply_add<Rows, Cols>(staged_a + (kk + u * kGemvWarps) * Rows, v, acc);
+        multiply_add<Rows, Cols>(staged_a + (kk + u * kRowLanes) * Rows, v, acc);
       }
     }
-    for (; kk < rows; kk += kGemvWarps) {
-      RowLoad<T, Cols, Vector> row;
+    for (; kk < rows; kk += kRowLanes) {
+      RowLoad<T, kLanes, Cols, Vector> row;
       row.load(b_rows + static_cast<long long>(kk) * n, first_col, lane, n);
       float v[Cols];
       row.widen(v);
@@ -163,20 +169,20 @@ __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
     }
   }
 
-  // The warps' sums of each row of C, added in warp order; one chunk stores C, several a slice.
+  // The row lanes' sums of each row of C, added in row-lane order; one chunk stores C, several a slice.
   const bool one_chunk = gridDim.y == 1;
   float* slice = slices + static_cast<long long>(blockIdx.y) * m * n;
 #pragma unroll
   for (int r = 0; r < Rows; ++r) {
     if (r >= m) break;
-    __syncthreads();  // warp_sums is free again
+    __syncthreads();  // lane_sums is free again
 #pragma unroll
-    for (int j = 0; j < Cols; ++j) warp_sums[warp][strip_index<Cols, Vector>(lane, j)] = acc[r][j];
+    for (int j = 0; j < Cols; ++j) lane_sums[row_lane][strip_index<kLanes, Cols, Vector>(lane, j)] = acc[r][j];
     __syncthreads();
     for (int t = static_cast<int>(threadIdx.x); t < kStrip; t += kThreads) {
       float sum = 0.0f;
 #pragma unroll
-      for (int w = 0; w < kGemvWarps; ++w) sum += warp_sums[w][t];
+      for (int w = 0; w < kRowLanes; ++w) sum += lane_sums[w][t];
       const int col = first_col + t;
       if (col >= n) continue;
       if (one_chunk) {

@@ -1,9 +1,9 @@
 #pragma once
 /// The GEMV route: C = A·B for M of 1 to kGemvMaxRows, where the product is M weighted column sums
 /// of B (K rows of N) and reading B once is the whole cost. The layout is sum_outer's column
-/// strips: a block covers 32 column lanes × Cols columns and walks a chunk of K with its 8 warps 8
-/// rows apart; the chunks of a strip meet in one kernel (the last block to finish adds their fp32
-/// slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp); launchers: matmul_gemv.cu.
+/// strips: a block covers its column lanes × Cols columns (a 512-byte stretch of each row) and
+/// walks a chunk of K with its row lanes; the chunks of a strip meet in one kernel (the last block
+/// to finish adds their fp32 slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp); launchers: matmul_gemv.cu.
 
 #include "kernels/matmul/matmul_problem.hpp"
 
@@ -18,8 +18,13 @@ namespace kbench::matmul {
 
 /// The most rows of A (and C) the GEMV kernels take.
 constexpr int kGemvMaxRows = 8;
-/// Column lanes and row lanes (warps) of a GEMV block.
-constexpr int kGemvLanes = 32, kGemvWarps = 8;
+/// Threads of a GEMV block, and the warps of the row lanes' count that chunks are rounded to.
+constexpr int kGemvThreads = 256, kGemvWarps = 8;
+/// Column lanes of a block by the bytes a lane loads per row: 32 (a warp over one 512-byte stretch
+/// of a row) for 16-byte loads, 64 for 8-byte loads (two warps over one 512-byte stretch); the other
+/// threads are row lanes, 8 or 4 rows apart.
+template <int LoadBytes>
+inline constexpr int kGemvColumnLanes = LoadBytes >= 16 ? 32 : 64;
 /// Blocks per SM the chunk count aims for, and the kernel's launch bound, by the sums a thread
 /// holds: 4 blocks of 256 threads (64 registers), as sum_outer's column kernels measured best on
 /// the H100 (sum_columns_kernels.cu, column_chunks); 3 (85 registers) for 32 sums, which spill

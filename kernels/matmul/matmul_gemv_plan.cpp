@@ -23,7 +23,9 @@ int gemv_columns(int m, std::size_t element_size) {
 }
 
 int gemv_strips(Dims dims, std::size_t element_size) {
-  return static_cast<int>(ceil_div64(dims.n, std::int64_t{kGemvLanes} * gemv_columns(dims.m, element_size)));
+  const int cols = gemv_columns(dims.m, element_size);
+  const int lanes = cols * element_size >= 16 ? kGemvColumnLanes<16> : kGemvColumnLanes<8>;
+  return static_cast<int>(ceil_div64(dims.n, std::int64_t{lanes} * cols));
 }
 
 int gemv_chunk_rows(Dims dims, int chunks) {

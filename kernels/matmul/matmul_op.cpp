@@ -10,6 +10,7 @@
 #include "harness/ops/problem.hpp"
 #include "kernels/matmul/matmul_auto.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
+#include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 #include "kernels/matmul/matmul_reference.hpp"
@@ -350,9 +351,8 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: M <= 8 in every dtype, gemv (B's columns "
-      "in strips of 16-byte loads, K in chunks over 4 blocks per SM, the chunks' fp32 sums added in one kernel; "
-      "tf32 computes in fp32); on Hopper in 16-bit, wgmma_tma_staged on "
+      "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 in fp32 and tf32 and M <= 4 "
+      "in 16-bit; on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
@@ -378,6 +378,31 @@ Variant<MatmulArgs> auto_variant() {
     }
     return [plan, args, workspace, tma](cudaStream_t stream) {
       matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);
+    };
+  };
+  return v;
+}
+
+/// The GEMV kernels for M <= 8 in every dtype (auto's plan for fp32 and tf32 at those rows, and
+/// 16-bit up to 4), with its chunk count and zeroed tickets made outside the timed window.
+Variant<MatmulArgs> gemv() {
+  Variant<MatmulArgs> v;
+  v.name = "gemv";
+  v.description =
+      "M <= 8 only: B's columns in strips of 512-byte row stretches (16- or 8-byte loads), K in chunks "
+      "filling the SMs, the chunks' fp32 sums added by each strip's last block (tf32: computes in fp32)";
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::gemv_unsupported({static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)});
+  };
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    const int chunks = matmul::gemv_chunks(dims, element_size(args.dtype), args.device.sm_count);
+    auto workspace = zeroed_workspace(matmul::gemv_workspace_bytes(dims, element_size(args.dtype), chunks));
+    return [args, dims, chunks, workspace](cudaStream_t stream) {
+      dispatch_dtype(args.dtype, [&](auto tag) {
+        const auto x = operands<typename decltype(tag)::type>(args);
+        matmul::launch_gemv(x.a, x.b, x.c, dims, chunks, workspace->get(), stream);
+      });
     };
   };
   return v;
@@ -499,6 +524,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma_tma_padded(matmul::TmaTile::n128),
                  wgmma_tf32(),
                  auto_variant(),
+                 gemv(),
                  cublas()};
   return op;
 }

@@ -71,7 +71,7 @@ void register_stand_in_ops(Registry& registry) {
   std::vector<VariantInfo> matmul =
       variants({"naive", "tiled", "register_blocked", "register_blocked_async", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128",
                 "wgmma_tma_padded",
-                "wgmma_tma_padded_n128", "wgmma_tf32", "auto"},
+                "wgmma_tma_padded_n128", "wgmma_tf32", "auto", "gemv"},
                "cublas");
   for (std::size_t simt = 2; simt <= 3; ++simt) matmul[simt].only_dtypes = {DType::f32};
   matmul[4].only_dtypes = {DType::f16, DType::bf16, DType::tf32};

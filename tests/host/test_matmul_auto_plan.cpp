@@ -424,14 +424,15 @@ TEST_CASE("auto: every staged TMA plan is a shape the TMA kernels accept", "[mat
   }
 }
 
-TEST_CASE("auto: M of 1 to 8 runs gemv in every dtype, K in chunks that fill the SMs, none empty", "[matmul][auto][gemv]") {
+TEST_CASE("auto: M of 1 to 8 (16-bit: 1 to 4) runs gemv, K in chunks that fill the SMs, none empty",
+          "[matmul][auto][gemv]") {
   for (DType dtype : {DType::f32, DType::tf32, DType::f16, DType::bf16}) {
-    for (int m = 1; m <= kGemvMaxRows; ++m) {
+    const int most_rows = element_size(dtype) == 2 ? kAutoGemvMaxRows16 : kGemvMaxRows;
+    for (int m = 1; m <= kGemvMaxRows + 1; ++m) {
       INFO(dtype_name(dtype) << " M = " << m);
-      CHECK(plan(m, 4096, 4096, dtype).kernel == AutoKernel::gemv);
-      CHECK(plan(m, 13, 5, dtype, kA100).kernel == AutoKernel::gemv);
+      CHECK((plan(m, 4096, 4096, dtype).kernel == AutoKernel::gemv) == (m <= most_rows));
+      CHECK((plan(m, 13, 5, dtype, kA100).kernel == AutoKernel::gemv) == (m <= most_rows));
     }
-    CHECK(plan(kGemvMaxRows + 1, 4096, 4096, dtype).kernel != AutoKernel::gemv);
   }
   // fp32 1x4096x4096: 32 strips of 128 columns, 4 blocks per SM (4 sums a thread): 16 chunks of
   // 256 rows fill one wave of 528; slices and 32 tickets in the workspace.
@@ -439,12 +440,12 @@ TEST_CASE("auto: M of 1 to 8 runs gemv in every dtype, K in chunks that fill the
   CHECK(fp32.splits == 16);
   CHECK(gemv_chunk_rows({1, 4096, 4096}, 16) == 256);
   CHECK(fp32.workspace_bytes == 16 * 4096 * 4 + 256);
-  // bf16 8x16384x4096: 8 rows of 4 columns a thread (32 sums: 3 blocks per SM), 128 strips: 3
-  // chunks (384 blocks of 396 resident), 1368 rows each.
+  // bf16 8x16384x4096 (the gemv variant): 8 rows of 4 columns a thread (32 sums: 3 blocks per SM),
+  // 64 column lanes: 64 strips of 256 columns, 6 chunks (384 blocks of 396 resident), 688 rows each.
   CHECK(gemv_columns(8, 2) == 4);
-  CHECK(gemv_strips({8, 16384, 4096}, 2) == 128);
-  CHECK(plan(8, 16384, 4096, DType::bf16).splits == 3);
-  CHECK(gemv_chunk_rows({8, 16384, 4096}, 3) == 1368);
+  CHECK(gemv_strips({8, 16384, 4096}, 2) == 64);
+  CHECK(gemv_chunks({8, 16384, 4096}, 2, 132) == 6);
+  CHECK(gemv_chunk_rows({8, 16384, 4096}, 6) == 688);
   // 16-bit up to 4 rows: 8 columns a thread, strips of 256.
   CHECK(gemv_columns(4, 2) == 8);
   CHECK(gemv_strips({3, 1000, 64}, 2) == 4);

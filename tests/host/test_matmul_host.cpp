@@ -115,16 +115,16 @@ TEST_CASE("matmul plans register_blocked(_async) for fp32 only, tensor_core for 
     INFO(dtype_name(entry.problem.dtype));
     switch (entry.problem.dtype) {
       case DType::f32:
-        CHECK(names == std::vector<std::string>{"naive", "tiled", "register_blocked", "register_blocked_async", "auto", "cublas"});
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "register_blocked", "register_blocked_async", "auto", "gemv", "cublas"});
         break;
       case DType::tf32:
-        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma_tf32", "auto", "cublas"});
+        CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma_tf32", "auto", "gemv", "cublas"});
         break;
       case DType::f16:
       case DType::bf16:
         CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged",
                                                 "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_padded", "wgmma_tma_padded_n128",
-                                                "auto", "cublas"});
+                                                "auto", "gemv", "cublas"});
         break;
     }
   }
