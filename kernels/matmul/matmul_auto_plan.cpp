@@ -108,6 +108,12 @@ AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointer
 
 }  // namespace
 
+bool gemv_takes(Dims dims, DType dtype, bool pointers_aligned16) {
+  if (dims.m > kGemvMaxRows) return false;
+  if (element_size(dtype) != 2 || dims.m <= kAutoGemvMaxRows16) return true;
+  return !(dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16);
+}
+
 bool staged_whole_k_beats_split(Dims dims, int sm_count) {
   const std::int64_t narrow_tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(TmaTile::n128));
   return dims.m >= kWgmmaTileM && ceil_div64(dims.k, kWgmmaStepK) <= kAutoWholeKMaxSteps && 4 * narrow_tiles >= sm_count;
@@ -144,9 +150,9 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
 }
 
 AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_aligned16) {
-  // M of 1 to 8 (16-bit: 1 to 4): C is M weighted column sums of B, bound by reading B once
-  // (NOTES.md, "GEMV").
-  if (dims.m <= (element_size(dtype) == 2 ? kAutoGemvMaxRows16 : kGemvMaxRows)) {
+  // M of 1 to 8: C is M weighted column sums of B, bound by reading B once (NOTES.md, "GEMV"); in
+  // 16-bit at 5-8 rows only where the shape is not one the staged TMA kernel reads.
+  if (gemv_takes(dims, dtype, pointers_aligned16)) {
     const int chunks = gemv_chunks(dims, element_size(dtype), device.sm_count);
     return {AutoKernel::gemv, chunks, gemv_workspace_bytes(dims, element_size(dtype), chunks)};
   }

@@ -56,10 +56,14 @@ struct AutoPlan {
   std::size_t padded_bytes = 0;
 };
 
-/// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows). At 5-8
-/// rows the tensor-core plans stay: on the H100 gemv's first forms ran bf16 8x16384x4096 in 67.3 µs
-/// where the split wgmma kernel took 53.6 (NOTES.md, "GEMV").
+/// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows); at 5-8
+/// rows only shapes the staged TMA kernel cannot read (K or N not a multiple of 8, or misaligned
+/// pointers). H100, cold µs, gemv against the tensor-core plan: bf16 8x16384x4096 69.4 / 54.9, fp16
+/// 8x4096x14336 61.3 / 46.8, bf16 5x4097x4099 27.7 / 236.0 (cp.async wgmma split 7 ways on
+/// element-wise copies; NOTES.md, "GEMV").
 inline constexpr int kAutoGemvMaxRows16 = 4;
+/// Whether plan_auto runs `dims` on gemv (the rule above).
+bool gemv_takes(Dims dims, DType dtype, bool pointers_aligned16);
 
 /// No plan asks for more workspace than this.
 inline constexpr std::size_t kAutoWorkspaceCapBytes = std::size_t{32} << 20;

@@ -351,8 +351,8 @@ Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
   v.description =
-      "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 in fp32 and tf32 and M <= 4 "
-      "in 16-bit; on Hopper in 16-bit, wgmma_tma_staged on "
+      "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
+      "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "

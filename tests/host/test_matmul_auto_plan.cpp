@@ -424,14 +424,17 @@ TEST_CASE("auto: every staged TMA plan is a shape the TMA kernels accept", "[mat
   }
 }
 
-TEST_CASE("auto: M of 1 to 8 (16-bit: 1 to 4) runs gemv, K in chunks that fill the SMs, none empty",
+TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot read), K in chunks that fill the "
+          "SMs, none empty",
           "[matmul][auto][gemv]") {
   for (DType dtype : {DType::f32, DType::tf32, DType::f16, DType::bf16}) {
-    const int most_rows = element_size(dtype) == 2 ? kAutoGemvMaxRows16 : kGemvMaxRows;
+    const int most_aligned_rows = element_size(dtype) == 2 ? kAutoGemvMaxRows16 : kGemvMaxRows;
     for (int m = 1; m <= kGemvMaxRows + 1; ++m) {
       INFO(dtype_name(dtype) << " M = " << m);
-      CHECK((plan(m, 4096, 4096, dtype).kernel == AutoKernel::gemv) == (m <= most_rows));
-      CHECK((plan(m, 13, 5, dtype, kA100).kernel == AutoKernel::gemv) == (m <= most_rows));
+      CHECK((plan(m, 4096, 4096, dtype).kernel == AutoKernel::gemv) == (m <= most_aligned_rows));
+      CHECK((plan(m, 4096, 4096, dtype, kH100, false).kernel == AutoKernel::gemv) == (m <= kGemvMaxRows));
+      CHECK((plan(m, 4097, 4099, dtype).kernel == AutoKernel::gemv) == (m <= kGemvMaxRows));
+      CHECK((plan(m, 13, 5, dtype, kA100).kernel == AutoKernel::gemv) == (m <= kGemvMaxRows));
     }
   }
   // fp32 1x4096x4096: 32 strips of 128 columns, 4 blocks per SM (4 sums a thread): 16 chunks of
