@@ -19,4 +19,17 @@ __host__ __device__ __forceinline__ bool aligned16(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
+/// The unsigned vector type of `Bytes` bytes (16: uint4, 8: uint2) that a thread loads or stores
+/// as one instruction.
+template <int Bytes>
+struct LoadOf;
+template <>
+struct LoadOf<16> {
+  using type = uint4;
+};
+template <>
+struct LoadOf<8> {
+  using type = uint2;
+};
+
 }  // namespace kbench

@@ -16,6 +16,7 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/common/dtype_convert.cuh"
+#include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cstdint>
@@ -32,17 +33,6 @@ constexpr int kThreads = kGemvThreads;
 constexpr int kStagedFloats = 4096;
 /// Slices a thread loads before adding any, in the in-kernel combine: all of them, one round trip.
 constexpr int kCombineBatch = kGemvInKernelMaxChunks;
-
-template <int Bytes>
-struct LoadOf;
-template <>
-struct LoadOf<16> {
-  using type = uint4;
-};
-template <>
-struct LoadOf<8> {
-  using type = uint2;
-};
 
 /// The strip position of a column lane's j-th column, of `Lanes` column lanes.
 template <int Lanes, int Cols, bool Vector>

@@ -33,18 +33,6 @@ __global__ void columns_naive_kernel(const T* __restrict__ in, T* __restrict__ o
   out[col] = from_float<T>(acc);
 }
 
-/// The unsigned vector type of `Bytes` bytes that a thread loads its W columns of a row as.
-template <int Bytes>
-struct LoadOf;
-template <>
-struct LoadOf<16> {
-  using type = uint4;
-};
-template <>
-struct LoadOf<8> {
-  using type = uint2;
-};
-
 /// The body of every column kernel. The block covers kLanesX * W consecutive columns; each thread
 /// owns W of them (W x sizeof(T) = 16 or 8 bytes loaded as one vector when every row is aligned
 /// to it, else W = 1) and walks the rows of its chunk (chunk blockIdx.y of gridDim.y) with a stride of
