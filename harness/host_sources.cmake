@@ -7,6 +7,7 @@ set(KBENCH_HOST_SOURCES
   common/json_layout.cpp
   common/json_text.cpp
   common/host_memory.cpp
+  common/host_ram.cpp
   common/parallel_for.cpp
   common/printable_text.cpp
   common/split_list.cpp

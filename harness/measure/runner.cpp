@@ -1,5 +1,7 @@
 #include "harness/measure/runner.hpp"
 
+#include "harness/common/host_ram.hpp"
+
 #include "harness/ops/copy_roof.hpp"
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
@@ -64,6 +66,16 @@ std::string lacks_memory(const Op& op, const Problem& problem) {
   if (needed <= static_cast<double>(free_bytes)) return {};
   return fmt::format("needs about {:.0f} MiB of device memory, {:.0f} MiB free", needed / 1048576.0,
                      static_cast<double>(free_bytes) / 1048576.0);
+}
+
+/// Empty when the host has room for the problem's inputs and references (or cannot say), else why
+/// the rows are skipped: a process the kernel kills for memory loses every case, not one.
+std::string lacks_host_memory(const Op& op, const Problem& problem) {
+  const double needed = op.host_bytes(problem);
+  if (needed <= 0) return {};
+  const std::optional<double> available = available_host_bytes();
+  if (!available) return {};
+  return host_memory_shortfall(needed + 256.0 * (1 << 20), *available);
 }
 
 /// Adds the host wall time of its scope to `into`, in seconds, also when the scope throws.
@@ -343,7 +355,9 @@ RunOutcome run_plan(const Plan& plan, const DeviceInfo& device, const MeasureSet
       }
       row_done(r);
     };
-    if (const std::string why = lacks_memory(*entry.op, entry.problem); !why.empty()) {
+    std::string why = lacks_memory(*entry.op, entry.problem);
+    if (why.empty()) why = lacks_host_memory(*entry.op, entry.problem);
+    if (!why.empty()) {
       skip_unrun(why);
       for (std::size_t r = 0; r < rows.size(); ++r) row_done(r);
       if (on_problem_done) on_problem_done(rows);

@@ -436,6 +436,22 @@ double DefinedOp::device_bytes(const Problem& problem) const {
   return bytes + (definition_.scratch_bytes ? definition_.scratch_bytes(problem) : 0.0);
 }
 
+double DefinedOp::host_bytes(const Problem& problem) const {
+  // Two input sets, each as encoded bytes and as float values; per output, the two sets' fp64
+  // references (values, and a scale where the tolerance scales) and one download of the output.
+  double bytes = 0;
+  const DType storage = storage_dtype(problem.dtype);
+  for (const InputSpec& input : definition_.inputs(problem)) {
+    const double size = static_cast<double>(dtype_size(input.dtype.value_or(storage)));
+    bytes += 2.0 * static_cast<double>(input.elements) * (size + sizeof(float));
+  }
+  for (const OutputSpec& output : definition_.outputs(problem)) {
+    const double size = static_cast<double>(dtype_size(output.dtype.value_or(storage)));
+    bytes += static_cast<double>(output.elements) * (2.0 * 2.0 * sizeof(double) + size);
+  }
+  return bytes;
+}
+
 std::unique_ptr<Workload> DefinedOp::prepare(const Problem& problem, std::uint64_t seed) const {
   return std::make_unique<DefinedWorkload>(*this, problem, seed);
 }

@@ -38,6 +38,7 @@ class DefinedOp final : public Op {
   std::string reject_shape(const Shape& shape) const override;
   Traffic traffic(const Problem& problem) const override { return definition_.traffic(problem); }
   double device_bytes(const Problem& problem) const override;
+  double host_bytes(const Problem& problem) const override;
   std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const override;
 
   const detail::AnyOpDefinition& definition() const { return definition_; }

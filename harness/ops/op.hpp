@@ -73,6 +73,12 @@ class Op {
   /// (inputs and outputs). Ops with large temporaries say so, so that a case that cannot fit is
   /// skipped with the numbers rather than failing mid-allocation.
   virtual double device_bytes(const Problem& problem) const { return traffic(problem).bytes_total(); }
+  /// Host memory prepare() holds at its peak for `problem`, in bytes (the inputs' two sets, their
+  /// values widened to float, the fp64 references); 0 where the op cannot say (no check is made).
+  virtual double host_bytes(const Problem& problem) const {
+    (void)problem;
+    return 0.0;
+  }
   /// Allocates buffers and uploads fresh random inputs drawn from `seed`. Throws CudaError.
   virtual std::unique_ptr<Workload> prepare(const Problem& problem, std::uint64_t seed) const = 0;
 };

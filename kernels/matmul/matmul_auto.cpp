@@ -136,10 +136,12 @@ AutoPlan plan_for(const MatmulArgs& args) {
 }
 
 AutoPlan plan_without_tma(const MatmulArgs& args) {
-  if (args.m <= kGemvMaxRows) return plan_for(args);  // the GEMV kernels use no TMA
+  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+  if (gemv_takes(dims, args.dtype, aligned16(args.a) && aligned16(args.b) && aligned16(args.c))) {
+    return plan_for(args);  // the GEMV kernels use no TMA
+  }
   if (args.dtype == DType::f16 || args.dtype == DType::bf16) return {AutoKernel::wgmma, 1, 0};
   // fp32 and tf32: the plan of a device without wgmma (the SIMT and mma.sync kernels).
-  const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false},
                    aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
 }

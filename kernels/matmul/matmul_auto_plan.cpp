@@ -108,6 +108,8 @@ AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointer
 
 }  // namespace
 
+static_assert(kGemvWorkspaceCapBytes <= kAutoWorkspaceCapBytes, "gemv plans keep auto's workspace cap");
+
 bool gemv_takes(Dims dims, DType dtype, bool pointers_aligned16) {
   if (dims.m > kGemvMaxRows) return false;
   if (element_size(dtype) != 2 || dims.m <= kAutoGemvMaxRows16) return true;
@@ -181,7 +183,8 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
 std::size_t auto_workspace_bound(Dims dims) {
   const std::size_t split_k = std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims));
   if (dims.m > kGemvMaxRows) return split_k;
-  return std::max(split_k, gemv_workspace_bytes(dims, 2, kMaxSplitK));
+  // fp32's strips are the narrowest (the most tickets); the slices are the same in every dtype.
+  return std::max(split_k, gemv_workspace_bytes(dims, sizeof(float), gemv_most_chunks(dims, sizeof(float))));
 }
 
 }  // namespace kbench::matmul

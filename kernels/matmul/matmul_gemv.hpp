@@ -44,6 +44,10 @@ constexpr int kGemvMinChunkRows = 64;
 /// slices for launch_split_k_reduce, a second kernel (never more than kMaxSplitK chunks).
 constexpr int kGemvInKernelMaxChunks = 32;
 
+/// The most workspace a GEMV plan takes (matmul's auto cap, kAutoWorkspaceCapBytes): chunks are
+/// cut until their slices and tickets fit.
+constexpr std::size_t kGemvWorkspaceCapBytes = std::size_t{32} << 20;
+
 /// Rows the kernel computes for `m` (1, 2, 4 or 8: C's rows past m are computed from zeros and
 /// never stored).
 int gemv_rows(int m);
@@ -63,6 +67,10 @@ int gemv_chunks(Dims dims, std::size_t element_size, int sm_count);
 /// over waves of resident ones (a last wave of few blocks leaves SMs idle: the H200's bf16
 /// 1x151936x1024, 594 strips for 528 resident blocks, ran at 80 % of the roof in one chunk).
 constexpr double kGemvMinWaveFill = 0.95;
+
+/// The most chunks gemv_chunks gives `dims`: kMaxSplitK, one per kGemvMinChunkRows rows of K, and
+/// as many as kGemvWorkspaceCapBytes holds (at least 1).
+int gemv_most_chunks(Dims dims, std::size_t element_size);
 
 /// Rows of K per chunk.
 int gemv_chunk_rows(Dims dims, int chunks);

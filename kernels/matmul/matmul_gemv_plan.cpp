@@ -34,11 +34,21 @@ int gemv_chunk_rows(Dims dims, int chunks) {
   return static_cast<int>(ceil_div64(rows, kGemvWarps) * kGemvWarps);
 }
 
+int gemv_most_chunks(Dims dims, std::size_t element_size) {
+  const std::size_t tickets = round_up_256(static_cast<std::size_t>(gemv_strips(dims, element_size)) * sizeof(unsigned));
+  const std::size_t slice = static_cast<std::size_t>(dims.m) * static_cast<std::size_t>(dims.n) * sizeof(float);
+  // Slices rounded up to 256 bytes: keep 255 bytes of the cap for it.
+  const std::size_t room = kGemvWorkspaceCapBytes > tickets + 255 ? kGemvWorkspaceCapBytes - tickets - 255 : 0;
+  const std::int64_t fitting = static_cast<std::int64_t>(room / slice);
+  const std::int64_t by_k = std::max<std::int64_t>(1, dims.k / kGemvMinChunkRows);
+  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({kMaxSplitK, by_k, fitting})));
+}
+
 int gemv_chunks(Dims dims, std::size_t element_size, int sm_count) {
   const std::int64_t strips = gemv_strips(dims, element_size);
   const int sums = gemv_rows(dims.m) * gemv_columns(dims.m, element_size);
   const std::int64_t resident = std::int64_t{gemv_blocks_per_sm(sums)} * std::max(sm_count, 1);
-  const std::int64_t most = std::min<std::int64_t>(kMaxSplitK, std::max<std::int64_t>(1, dims.k / kGemvMinChunkRows));
+  const std::int64_t most = gemv_most_chunks(dims, element_size);
   // The fill of the last wave: blocks / (waves × resident).
   auto fill = [&](std::int64_t chunks) {
     const std::int64_t blocks = strips * chunks;

@@ -167,7 +167,10 @@ Variant<MatmulArgs> gemv_chunks(int chunks) {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
     const std::size_t bytes = matmul::gemv_workspace_bytes(dims, dtype_size(args.dtype), chunks);
     auto workspace = std::make_shared<const DeviceBuffer>(bytes);
-    if (bytes > 0) KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
+    if (bytes > 0) {
+      KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
+      KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // cudaMemset may return first; the test's stream would not wait
+    }
     return [chunks, args, dims, workspace](cudaStream_t stream) {
       void* scratch = workspace->get();
       switch (args.dtype) {

@@ -463,6 +463,21 @@ TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot re
   CHECK(plan(1, 64, 1 << 20, DType::f16).splits == kMaxSplitK);
   CHECK(plan(2, 64, 100, DType::f32).splits == 1);
   CHECK(plan(2, 64, 128, DType::f32).splits == 2);
+  // Wide N that still takes chunks keeps auto's workspace cap, aligned or not (16-bit at 5-8 rows
+  // takes gemv only when misaligned), and within the op's bound.
+  for (const Dims d : {Dims{4, 304384, 4096}, Dims{8, 256000, 4096}, Dims{1, 1 << 24, 4096}}) {
+    for (DType dtype : {DType::f32, DType::bf16}) {
+      for (bool aligned : {true, false}) {
+        INFO(d.m << "x" << d.n << "x" << d.k << " " << dtype_name(dtype) << " aligned " << aligned);
+        const AutoPlan p = plan_auto(d, dtype, kH100, aligned);
+        CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
+        CHECK(p.workspace_bytes <= auto_workspace_bound(d));
+        if (p.kernel == AutoKernel::gemv) CHECK(p.splits <= gemv_most_chunks(d, element_size(dtype)));
+      }
+    }
+  }
+  CHECK(gemv_most_chunks({4, 304384, 4096}, 2) < 7);  // 7 chunks of slices would be 34 MB
+  CHECK(auto_workspace_bound({8, 134217728, 8}) <= kAutoWorkspaceCapBytes);
   CHECK(gemv_unsupported({9, 64, 64}).find("M <= 8") != std::string::npos);
   CHECK(gemv_unsupported({8, 64, 64}).empty());
 }
