@@ -3,7 +3,8 @@
 /// of B (K rows of N) and reading B once is the whole cost. The layout is sum_outer's column
 /// strips: a block covers its column lanes × Cols columns (a 512-byte stretch of each row) and
 /// walks a chunk of K with its row lanes; the chunks of a strip meet in one kernel (the last block
-/// to finish adds their fp32 slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp); launchers: matmul_gemv.cu.
+/// to finish adds their fp32 slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp);
+/// launchers: matmul_gemv.cu.
 
 #include "kernels/matmul/matmul_problem.hpp"
 
@@ -40,7 +41,7 @@ inline constexpr int kGemvRowsInFlight = (SumsPerThread <= 8 ? 128 : 64) / LoadB
 /// The fewest rows of K a chunk takes: 8 per warp.
 constexpr int kGemvMinChunkRows = 64;
 /// Up to this many chunks, the last block of a strip adds the chunks' slices inside the kernel (a
-/// thread reads at most 32 slices, four rounds of 8 loads in flight); more chunks write their
+/// thread loads all of its up to 32 slices before adding any); more chunks write their
 /// slices for launch_split_k_reduce, a second kernel (never more than kMaxSplitK chunks).
 constexpr int kGemvInKernelMaxChunks = 32;
 
@@ -53,7 +54,7 @@ constexpr std::size_t kGemvWorkspaceCapBytes = std::size_t{32} << 20;
 int gemv_rows(int m);
 
 /// Columns per thread: 4 in fp32 (16-byte loads); in 16-bit 8 (16 bytes) up to 4 rows and 4 (8
-/// bytes) for 8 rows, so a thread holds at most 32 sums.
+/// bytes) at 5-8 rows, so a thread holds at most 32 sums.
 int gemv_columns(int m, std::size_t element_size);
 
 /// Column strips (blocks along N).
