@@ -45,6 +45,19 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
+/// `bytes` of device memory set to zero before the first kernel that reads them, on whatever
+/// stream it runs: cudaMemset may return before it is done, and a non-blocking stream would not
+/// wait for it, so this synchronises the device (outside any timed window: counters and tickets
+/// that kernels leave at zero are made this way).
+inline DeviceBuffer zeroed_device_buffer(std::size_t bytes) {
+  DeviceBuffer buffer(bytes);
+  if (bytes > 0) {
+    KBENCH_CUDA_CALL(cudaMemset(buffer.get(), 0, bytes));
+    KBENCH_CUDA_CALL(cudaDeviceSynchronize());
+  }
+  return buffer;
+}
+
 /// Host memory for device copies: page-locked (cudaMallocHost) when the driver grants it, so that
 /// copies run at the link's speed, else plain memory (the driver then stages through its own).
 class HostStagingBuffer {

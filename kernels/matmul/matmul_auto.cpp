@@ -1,6 +1,7 @@
 #include "kernels/matmul/matmul_auto.hpp"
 
 #include "harness/ops/dtype.hpp"
+#include "harness/ops/dtype_dispatch.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
@@ -111,19 +112,11 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
 /// The GEMV plan in any dtype (tf32 computes in fp32: the kernel is bound by reading B).
 void launch_gemv_plan(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float* workspace,
                       cudaStream_t stream) {
-  switch (args.dtype) {
-    case DType::f32:
-    case DType::tf32:
-      return launch_gemv(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                         static_cast<float*>(args.c), dims, plan.splits, workspace, stream);
-    case DType::f16:
-      return launch_gemv(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
-                         static_cast<__half*>(args.c), dims, plan.splits, workspace, stream);
-    case DType::bf16:
-      return launch_gemv(static_cast<const __nv_bfloat16*>(args.a), static_cast<const __nv_bfloat16*>(args.b),
-                         static_cast<__nv_bfloat16*>(args.c), dims, plan.splits, workspace, stream);
-  }
-  throw std::logic_error("matmul auto: unknown dtype");
+  dispatch_dtype(args.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch_gemv(static_cast<const T*>(args.a), static_cast<const T*>(args.b), static_cast<T*>(args.c), dims,
+                plan.splits, workspace, stream);
+  });
 }
 
 }  // namespace

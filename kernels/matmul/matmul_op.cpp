@@ -338,12 +338,7 @@ Variant<MatmulArgs> wgmma_tf32() {
 
 /// A call's workspace, zeroed once (gemv's tickets must start at zero; the other plans overwrite theirs).
 std::shared_ptr<const DeviceBuffer> zeroed_workspace(std::size_t bytes) {
-  auto workspace = std::make_shared<const DeviceBuffer>(bytes);
-  if (bytes > 0) {
-    KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
-    KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // cudaMemset may return first; the call's stream would not wait
-  }
-  return workspace;
+  return std::make_shared<const DeviceBuffer>(zeroed_device_buffer(bytes));
 }
 
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule

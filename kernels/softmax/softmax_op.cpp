@@ -246,9 +246,7 @@ CallFn grid_call(const SoftmaxArgs& args) {
     const softmax::GridRowPlan plan =
         softmax::plan_grid_row(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
     if (plan.shape.blocks_per_row == 0) return {};
-    auto scratch = std::make_shared<DeviceBuffer>(softmax::grid_row_scratch_bytes(plan.shape));
-    KBENCH_CUDA_CALL(cudaMemset(scratch->get(), 0, scratch->bytes()));
-    KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // zero before the first call, whatever stream it runs on
+    auto scratch = std::make_shared<DeviceBuffer>(zeroed_device_buffer(softmax::grid_row_scratch_bytes(plan.shape)));
     return [x, y, rows = args.rows, cols = args.cols, plan, scratch](cudaStream_t stream) {
       softmax::launch_grid_row(x, y, rows, cols, plan, scratch->get(), stream);
     };

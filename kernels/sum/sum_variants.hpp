@@ -36,12 +36,7 @@ void with_typed(const ReductionArgs& args, F&& f) {
 constexpr int kAnySmCount = 1024;
 
 /// The one-pass kernels' ticket counters: zero before the first call, left zero by each call.
-inline DeviceBuffer zeroed_tickets(std::size_t count) {
-  DeviceBuffer tickets(count * sizeof(unsigned));
-  KBENCH_CUDA_CALL(cudaMemset(tickets.get(), 0, tickets.bytes()));
-  KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // cudaMemset may return first; the kernels' stream would not wait
-  return tickets;
-}
+inline DeviceBuffer zeroed_tickets(std::size_t count) { return zeroed_device_buffer(count * sizeof(unsigned)); }
 
 /// sum_full: naive_atomic, two_stage, one_pass, auto; baseline cub_reduce.
 std::vector<Variant<ReductionArgs>> full_variants();

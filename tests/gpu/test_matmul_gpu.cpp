@@ -165,26 +165,14 @@ Variant<MatmulArgs> gemv_chunks(int chunks) {
   };
   v.prepare = [chunks](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    const std::size_t bytes = matmul::gemv_workspace_bytes(dims, dtype_size(args.dtype), chunks);
-    auto workspace = std::make_shared<const DeviceBuffer>(bytes);
-    if (bytes > 0) {
-      KBENCH_CUDA_CALL(cudaMemset(workspace->get(), 0, bytes));
-      KBENCH_CUDA_CALL(cudaDeviceSynchronize());  // cudaMemset may return first; the test's stream would not wait
-    }
+    auto workspace = std::make_shared<const DeviceBuffer>(
+        zeroed_device_buffer(matmul::gemv_workspace_bytes(dims, dtype_size(args.dtype), chunks)));
     return [chunks, args, dims, workspace](cudaStream_t stream) {
-      void* scratch = workspace->get();
-      switch (args.dtype) {
-        case DType::f16:
-          return matmul::launch_gemv(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
-                                     static_cast<__half*>(args.c), dims, chunks, scratch, stream);
-        case DType::bf16:
-          return matmul::launch_gemv(static_cast<const __nv_bfloat16*>(args.a),
-                                     static_cast<const __nv_bfloat16*>(args.b), static_cast<__nv_bfloat16*>(args.c),
-                                     dims, chunks, scratch, stream);
-        default:
-          return matmul::launch_gemv(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                                     static_cast<float*>(args.c), dims, chunks, scratch, stream);
-      }
+      dispatch_dtype(args.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        matmul::launch_gemv(static_cast<const T*>(args.a), static_cast<const T*>(args.b), static_cast<T*>(args.c),
+                            dims, chunks, workspace->get(), stream);
+      });
     };
   };
   return v;
