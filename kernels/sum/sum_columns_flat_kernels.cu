@@ -22,7 +22,8 @@ namespace kbench::sum {
 
 namespace {
 
-constexpr int kFlatMaxThreads = 1024;
+/// 40 registers keep 1536 threads on an SM (the batch of the last windows would take 48).
+constexpr int kFlatMaxRegisters = 40;
 constexpr int kFlatThreadsPerSm = 1536;  ///< resident threads aimed at: 4 x 16 B in flight each, ~96 KB per SM
 constexpr int kFlatUnroll = 4;           ///< windows each thread loads before adding any
 constexpr int kFlatExchangeUnroll = 4;   ///< atomic exchanges each thread of the last block has in flight
@@ -68,7 +69,7 @@ __device__ __forceinline__ void add_group(uint4 v, float (&acc)[kVector<T>]) {
 
 /// See launch_columns_flat (sum_kernels.hpp). Dynamic shared memory: blockDim.x x kVector floats.
 template <typename T, bool kAligned>
-__global__ void __launch_bounds__(kFlatMaxThreads)
+__global__ void __maxnreg__(kFlatMaxRegisters)
     columns_flat_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t n, int cols,
                         float* __restrict__ scratch, unsigned* __restrict__ counter, int slots) {
   constexpr int V = kVector<T>;
@@ -81,8 +82,10 @@ __global__ void __launch_bounds__(kFlatMaxThreads)
   const std::int64_t stride = gridDim.x;
   const std::int64_t offset = static_cast<std::int64_t>(t) * V;
 
-  // 1. Stream the windows blockIdx.x, + gridDim.x, ... (kFlatUnroll in flight), then the short
-  //    last window, which the block whose turn it is takes.
+  // 1. Stream the windows blockIdx.x, + gridDim.x, ... in batches of kFlatUnroll whose loads are
+  //    all out before any is added. What is left, fewer than kFlatUnroll whole windows and the
+  //    short last window where it is this block's turn, is one more batch: a block of a small
+  //    tensor walks only a few windows, and one load at a time would cost a round trip each.
   float acc[V];
 #pragma unroll
   for (int l = 0; l < V; ++l) acc[l] = 0.0f;
@@ -94,11 +97,17 @@ __global__ void __launch_bounds__(kFlatMaxThreads)
 #pragma unroll
     for (int u = 0; u < kFlatUnroll; ++u) add_group<T>(held[u], acc);
   }
-  for (; w < full_windows; w += stride) add_group<T>(load_group<T, kAligned>(in, w * window + offset), acc);
-  if (w == full_windows) {
-    const std::int64_t e = w * window + offset;
-    if (e + V <= n) add_group<T>(load_group<T, kAligned>(in, e), acc);
-    else if (e < n) add_group<T>(load_group_tail<T>(in, e, n), acc);
+  uint4 rest[kFlatUnroll];
+#pragma unroll
+  for (int u = 0; u < kFlatUnroll; ++u) {
+    const std::int64_t e = (w + u * stride) * window + offset;
+    if (w + u * stride < full_windows) rest[u] = load_group<T, kAligned>(in, e);
+    else if (w + u * stride == full_windows && e < n) rest[u] = e + V <= n ? load_group<T, kAligned>(in, e) : load_group_tail<T>(in, e, n);
+    else rest[u] = make_uint4(0u, 0u, 0u, 0u);
+  }
+#pragma unroll
+  for (int u = 0; u < kFlatUnroll; ++u) {
+    if (w + u * stride <= full_windows) add_group<T>(rest[u], acc);
   }
 
   // 2. Fold the block's threads x V lane sums per column: sums[p] belongs to column p % cols.
