@@ -105,8 +105,7 @@ __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
   constexpr int kRowLanes = kThreads / kLanes;
   constexpr int kStrip = kLanes * Cols;
   constexpr int kStagedRows = kStagedFloats / Rows;
-  // Element-wise rows hold each element in its own register: 3 rows at 32 sums keep them unspilled.
-  constexpr int kUnroll = Vector ? kGemvRowsInFlight<Rows * Cols, Cols * static_cast<int>(sizeof(T))> : (Rows * Cols >= 32 ? 3 : 4);
+  constexpr int kUnroll = Vector ? kGemvRowsInFlight<Rows * Cols, Cols * static_cast<int>(sizeof(T))> : 4;
   __shared__ __align__(16) float staged_a[kStagedRows * Rows];  // [k][row of A], fp32
   __shared__ float lane_sums[kRowLanes][kStrip];
   __shared__ bool last_block;
@@ -126,40 +125,37 @@ __global__ void __launch_bounds__(kThreads, gemv_blocks_per_sm(Rows * Cols))
 
   for (int stage = chunk_begin; stage < chunk_end; stage += kStagedRows) {
     const int rows = min(kStagedRows, chunk_end - stage);
-    const T* b_rows = b + static_cast<long long>(stage) * n;
-    // The stage's first rows of B are requested before A is staged: they do not depend on it, and
-    // on a short chunk A's round trip would otherwise come before every load of B.
-    RowLoad<T, kLanes, Cols, Vector> loads[kUnroll];
-    int kk = row_lane;
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      if (kk + u * kRowLanes < rows) loads[u].load(b_rows + static_cast<long long>(kk + u * kRowLanes) * n, first_col, lane, n);
-    }
     __syncthreads();  // every warp is done with the previous stage's A
     // Consecutive threads read consecutive k of one row of A; rows of A past m stage zeros.
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      for (int a_k = static_cast<int>(threadIdx.x); a_k < rows; a_k += kThreads) {
-        staged_a[a_k * Rows + r] = r < m ? to_float(a[static_cast<long long>(r) * k + stage + a_k]) : 0.0f;
+      for (int kk = static_cast<int>(threadIdx.x); kk < rows; kk += kThreads) {
+        staged_a[kk * Rows + r] = r < m ? to_float(a[static_cast<long long>(r) * k + stage + kk]) : 0.0f;
       }
     }
     __syncthreads();
 
-    // Batches of kUnroll rows a row lane: each batch's loads are out before any row is used, and
-    // the last, partial batch is one batch too (rows past the stage are neither loaded nor used).
-    while (kk < rows) {
+    const T* b_rows = b + static_cast<long long>(stage) * n;
+    int kk = row_lane;
+    for (; kk + (kUnroll - 1) * kRowLanes < rows; kk += kUnroll * kRowLanes) {
+      RowLoad<T, kLanes, Cols, Vector> loads[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
-        if (kk + u * kRowLanes >= rows) break;
+        loads[u].load(b_rows + static_cast<long long>(kk + u * kRowLanes) * n, first_col, lane, n);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
         float v[Cols];
         loads[u].widen(v);
         multiply_add<Rows, Cols>(staged_a + (kk + u * kRowLanes) * Rows, v, acc);
       }
-      kk += kUnroll * kRowLanes;
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (kk + u * kRowLanes < rows) loads[u].load(b_rows + static_cast<long long>(kk + u * kRowLanes) * n, first_col, lane, n);
-      }
+    }
+    for (; kk < rows; kk += kRowLanes) {
+      RowLoad<T, kLanes, Cols, Vector> row;
+      row.load(b_rows + static_cast<long long>(kk) * n, first_col, lane, n);
+      float v[Cols];
+      row.widen(v);
+      multiply_add<Rows, Cols>(staged_a + kk * Rows, v, acc);
     }
   }
 
