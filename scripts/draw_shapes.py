@@ -4,11 +4,13 @@ Run from the repository root:
   python3 scripts/draw_shapes.py --draw 3   configs/shapes_draw3.json (session 15, seed 20261124)
   python3 scripts/draw_shapes.py --draw 4   configs/shapes_draw4.json (session 16, seed 20261125),
                                             which adds fp32 and TF32 GEMMs of large K and small M
+  python3 scripts/draw_shapes.py --draw 5   configs/shapes_draw5.json (session 20, seed 20261128),
+                                            draw 4's classes plus GEMMs of 1-64 rows with odd N and K (two of 1-8 rows)
 It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
 are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
 """
 import argparse, json, random
-DRAWS = {3: 20261124, 4: 20261125}
+DRAWS = {3: 20261124, 4: 20261125, 5: 20261128}
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--draw", type=int, choices=sorted(DRAWS), required=True, help="which draw to write")
 args = parser.parse_args()
@@ -77,6 +79,14 @@ else:
     description = ("a fourth draw of the shape zoo's classes (issue 22), drawn by the same seeded generator in session "
                    "16 (seed 20261125) after the third had been tuned against, with fp32 and TF32 GEMMs of large K, small "
                    "M and odd extents added; run it with --variant auto")
+    if args.draw == 5:
+        for _ in range(3):
+            add("matmul", "gemm_small_m", [rng.randint(1, 64), odd(2000, 16000), odd(1000, 8000)], [pick(*mm, "fp32")])
+        for _ in range(2):
+            add("matmul", "gemm_small_m", [rng.randint(1, 8), odd(2000, 16000), odd(1000, 8000)], [pick(*mm, "fp32")])
+        description = ("a fifth draw of the shape zoo's classes (issue 22), drawn by the same generator in session 20 "
+                       "(seed 20261128) after the GEMV route of session 19: draw 4's classes plus GEMMs of 1-64 rows with "
+                       "odd N and K (two of them of 1-8 rows); run it with --variant auto")
 cfg = {"description": description, "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
 json.dump(cfg, open(f"configs/shapes_draw{args.draw}.json", "w"), indent=2)
 print(len(sw))
