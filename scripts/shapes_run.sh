@@ -10,23 +10,33 @@
 #   scripts/shapes_run.sh stop OUT      # end the chain (its process group) early
 #   scripts/shapes_run.sh chain OUT     # the chain itself, in the foreground
 #
+# Or stage by stage, each in a device call of its own, so that a machine lost between calls
+# loses one stage, not the chain (each stage appends to OUT/walltime.txt; OUT must come back
+# from the device between calls, e.g. copied out of $OUT):
+#
+#   scripts/shapes_run.sh sweep OUT     # the kbench sweep alone (GPU)
+#   scripts/shapes_run.sh torch OUT     # PyTorch eager and torch.compile alone (GPU; needs kbench's binary)
+#   scripts/shapes_run.sh finish OUT    # plots, report, scoreboard and gate from OUT's two files
+#                                       # (no GPU: runs on the build machine too)
+#
 # OUT gets run.json (kbench), torch.json (eager and compile rows), plots/, report.md, run.csv,
 # scoreboard.md (issue 22's targets, scripts/zoo_scoreboard.py), gate.txt, and walltime.txt with
-# each stage's seconds. kbench must be built in ./build.
+# each stage's seconds. kbench must be built in ./build (or KBENCH names the binary).
 #
 # SHAPES_CONFIG picks another config (default configs/shapes.json; configs/shapes_fresh.json is
 # a second draw of the same classes) and SHAPES_VARIANTS a --variant list (default: every variant;
 # e.g. auto, which still runs each case's baseline and copy roof).
 set -uo pipefail
-step=${1:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
-out=${2:?usage: shapes_run.sh start|wait|stop|chain OUT [SECONDS]}
+step=${1:?usage: shapes_run.sh start|wait|stop|chain|sweep|torch|finish OUT [SECONDS]}
+out=${2:?usage: shapes_run.sh start|wait|stop|chain|sweep|torch|finish OUT [SECONDS]}
 config=${SHAPES_CONFIG:-configs/shapes.json}
+kbench=${KBENCH:-build/kbench}
 variants=()
 [ -n "${SHAPES_VARIANTS:-}" ] && variants=(--variant "$SHAPES_VARIANTS")
 
 # PyTorch on the zoo: kbenchpy (python/) on kbench's own plan of the config.
 torch_baseline() {
-  PYTHONPATH=python python3 -m kbenchpy torch --kbench build/kbench "$@"
+  PYTHONPATH=python python3 -m kbenchpy torch --kbench "$kbench" "$@"
 }
 
 # Runs "$@" as stage $1's command, appending "stage: N s (exit code C)" to walltime.txt.
@@ -40,24 +50,41 @@ timed() {
   return $code
 }
 
+sweep() {
+  mkdir -p "$out"
+  timed "kbench sweep (${SHAPES_VARIANTS:-every variant})" \
+    "$kbench" --config "$config" "${variants[@]}" --json "$out/run.json" --force > "$out/run.txt" 2> "$out/run.progress"
+}
+
+torch_stage() {
+  mkdir -p "$out"
+  timed "PyTorch eager and torch.compile" \
+    torch_baseline --config "$config" --compile --json "$out/torch.json" --force > "$out/torch.txt" 2>&1
+}
+
+finish() {
+  timed "plots" python3 scripts/plot_results.py "$out/run.json" "$out/torch.json" --out "$out/plots" > "$out/plots.txt" 2>&1
+  timed "report" "$kbench" report "$out/run.json" --against "$out/torch.json" --against-label torch \
+    --md "$out/report.md" --csv "$out/run.csv"
+  timed "scoreboard" python3 scripts/zoo_scoreboard.py "$out/run.json" --against "$out/torch.json" > "$out/scoreboard.md"
+  "$kbench" gate "$out/run.json" > "$out/gate.txt" 2>&1
+  echo "gate exit code: $?" >> "$out/gate.txt"
+}
+
 chain() {
   mkdir -p "$out"
   : > "$out/walltime.txt"
-  timed "kbench sweep (${SHAPES_VARIANTS:-every variant})" \
-    build/kbench --config "$config" "${variants[@]}" --json "$out/run.json" --force > "$out/run.txt" 2> "$out/run.progress"
-  timed "PyTorch eager and torch.compile" \
-    torch_baseline --config "$config" --compile --json "$out/torch.json" --force > "$out/torch.txt" 2>&1
-  timed "plots" python3 scripts/plot_results.py "$out/run.json" "$out/torch.json" --out "$out/plots" > "$out/plots.txt" 2>&1
-  timed "report" build/kbench report "$out/run.json" --against "$out/torch.json" --against-label torch \
-    --md "$out/report.md" --csv "$out/run.csv"
-  timed "scoreboard" python3 scripts/zoo_scoreboard.py "$out/run.json" --against "$out/torch.json" > "$out/scoreboard.md"
-  build/kbench gate "$out/run.json" > "$out/gate.txt" 2>&1
-  echo "gate exit code: $?" >> "$out/gate.txt"
+  sweep
+  torch_stage
+  finish
   echo "done" > "$out/chain.done"
 }
 
 case $step in
   chain) chain ;;
+  sweep) sweep ;;
+  torch) torch_stage ;;
+  finish) finish ;;
   start)
     mkdir -p "$out"
     rm -f "$out/chain.done"
@@ -86,5 +113,5 @@ case $step in
     pid=$(cat "$out/chain.pid" 2> /dev/null) || { echo "shapes_run.sh: no chain started in $out" >&2; exit 2; }
     kill -TERM -- "-$pid" 2> /dev/null && echo "stopped process group $pid" || echo "process group $pid is not running"
     ;;
-  *) echo "shapes_run.sh: unknown step '$step' (start, wait, stop or chain)" >&2; exit 2 ;;
+  *) echo "shapes_run.sh: unknown step '$step' (start, wait, stop, chain, sweep, torch or finish)" >&2; exit 2 ;;
 esac
