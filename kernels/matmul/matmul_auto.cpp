@@ -130,13 +130,11 @@ AutoPlan plan_for(const MatmulArgs& args) {
 
 AutoPlan plan_without_tma(const MatmulArgs& args) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-  if (gemv_takes(dims, args.dtype, aligned16(args.a) && aligned16(args.b) && aligned16(args.c))) {
-    return plan_for(args);  // the GEMV kernels use no TMA
-  }
+  const bool pointers_aligned16 = aligned16(args.a) && aligned16(args.b) && aligned16(args.c);
+  if (gemv_takes(dims, args.dtype, pointers_aligned16)) return plan_for(args);  // the GEMV kernels use no TMA
   if (args.dtype == DType::f16 || args.dtype == DType::bf16) return {AutoKernel::wgmma, 1, 0};
   // fp32 and tf32: the plan of a device without wgmma (the SIMT and mma.sync kernels).
-  return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false},
-                   aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
+  return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false}, pointers_aligned16);
 }
 
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {

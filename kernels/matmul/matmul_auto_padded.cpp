@@ -22,8 +22,6 @@ constexpr double kCopyBytesPerUs = 2.5e6;
 constexpr double kReduceLaunchUs = 3.0;     // as matmul_auto_split.cpp
 constexpr double kSliceBytesPerUs = 1.2e6;
 
-std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-
 std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
 
 }  // namespace

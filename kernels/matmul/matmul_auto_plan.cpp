@@ -13,8 +13,6 @@ namespace kbench::matmul {
 
 namespace {
 
-std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-
 std::size_t slice_bytes(Dims dims) { return static_cast<std::size_t>(dims.m) * dims.n * sizeof(float); }
 
 /// K splits for the wgmma kernel: 1 while its 128×256 tiles fill half the SMs or more; otherwise

@@ -19,8 +19,6 @@ constexpr double kSliceBytesPerUs = 1.2e6;
 /// A and B read once from HBM: H100, cuBLAS's 1x4096x4096 (67 MB in 27.2 µs, fp32 and tf32).
 constexpr double kOperandBytesPerUs = 2.47e6;
 
-std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-
 double slice_bytes(Dims dims) { return static_cast<double>(dims.m) * dims.n * sizeof(float); }
 
 std::int64_t tiles_of(Dims dims, const SplitKernel& kernel) {

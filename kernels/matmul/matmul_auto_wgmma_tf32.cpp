@@ -25,8 +25,6 @@ constexpr double kReduceLaunchUs = 3.0;
 constexpr double kSliceBytesPerUs = 1.2e6;
 constexpr double kOperandBytesPerUs = 2.47e6;
 
-std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-
 std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaTf32StepK); }
 
 double c_bytes(Dims dims) { return static_cast<double>(dims.m) * dims.n * sizeof(float); }

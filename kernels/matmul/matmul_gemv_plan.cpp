@@ -9,8 +9,6 @@ namespace kbench::matmul {
 
 namespace {
 
-std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-
 std::size_t round_up_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace

@@ -390,7 +390,7 @@ Variant<MatmulArgs> gemv() {
       "M <= 8 only: B's columns in strips of 512-byte row stretches (16- or 8-byte loads), K in chunks "
       "filling the SMs, the chunks' fp32 sums added by each strip's last block (tf32: computes in fp32)";
   v.cannot_run = [](const MatmulArgs& args) {
-    return matmul::gemv_unsupported({static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)});
+    return matmul::gemv_unsupported(dims_of(args));
   };
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);

@@ -19,6 +19,9 @@ struct Dims {
   int k = 0;
 };
 
+/// x / y rounded up (x >= 0, y > 0): tiles, waves, chunks and steps of a plan.
+constexpr std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+
 /// Empty when `shape` is a valid {M, N, K}, otherwise why not.
 inline std::string reject_matmul_shape(const Shape& shape) {
   if (shape.size() != 3) {
