@@ -83,11 +83,11 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       launch_register_blocked_async_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     case AutoKernel::small_simt:
-      if (!tf32) return launch_small_simt(a, b, c, dims, stream);
+      if (!tf32) return launch_small_simt(a, b, c, dims, stream, plan.simt_rows);
       break;
     case AutoKernel::small_simt_split_k:
       if (tf32) break;
-      launch_small_simt_partials(a, b, workspace, dims, plan.splits, stream);
+      launch_small_simt_partials(a, b, workspace, dims, plan.splits, stream, plan.simt_rows);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     case AutoKernel::tensor_core:
       if (tf32) return launch_tensor_core_tf32(a, b, c, dims, stream);

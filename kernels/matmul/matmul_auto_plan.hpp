@@ -16,7 +16,7 @@ namespace kbench::matmul {
 enum class AutoKernel {
   register_blocked,  ///< fp32: launch_register_blocked_async (128×128 tiles, or the small-tile kernel)
   register_blocked_split_k,   ///< fp32: launch_register_blocked_async_partials, then launch_split_k_reduce
-  small_simt,                 ///< fp32: launch_small_simt (16×32 tiles, K over the block's warps)
+  small_simt,                 ///< fp32: launch_small_simt (16×32, 32×32 or 48×32 tiles: AutoPlan::simt_rows; K over the block's warps)
   small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
@@ -54,6 +54,8 @@ struct AutoPlan {
   /// A wgmma_tma_padded plan's scratch (padded_layout with every pointer taken as misaligned where
   /// any is: at least what the call's own pointers need), the whole of the call's workspace; else 0.
   std::size_t padded_bytes = 0;
+  /// A small_simt(_split_k) plan's tile height; else unused.
+  SimtSmallRows simt_rows = SimtSmallRows::r16;
 };
 
 /// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows); at 5-8

@@ -77,19 +77,32 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
 
 // Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
 // rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
-std::vector<SplitKernel> fp32_kernels(bool aligned) {
+std::vector<SplitKernel> fp32_kernels(bool aligned, int m) {
   // 128×128 SIMT, 8 k a step, register_blocked_async's kernel whole and split (cp.async panels;
   // session 11: 4096³ 3093 µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250,
   // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
   // SIMT, a round of 8 chunks of 16 k a step: 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70),
   // 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192 (2.06) and 512x512x32768 (1.36) lie either side.
+  // 32×32 and 48×32: predictions (NOTES.md, "Taller small tiles"), to be fitted.
   SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
                   kSimtBigTile, kSimtBigTile, 8, 2, 1.52, 16, WholeTile::always};
-  const SplitKernel small{AutoKernel::small_simt, AutoKernel::small_simt_split_k,
-                          kSimtSmallTileM, kSimtSmallTileN, 128, 3, 1.7, 1, WholeTile::always};
-  if (!aligned) return {big};
-  big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
-  return {big, small};
+  std::vector<SplitKernel> small{
+      {AutoKernel::small_simt, AutoKernel::small_simt_split_k, 16, kSimtSmallTileN, 128, 3, 1.7, 1,
+       WholeTile::always, SimtSmallRows::r16}};
+  if (m > 16 && m <= kSimtTallMaxRows) {
+    small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 32, kSimtSmallTileN, 128, 2,
+                     kSimtStepUs32, 1, WholeTile::always, SimtSmallRows::r32});
+    small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 48, kSimtSmallTileN, 128, 2,
+                     kSimtStepUs48, 1, WholeTile::always, SimtSmallRows::r48});
+  }
+  if (aligned) {
+    big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
+  } else {
+    for (SplitKernel& kernel : small) kernel.step_us *= kSimtScalarCopyCost;
+  }
+  std::vector<SplitKernel> kernels{big};
+  kernels.insert(kernels.end(), small.begin(), small.end());
+  return kernels;
 }
 
 std::vector<SplitKernel> tf32_kernels(bool aligned) {
@@ -127,6 +140,7 @@ SplitModelChoice choose_split_model(Dims dims, const std::vector<SplitKernel>& k
       } else {
         best = {kernel.split, splits, static_cast<std::size_t>(splits) * static_cast<std::size_t>(slice_bytes(dims))};
       }
+      best.simt_rows = kernel.simt_rows;
     }
   }
   return {best, best_us};

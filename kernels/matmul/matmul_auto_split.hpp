@@ -32,6 +32,7 @@ struct SplitKernel {
   double step_us = 0;   ///< µs per step with `resident` blocks on the SM (H100 measurements)
   int min_steps = 1;    ///< the fewest steps of a split
   WholeTile whole_tile = WholeTile::always;  ///< when `whole` runs this tile
+  SimtSmallRows simt_rows = SimtSmallRows::r16;  ///< the small_simt kernels' tile height
 };
 
 /// Whether `kernel.whole` runs `kernel`'s tile on `dims` with `sm_count` SMs.
@@ -57,9 +58,18 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
 /// 1 only where whole_runs_tile (0 when no count qualifies).
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
-/// The kernels plan_auto weighs for fp32 (`aligned`: K % 4 == 0, N % 4 == 0, 16-byte pointers;
-/// otherwise only the 128×128 kernel's scalar path runs) and for TF32.
-std::vector<SplitKernel> fp32_kernels(bool aligned);
+/// The kernels plan_auto weighs for fp32 of `m` rows (`aligned`: K % 4 == 0, N % 4 == 0, 16-byte
+/// pointers; otherwise the 128×128 kernel's scalar path and the small tiles' 4-byte copies): the
+/// 128×128 and 16×32 tiles, and for m of 17 to kSimtTallMaxRows the 32×32 and 48×32 tiles.
+std::vector<SplitKernel> fp32_kernels(bool aligned, int m);
+/// The 32×32 and 48×32 tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM), and
+/// the small tiles' cost of 4-byte copies (K or N not a multiple of 4) as a factor on any step time.
+inline constexpr double kSimtStepUs32 = 1.68;
+inline constexpr double kSimtStepUs48 = 2.27;
+inline constexpr double kSimtScalarCopyCost = 1.15;
+/// Only problems of at most this many rows weigh the taller small tiles (their step times come
+/// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
+inline constexpr int kSimtTallMaxRows = 64;
 std::vector<SplitKernel> tf32_kernels(bool aligned);
 
 /// plan_auto's fp32 / TF32 plan: the kernel and split count with the lowest estimate.

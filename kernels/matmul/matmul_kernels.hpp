@@ -44,11 +44,12 @@ enum class SimtWarps { rows2_cols16, rows4_cols8 };
 void launch_register_blocked_async(const float* a, const float* b, float* c, Dims dims, SimtWarps warps,
                                    cudaStream_t stream);
 
-/// register_blocked's small-problem kernel: 16×32 tile of C per 256-thread block, each of its 8
-/// warps owning every 8th chunk of 16 k (no block barrier in the main loop) with 4×4 outputs per
-/// thread, partial tiles added in shared memory. Needs
-/// K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers (matmul_small_simt.cu).
-void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream);
+/// register_blocked's small-problem kernel: a `rows`×32 tile of C per 256-thread block, each of its 8
+/// warps owning every 8th chunk of 16 k (no block barrier in the main loop) with rows/4 × 4 outputs
+/// per thread, partial tiles added in shared memory. Any shape: 16-byte copies where K % 4 == 0,
+/// N % 4 == 0 and the pointers are 16-byte aligned, 4-byte copies otherwise (matmul_small_simt.cu).
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream,
+                       SimtSmallRows rows = SimtSmallRows::r16);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
@@ -221,10 +222,10 @@ void launch_register_blocked_partials(const float* a, const float* b, float* par
 /// (matmul_register_blocked_async.cu): what `auto` splits.
 void launch_register_blocked_async_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
                                             cudaStream_t stream);
-/// register_blocked's 16×32 small-tile kernel, rounds of 8 chunks of 16 k (matmul_small_simt.cu).
-/// Needs what launch_small_simt needs: K % 4 == 0, N % 4 == 0, 16-byte aligned pointers.
+/// The small-tile kernel of launch_small_simt, `rows`×32 tiles, rounds of 8 chunks of 16 k
+/// (matmul_small_simt.cu). Any shape.
 void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
-                                cudaStream_t stream);
+                                cudaStream_t stream, SimtSmallRows rows = SimtSmallRows::r16);
 
 /// register_blocked's tiles: 128×128 (the big kernel), 16×32 (the small-tile kernel).
 constexpr int kSimtBigTile = 128, kSimtSmallTileM = 16, kSimtSmallTileN = 32;

@@ -1,6 +1,7 @@
 // fp32 SIMT matmul for problems too small to fill the GPU with register_blocked's 128×128 tiles
-// (fewer tiles than SMs: 256³ is 4 tiles, 1024³ is 64). register_blocked's launcher hands such
-// shapes here when K and N are multiples of 4.
+// (fewer tiles than SMs: 256³ is 4 tiles, 1024³ is 64), and for few-row GEMMs (M of 9 to 64).
+// register_blocked's launcher hands the first here when K and N are multiples of 4; `auto` sends
+// both, whatever their alignment.
 //
 // Why another kernel. At 256³ the 128×128 kernel runs 4 blocks on 4 SMs, each doing 4.2 M FMAs
 // one after another: 10 µs, where the whole product is 16.8 M FMAs, 0.5 µs of the H100's FP32
@@ -18,6 +19,12 @@
 // consecutive float4: both conflict-free. At the end the warps' partial tiles meet in shared
 // memory and every thread adds two outputs' eight partials in warp order and stores them.
 //
+// Taller tiles, 32×32 and 48×32 (the same lanes with 8 or 12 rows each), for M of 17 to 64: a
+// 16×32 block reads 48 floats of A and B per 16·32 multiply-adds, so at 47x8192x8192 the blocks
+// read 1.2 GB through L2 (22.5 TFLOP/s, 0.69x cuBLAS); 48 rows read 80 floats per 48·32 (5.3 →
+// 9.6 multiply-adds per float). Shapes with K or N not a multiple of 4 (or pointers not 16-byte
+// aligned) copy 4 bytes at a time: every element checked, the same pieces in shared memory.
+//
 // Measured on the H100 at 256³ in hot mode (NOTES.md): 3.77 µs with 4 slices of 64 threads and
 // 2×4 outputs each, 3.38-3.40 µs with 8 one-warp slices interleaved within block-wide steps of
 // 32 k (a __syncthreads per step), 2.88-2.90 µs like this (apps/probes/matmul_small_probe.cu and
@@ -28,11 +35,13 @@
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
+#include <cstdint>
+#include <stdexcept>
+
 namespace kbench::matmul {
 
 namespace {
 
-constexpr int kBM = 16;
 constexpr int kBN = 32;
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
@@ -41,51 +50,95 @@ constexpr int kChunkK = 16;
 /// slower at 256³ (3.13, 3.16 against 2.85 µs), and chunks of 32 k slower everywhere.
 constexpr int kRing = 2;
 constexpr int kALd = kChunkK + 4;  // floats per A piece row
-constexpr int kAPiece = kBM * kALd;
 constexpr int kBPiece = kChunkK * kBN;
-constexpr int kPiece = kAPiece + kBPiece;  // floats
-constexpr int kACopies = kBM * kChunkK / 4 / 32;  // 16-byte copies per lane and chunk: 2 of A, 4 of B
-constexpr int kBCopies = kChunkK * kBN / 4 / 32;
-constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248
-static_assert(kACopies * 32 * 4 == kBM * kChunkK && kBCopies * 32 * 4 == kChunkK * kBN, "the lanes cover a chunk");
-static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
+constexpr int kBCopies16 = kChunkK * kBN / 4 / 32;  // 16-byte copies of B per lane and chunk: 4
+constexpr int kBCopies4 = kChunkK * kBN / 32;       // 4-byte copies: 16, one row of the piece each
 
-/// Starts one lane's share of the copies of the chunk at `k0` into `piece`: two 16-byte copies
-/// of A, four of B. K % 4 == 0 and N % 4 == 0, so each copy is wholly inside the matrix or wholly
-/// outside it (then zero-filled; the source must still be a valid address). `Whole`: the launcher
-/// saw M % 16, N % 32 and K % 16 all 0, so every copy is inside and none is checked (the checks
-/// cost 0.17 µs per call at 256³ on the H100: 3.01 against 2.84 µs, NOTES.md).
-template <bool Whole>
+/// The block tile's rows (16, 32 or 48) and what follows from them. Lane (ty, tx) owns rows ty + 4i,
+/// i < kLaneRows: row groups 4 apart start in banks 0, 20, 8 and 28 whatever i, so A's reads stay
+/// conflict-free at every height.
+template <int kBM>
+struct Tile {
+  static_assert(kBM % 8 == 0 && kBM <= 48, "16, 32 or 48 rows");
+  static constexpr int kLaneRows = kBM / 4;
+  static constexpr int kAPiece = kBM * kALd;
+  static constexpr int kPiece = kAPiece + kBPiece;  // floats
+  static constexpr int kACopies16 = kBM * kChunkK / 4 / 32;  // 2, 4, 6
+  static constexpr int kACopies4 = kBM * kChunkK / 32;       // 8, 16, 24
+  static constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248 / 73,728 / 94,208
+  /// Blocks an SM holds: shared memory allows 4 / 3 / 2 (228 KB, 1 KB reserved per block); the
+  /// bound caps registers to match: 80 for 16 rows, 128 for 32 and 48 (at 80, ptxas of CUDA 13.0
+  /// spilled 32-56 bytes of the 32-row tile).
+  static constexpr int kMinBlocks = kBM == 16 ? 3 : 2;
+  static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
+};
+
+/// Starts one lane's share of the copies of the chunk at `k0` into `piece`. `kVector`: K % 4 == 0,
+/// N % 4 == 0 and 16-byte aligned pointers, so 16-byte copies (A: kACopies16, B: 4 per lane), each
+/// wholly inside the matrix or wholly outside it (then zero-filled; the source must still be a valid
+/// address); otherwise 4-byte copies, each element checked. `Whole`: the launcher saw M % 16, N % 32
+/// and K % 16 all 0, so every copy is inside and none is checked (the checks cost 0.17 µs per call
+/// at 256³ on the H100: 3.01 against 2.84 µs, NOTES.md).
+///
+/// Offsets are unsigned 32-bit: every element's index is below 2^31 (checked_dims), and an offset
+/// past the matrix (which may wrap) is never read. 64-bit pointers per copy, hoisted out of the
+/// main loop by the compiler, spilled the 32- and 48-row tiles.
+template <int kBM, bool Whole, bool kVector>
 __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const float* b, int m, int n, int k,
                                             int block_row, int block_col, int k0, int lane) {
+  using T = Tile<kBM>;
+  const unsigned uk = static_cast<unsigned>(k), un = static_cast<unsigned>(n);
+  if constexpr (kVector) {
+    // A: 4 lanes per row (16 k), 8 rows per copy; B: 8 lanes per row (32 columns), 4 rows per copy.
+    const int a_row = lane / 4, a_k = k0 + lane % 4 * 4, b_row = k0 + lane / 8, b_col = block_col + lane % 8 * 4;
+    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * uk + static_cast<unsigned>(a_k);
+    const unsigned b_first = static_cast<unsigned>(b_row) * un + static_cast<unsigned>(b_col);
 #pragma unroll
-  for (int i = 0; i < kACopies; ++i) {
-    const int e = lane + 32 * i, r = e / (kChunkK / 4), kk = (e % (kChunkK / 4)) * 4;
-    const bool inside = Whole || (block_row + r < m && k0 + kk < k);
-    cp_async_16(piece + r * kALd + kk, inside ? a + static_cast<long long>(block_row + r) * k + k0 + kk : a, inside);
-  }
+    for (int i = 0; i < T::kACopies16; ++i) {
+      const bool inside = Whole || (block_row + a_row + 8 * i < m && a_k < k);
+      cp_async_16(piece + (a_row + 8 * i) * kALd + lane % 4 * 4, inside ? a + (a_first + 8u * i * uk) : a, inside);
+    }
 #pragma unroll
-  for (int i = 0; i < kBCopies; ++i) {
-    const int e = lane + 32 * i, r = e / (kBN / 4), col = (e % (kBN / 4)) * 4;
-    const bool inside = Whole || (k0 + r < k && block_col + col < n);
-    cp_async_16(piece + kAPiece + r * kBN + col, inside ? b + static_cast<long long>(k0 + r) * n + block_col + col : b,
-                inside);
+    for (int i = 0; i < kBCopies16; ++i) {
+      const bool inside = Whole || (b_row + 4 * i < k && b_col < n);
+      cp_async_16(piece + T::kAPiece + (lane / 8 + 4 * i) * kBN + lane % 8 * 4, inside ? b + (b_first + 4u * i * un) : b,
+                  inside);
+    }
+  } else {
+    // A: half a warp per row (16 k, 64 bytes), 2 rows per copy; B: a warp per row (32 columns, 128
+    // bytes). Unrolled 4 deep: unrolled whole, the copies' offsets hoisted out of the main loop
+    // spilled the 48-row tile (ptxas of CUDA 13.0).
+    const int a_row = lane / kChunkK, a_k = k0 + lane % kChunkK, b_col = block_col + lane;
+    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * uk + static_cast<unsigned>(a_k);
+    const unsigned b_first = static_cast<unsigned>(k0) * un + static_cast<unsigned>(b_col);
+#pragma unroll 4
+    for (int i = 0; i < T::kACopies4; ++i) {
+      const bool inside = block_row + a_row + 2 * i < m && a_k < k;
+      cp_async_4(piece + (a_row + 2 * i) * kALd + lane % kChunkK, inside ? a + (a_first + 2u * i * uk) : a, inside);
+    }
+#pragma unroll 4
+    for (int r = 0; r < kBCopies4; ++r) {
+      const bool inside = b_col < n && k0 + r < k;
+      cp_async_4(piece + T::kAPiece + r * kBN + lane, inside ? b + (b_first + static_cast<unsigned>(r) * un) : b, inside);
+    }
   }
 }
 
-/// Both instantiations get 80 registers, no spills (ptxas of CUDA 13.0: `-Xptxas -v` shows whether
-/// a newer one keeps that), so that three blocks fit an SM when there are more tiles than SMs
-/// (1024³: 2048 blocks). The guarded one needs the bound for that (unbounded, ptxas spilled 4
+/// Registers: the 16-row instantiations get 80, no spills (ptxas of CUDA 13.0: `-Xptxas -v` shows
+/// whether a newer one keeps that), so that three blocks fit an SM when there are more tiles than
+/// SMs (1024³: 2048 blocks). The guarded one needs the bound for that (unbounded, ptxas spilled 4
 /// bytes); the whole-tile one does not, and is left unbounded: bounded, it ran 2.96 µs per call at
-/// 256³ on the H100 against 2.84 for the probe's unbounded copy.
+/// 256³ on the H100 against 2.84 for the probe's unbounded copy. Taller tiles: Tile::kMinBlocks.
 ///
 /// kPartial: split K over blockIdx.y. Block (x, y) takes chunks y·chunks_per_split .. + chunks_per_split
 /// - 1 (clipped to K; chunks_per_split a multiple of kWarps, so every split hands its warps chunks
 /// in the same order) and writes its unrounded sums to slice y of the M×N fp32 workspace `c`.
-template <bool Whole, bool kPartial>
-__global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
+template <int kBM, bool Whole, bool kPartial, bool kVector>
+__global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
     matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                              int n, int k, int chunks_per_split) {
+  using T = Tile<kBM>;
+  constexpr int kLaneRows = T::kLaneRows;
   extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials
   const int tiles_n = ceil_div(n, kBN);
   const int block_row = static_cast<int>(blockIdx.x) / tiles_n * kBM;
@@ -93,7 +146,7 @@ __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int ty = lane / 8, tx = lane % 8;
-  float* ring = shared + warp * kRing * kPiece;
+  float* ring = shared + warp * kRing * T::kPiece;
 
   // The warp's i-th chunk is chunk first + warp + kWarps i of K, held in buffer i % kRing; the
   // block's chunks are first .. first + chunks - 1.
@@ -104,31 +157,32 @@ __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
     c += static_cast<long long>(blockIdx.y) * m * n;
   }
   auto chunk_k0 = [&](int i) { return (first + warp + kWarps * i) * kChunkK; };
-  float acc[4][4] = {};
+  auto issue = [&](int i) {
+    issue_chunk<kBM, Whole, kVector>(ring + (i % kRing) * T::kPiece, a, b, m, n, k, block_row, block_col,
+                                     chunk_k0(i), lane);
+  };
+  float acc[kLaneRows][4] = {};
 #pragma unroll
   for (int i = 0; i < kRing - 1; ++i) {
-    if (warp + kWarps * i < chunks) issue_chunk<Whole>(ring + i * kPiece, a, b, m, n, k, block_row, block_col, chunk_k0(i), lane);
+    if (warp + kWarps * i < chunks) issue(i);
     cp_async_commit();
   }
   for (int i = 0; warp + kWarps * i < chunks; ++i) {
     const int ahead = i + kRing - 1;
-    if (warp + kWarps * ahead < chunks) {
-      issue_chunk<Whole>(ring + (ahead % kRing) * kPiece, a, b, m, n, k, block_row, block_col, chunk_k0(ahead), lane);
-    }
+    if (warp + kWarps * ahead < chunks) issue(ahead);
     cp_async_commit();
     cp_async_wait<kRing - 1>();  // this lane's copies of chunk i have landed
     __syncwarp();                // and every lane's
-    const float* piece = ring + (i % kRing) * kPiece;
+    const float* piece = ring + (i % kRing) * T::kPiece;
 #pragma unroll
     for (int kk = 0; kk < kChunkK; kk += 4) {
-      float4 av[4], bv[4];
+      float4 bv[4];
 #pragma unroll
-      for (int r = 0; r < 4; ++r) av[r] = *reinterpret_cast<const float4*>(piece + (ty + 4 * r) * kALd + kk);
+      for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(piece + T::kAPiece + (kk + j) * kBN + 4 * tx);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) bv[j] = *reinterpret_cast<const float4*>(piece + kAPiece + (kk + j) * kBN + 4 * tx);
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const float a_frag[4] = {av[r].x, av[r].y, av[r].z, av[r].w};
+      for (int r = 0; r < kLaneRows; ++r) {
+        const float4 av = *reinterpret_cast<const float4*>(piece + (ty + 4 * r) * kALd + kk);
+        const float a_frag[4] = {av.x, av.y, av.z, av.w};
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           acc[r][0] = fmaf(a_frag[j], bv[j].x, acc[r][0]);
@@ -143,67 +197,97 @@ __global__ void __launch_bounds__(kThreads, Whole ? 0 : 3)
   cp_async_wait<0>();
   __syncthreads();  // every warp is done with its ring, which now holds the partial tiles
 
-  float* partial = shared;  // [warp][row][col], kWarps × 16 × 32 floats
+  float* partial = shared;  // [warp][row][col], kWarps × kBM × 32 floats
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kLaneRows; ++i) {
     *reinterpret_cast<float4*>(partial + (warp * kBM + ty + 4 * i) * kBN + 4 * tx) =
         make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
   }
   __syncthreads();
-  // Thread t adds the partials of row t / 16, columns 2 (t % 16) and + 1, in warp order.
-  const int r = static_cast<int>(threadIdx.x) / 16, col = 2 * (static_cast<int>(threadIdx.x) % 16);
-  float2 sum = make_float2(0.0f, 0.0f);
+  // Column pair p of the tile (row p / 16, columns 2 (p % 16) and + 1): its partials added in warp order.
 #pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const float2 p = *reinterpret_cast<const float2*>(partial + (w * kBM + r) * kBN + col);
-    sum.x += p.x;
-    sum.y += p.y;
+  for (int p = static_cast<int>(threadIdx.x); p < kBM * kBN / 2; p += kThreads) {
+    const int r = p / (kBN / 2), col = 2 * (p % (kBN / 2));
+    float2 sum = make_float2(0.0f, 0.0f);
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const float2 q = *reinterpret_cast<const float2*>(partial + (w * kBM + r) * kBN + col);
+      sum.x += q.x;
+      sum.y += q.y;
+    }
+    const int row = block_row + r, out_col = block_col + col;
+    if (row >= m || out_col >= n) continue;
+    float* out = c + static_cast<long long>(row) * n + out_col;
+    if constexpr (kVector) {
+      *reinterpret_cast<float2*>(out) = sum;  // N % 4 == 0: both columns inside, the pair aligned
+    } else {
+      out[0] = sum.x;
+      if (out_col + 1 < n) out[1] = sum.y;
+    }
   }
-  const int row = block_row + r, out_col = block_col + col;
-  // N % 4 == 0: col is even, so both columns are inside or both outside, and the pair is aligned.
-  if (row < m && out_col < n) *reinterpret_cast<float2*>(c + static_cast<long long>(row) * n + out_col) = sum;
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+/// Launches one instantiation on `grid` (x: tiles, y: K splits). Its shared-memory limit is raised
+/// once per process, on the device kbench runs on (52-92 KB, above the 48 KB a kernel gets without
+/// asking).
+template <int kBM, bool Whole, bool kPartial, bool kVector>
+void launch_instance(const float* a, const float* b, float* c, Dims dims, dim3 grid, int chunks_per_split,
+                     cudaStream_t stream) {
+  const auto kernel = matmul_small_simt_kernel<kBM, Whole, kPartial, kVector>;
+  static const bool shared_memory_set = [kernel] {
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile<kBM>::kSharedBytes));
+    return true;
+  }();
+  (void)shared_memory_set;
+  kernel<<<grid, kThreads, Tile<kBM>::kSharedBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k, chunks_per_split);
+  KBENCH_CHECK_LAUNCH();
+}
+
+/// The instantiation of `kBM` rows that `dims` and the pointers allow.
+template <int kBM, bool kPartial>
+void launch_tile(const float* a, const float* b, float* c, Dims dims, dim3 grid, int chunks_per_split,
+                 cudaStream_t stream) {
+  const bool vector = dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(c);
+  if (!vector) return launch_instance<kBM, false, kPartial, false>(a, b, c, dims, grid, chunks_per_split, stream);
+  if constexpr (kBM == 16) {
+    if (dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0) {
+      return launch_instance<kBM, true, kPartial, true>(a, b, c, dims, grid, chunks_per_split, stream);
+    }
+  }
+  launch_instance<kBM, false, kPartial, true>(a, b, c, dims, grid, chunks_per_split, stream);
+}
+
+template <bool kPartial>
+void launch_rows(const float* a, const float* b, float* c, Dims dims, SimtSmallRows rows, dim3 grid,
+                 int chunks_per_split, cudaStream_t stream) {
+  switch (rows) {
+    case SimtSmallRows::r16: return launch_tile<16, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r32: return launch_tile<32, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r48: return launch_tile<48, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
+  }
+  throw std::invalid_argument("small_simt: unknown tile height");
+}
+
+unsigned tiles_of(Dims dims, SimtSmallRows rows) {
+  return static_cast<unsigned>(ceil_div64(dims.m, simt_small_rows(rows)) * ceil_div64(dims.n, kBN));
 }
 
 }  // namespace
 
-void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream) {
-  // 52 KB of dynamic shared memory, above the 48 KB a kernel gets without asking: asked for once
-  // per process, on the device kbench runs on.
-  static const bool shared_memory_set = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<true, false>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<false, false>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    return true;
-  }();
-  (void)shared_memory_set;
-  const bool whole = dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0;
-  const auto kernel = whole ? matmul_small_simt_kernel<true, false> : matmul_small_simt_kernel<false, false>;
-  const long long blocks = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
-  kernel<<<static_cast<unsigned>(blocks), kThreads, kSharedBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k, 0);
-  KBENCH_CHECK_LAUNCH();
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
+  launch_rows<false>(a, b, c, dims, rows, dim3(tiles_of(dims, rows)), 0, stream);
 }
 
 void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
-                                cudaStream_t stream) {
+                                cudaStream_t stream, SimtSmallRows rows) {
   check_split_count("register_blocked small-tile split-K", splits);
-  static const bool shared_memory_set = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<true, true>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_small_simt_kernel<false, true>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    return true;
-  }();
-  (void)shared_memory_set;
-  const bool whole = dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0;
-  const auto kernel = whole ? matmul_small_simt_kernel<true, true> : matmul_small_simt_kernel<false, true>;
-  const long long tiles = static_cast<long long>(ceil_div(dims.m, kBM)) * ceil_div(dims.n, kBN);
   // Whole rounds of kWarps chunks per split, so each split's warps share its chunks evenly.
   const int rounds = ceil_div(ceil_div(dims.k, kChunkK), kWarps);
   const int chunks_per_split = ceil_div(rounds, splits) * kWarps;
-  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(splits));
-  kernel<<<grid, kThreads, kSharedBytes, stream>>>(a, b, partials, dims.m, dims.n, dims.k, chunks_per_split);
-  KBENCH_CHECK_LAUNCH();
+  const dim3 grid(tiles_of(dims, rows), static_cast<unsigned>(splits));
+  launch_rows<true>(a, b, partials, dims, rows, grid, chunks_per_split, stream);
 }
 
 }  // namespace kbench::matmul

@@ -90,13 +90,15 @@ const std::vector<int> kForcedSplits{1, 3, 8, 9, matmul::kMaxSplitK};
 
 /// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
 /// split count, whatever the shape.
-enum class Fp32Split { register_blocked, register_blocked_async, small_simt, tf32_big, tf32_small };
+enum class Fp32Split { register_blocked, register_blocked_async, small_simt, small_simt_32, small_simt_48, tf32_big, tf32_small };
 
 const char* fp32_split_name(Fp32Split kernel) {
   switch (kernel) {
     case Fp32Split::register_blocked: return "register_blocked";
     case Fp32Split::register_blocked_async: return "register_blocked_async";
     case Fp32Split::small_simt: return "small_simt";
+    case Fp32Split::small_simt_32: return "small_simt_32";
+    case Fp32Split::small_simt_48: return "small_simt_48";
     case Fp32Split::tf32_big: return "tensor_core_big";
     case Fp32Split::tf32_small: return "tensor_core_small";
   }
@@ -124,6 +126,12 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
           matmul::launch_register_blocked_async_partials(a, b, slices, dims, splits, stream);
           break;
         case Fp32Split::small_simt: matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream); break;
+        case Fp32Split::small_simt_32:
+          matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream, matmul::SimtSmallRows::r32);
+          break;
+        case Fp32Split::small_simt_48:
+          matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream, matmul::SimtSmallRows::r48);
+          break;
         case Fp32Split::tf32_big:
           matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::big, splits, stream);
           break;
@@ -138,7 +146,28 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
 }
 
 const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::register_blocked_async,
-                                         Fp32Split::small_simt, Fp32Split::tf32_big, Fp32Split::tf32_small};
+                                         Fp32Split::small_simt,       Fp32Split::small_simt_32,
+                                         Fp32Split::small_simt_48,    Fp32Split::tf32_big,
+                                         Fp32Split::tf32_small};
+
+const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r16, matmul::SimtSmallRows::r32,
+                                                        matmul::SimtSmallRows::r48};
+
+/// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape.
+Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows) {
+  Variant<MatmulArgs> v;
+  v.name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows));
+  v.description = "test-only: the small-tile SIMT kernel, whole K, at one tile height";
+  v.dtypes = {DType::f32};
+  v.prepare = [rows](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    return [rows, args, dims](cudaStream_t stream) {
+      matmul::launch_small_simt(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
+                                static_cast<float*>(args.c), dims, stream, rows);
+    };
+  };
+  return v;
+}
 
 /// matmul with the fixed-split variants above.
 const Op& matmul_with_split_variants() {
@@ -149,6 +178,7 @@ const Op& matmul_with_split_variants() {
       r.add_variant("matmul", wgmma_split_k(splits));
       for (Fp32Split kernel : kFp32Splits) r.add_variant("matmul", fp32_split_k(kernel, splits));
     }
+    for (matmul::SimtSmallRows rows : kSimtSmallRows) r.add_variant("matmul", small_simt_whole(rows));
     return r;
   }();
   return *registry.find("matmul");
@@ -710,22 +740,19 @@ TEST_CASE("wgmma split-K matches the reference for any split count, empty splits
 
 TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty splits included",
           "[gpu][matmul]") {
-  // The small-tile SIMT kernel needs K % 4 == 0 and N % 4 == 0 (launch_small_simt_partials): it
-  // runs on the shapes that have them, every other kernel on all. 64 splits of 7x13x5 or 130x250x64
-  // leave most splits empty; 17x4099x1031 and 257x129x4097 take the element-wise copies.
+  // 64 splits of 7x13x5 or 130x250x64 leave most splits empty; 17x4099x1031 and 257x129x4097 take
+  // the element-wise copies (the small-tile kernel's 4-byte ones).
   const Op& op = matmul_with_split_variants();
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{200, 72, 264}, Shape{130, 250, 64}, Shape{257, 129, 4097},
                              Shape{128, 512, 2048}, Shape{17, 4099, 1031}, Shape{64, 136, 36}, Shape{1, 1000, 3001},
                              Shape{300, 260, 1000}, Shape{131, 257, 999}}) {
-    const bool simt_small_runs = shape[1] % 4 == 0 && shape[2] % 4 == 0;
     for (DType dtype : {DType::f32, DType::tf32}) {
       const std::uint64_t seed = fresh_seed();
       auto workload = op.prepare({shape, dtype, "test"}, seed);
       for (Fp32Split kernel : kFp32Splits) {
         const bool tf32_kernel = kernel == Fp32Split::tf32_big || kernel == Fp32Split::tf32_small;
         if (tf32_kernel != (dtype == DType::tf32)) continue;
-        if (kernel == Fp32Split::small_simt && !simt_small_runs) continue;
         for (int splits : kForcedSplits) {
           const std::string name = std::string(fp32_split_name(kernel)) + "_split_k_" + std::to_string(splits);
           INFO(name << " " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
@@ -734,6 +761,27 @@ TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty 
           CHECK(check.passed);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every tile height, on any alignment",
+          "[gpu][matmul][small_simt]") {
+  // Rows below, at and past a tile (16, 32, 48); N and K odd (4-byte copies), multiples of 4 but
+  // not of the tile (16-byte copies, guarded), and whole tiles (48x96x128: the 16-row tile's
+  // unguarded instantiation).
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
+                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64}}) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
+    for (matmul::SimtSmallRows rows : kSimtSmallRows) {
+      const std::string name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows));
+      INFO(name << " " << format_shape(shape) << " seed " << seed);
+      const Verification check = workload->verify(variant_index(op, name), stream.get());
+      INFO(check.message);
+      CHECK(check.passed);
     }
   }
 }

@@ -120,7 +120,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
                        Dims{257, 129, 65537}, Dims{4096, 4096, 4096}, Dims{1024, 1024, 1024}, Dims{8192, 1024, 2048},
                        Dims{64, 8192, 8192}}) {
     for (bool tf32 : {false, true}) {
-      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(true);
+      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(true, d.m);
       const AutoPlan p = plan_split_model(d, kernels, 132);
       double best = 1e30;
       double chosen = -1;
@@ -155,7 +155,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
 }
 
 TEST_CASE("auto: the split estimate charges the reduction and never beats reading A and B", "[matmul][auto]") {
-  const SplitKernel big = fp32_kernels(true).front();
+  const SplitKernel big = fp32_kernels(true, 4096).front();
   const Dims d{4096, 4096, 4096};
   // 4096³ on 132 SMs: doubling the splits doubles the blocks per SM and halves their steps, so
   // only the reduction's cost differs.
@@ -180,7 +180,7 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
                               {{3000, 1000, 2000}, true, false},  // 142.2 against 105.7
                               {{64, 8192, 8192}, true, true}};    // 115.5 against 274.1
   for (const Row& r : rows) {
-    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(true);
+    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(true, r.dims.m);
     double whole_us = -1;
     double split_us = 1e30;
     for (const SplitKernel& kernel : kernels) {

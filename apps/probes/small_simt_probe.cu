@@ -1,0 +1,146 @@
+// small_simt_probe: how fast is each tile height of the small-tile SIMT kernel
+// (kernels/matmul/matmul_small_simt.cu: 16×32, 32×32, 48×32) at each K split, and how far is the
+// fp32 `auto` cost model (matmul_auto_split.cpp) from it? A probe behind kernels/matmul/NOTES.md
+// ("Taller small tiles"), in kbench's cold method (L2 evicted before each sample, one call per
+// event pair, median).
+//
+//   small_simt_probe [samples] MxNxK ...     (default 30 samples, 47x8192x8192 37x12653x6109
+//                                             64x8192x8192 32x4096x4096 24x8192x4096 17x6001x5003)
+//
+// A row per tile height and split count: the measured µs, the model's estimate for that plan, and
+// "plan" where the model picks it. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
+// then launch_split_k_reduce). Every row's C is compared with the 16-row whole-K call's: the sums
+// differ only in their order (positive inputs, so a relative difference is well defined).
+#include "apps/probes/probe_support.cuh"
+#include "kernels/matmul/matmul_auto_plan.hpp"
+#include "kernels/matmul/matmul_auto_split.hpp"
+#include "kernels/matmul/matmul_kernels.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace mm = kbench::matmul;
+
+std::vector<float> download(const kbench::DeviceBuffer& c, std::size_t count) {
+  std::vector<float> host(count);
+  KBENCH_CUDA_CALL(cudaMemcpy(host.data(), c.get(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// The largest |a - b| / |b| over the elements; NaN where any is NaN (an element never written).
+double worst_difference(const std::vector<float>& a, const std::vector<float>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double d = std::fabs(static_cast<double>(a[i]) - b[i]) / std::fabs(static_cast<double>(b[i]));
+    if (std::isnan(d) || d > worst) worst = d;
+  }
+  return worst;
+}
+
+const char* rows_name(mm::SimtSmallRows rows) {
+  switch (rows) {
+    case mm::SimtSmallRows::r16: return "16x32";
+    case mm::SimtSmallRows::r32: return "32x32";
+    case mm::SimtSmallRows::r48: return "48x32";
+  }
+  return "?";
+}
+
+void run_shape(probe::Session& session, mm::Dims dims) {
+  constexpr int kMostSplits = 8;
+  const std::size_t a_count = static_cast<std::size_t>(dims.m) * dims.k;
+  const std::size_t b_count = static_cast<std::size_t>(dims.k) * dims.n;
+  const std::size_t c_count = static_cast<std::size_t>(dims.m) * dims.n;
+  kbench::DeviceBuffer a(a_count * sizeof(float)), b(b_count * sizeof(float)), c(c_count * sizeof(float));
+  kbench::DeviceBuffer slices(kMostSplits * c_count * sizeof(float));
+  // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
+  probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
+  probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
+  KBENCH_CHECK_LAUNCH();
+  const unsigned exponent = 125u << 23;
+  for (kbench::DeviceBuffer* buffer : {&a, &b}) {
+    std::vector<unsigned> host(buffer->bytes() / 4);
+    KBENCH_CUDA_CALL(cudaMemcpy(host.data(), buffer->get(), buffer->bytes(), cudaMemcpyDeviceToHost));
+    for (unsigned& word : host) word |= exponent;
+    KBENCH_CUDA_CALL(cudaMemcpy(buffer->get(), host.data(), buffer->bytes(), cudaMemcpyHostToDevice));
+  }
+  const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0;
+  const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
+  const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
+  std::printf("\nfp32 %dx%dx%d (%s copies): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
+              aligned ? "16-byte" : "4-byte", std::string(mm::auto_kernel_name(plan.kernel)).c_str(),
+              plan.kernel == mm::AutoKernel::small_simt || plan.kernel == mm::AutoKernel::small_simt_split_k
+                  ? (std::string(" ") + rows_name(plan.simt_rows)).c_str()
+                  : "",
+              plan.splits);
+
+  std::vector<float> reference;
+  for (const mm::SplitKernel& kernel : mm::fp32_kernels(aligned, dims.m)) {
+    if (kernel.whole != mm::AutoKernel::small_simt) continue;
+    for (int splits : {1, 2, 3, 4, 6, kMostSplits}) {
+      KBENCH_CUDA_CALL(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN until written
+      const double us = session.cold_us([&] {
+        if (splits == 1) return mm::launch_small_simt(a.as<float>(), b.as<float>(), c.as<float>(), dims, nullptr, kernel.simt_rows);
+        mm::launch_small_simt_partials(a.as<float>(), b.as<float>(), slices.as<float>(), dims, splits, nullptr,
+                                       kernel.simt_rows);
+        mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
+      });
+      const bool planned = plan.simt_rows == kernel.simt_rows && plan.splits == splits &&
+                           (plan.kernel == mm::AutoKernel::small_simt || plan.kernel == mm::AutoKernel::small_simt_split_k);
+      std::printf("  %s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n", rows_name(kernel.simt_rows), splits, us,
+                  flops / us / 1e6, mm::split_estimate_us(dims, kernel, splits, session.device.sm_count),
+                  planned ? "  (plan)" : "");
+      const std::vector<float> out = download(c, c_count);
+      if (reference.empty()) {
+        reference = out;
+      } else {
+        const double worst = worst_difference(out, reference);
+        if (!(worst <= 1e-4)) std::printf("    C differs from the 16-row whole-K call's: worst relative difference %.3g\n", worst);
+      }
+    }
+  }
+}
+
+bool parse_shape(const char* text, mm::Dims& dims) {
+  return std::sscanf(text, "%dx%dx%d", &dims.m, &dims.n, &dims.k) == 3 && dims.m > 0 && dims.n > 0 && dims.k > 0 &&
+         static_cast<double>(dims.n) * dims.k < 2147483648.0 && static_cast<double>(dims.m) * dims.k < 2147483648.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    int samples = 30;
+    std::vector<mm::Dims> shapes;
+    for (int i = 1; i < argc; ++i) {
+      mm::Dims dims;
+      if (i == 1 && std::string(argv[i]).find('x') == std::string::npos) {
+        samples = std::atoi(argv[i]);
+      } else if (parse_shape(argv[i], dims)) {
+        shapes.push_back(dims);
+      } else {
+        samples = 0;
+      }
+    }
+    if (samples < 1) {
+      std::fprintf(stderr, "usage: small_simt_probe [samples] MxNxK ...  (extents >= 1, A and B below 2^31 elements)\n");
+      return 2;
+    }
+    if (shapes.empty()) {
+      shapes = {{47, 8192, 8192}, {37, 12653, 6109}, {64, 8192, 8192}, {32, 4096, 4096}, {24, 8192, 4096}, {17, 6001, 5003}};
+    }
+    probe::Session session(samples);
+    session.print_banner();
+    for (const mm::Dims& dims : shapes) run_shape(session, dims);
+    return 0;
+  } catch (const std::exception& error) {
+    return probe::fail(error);
+  }
+}
