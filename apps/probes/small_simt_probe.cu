@@ -8,7 +8,8 @@
 //                                             64x8192x8192 32x4096x4096 24x8192x4096 17x6001x5003)
 //
 // A row per tile height and split count: the measured µs, the model's estimate for that plan, and
-// "plan" where the model picks it. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
+// "plan" where the model picks it. Where K is not a multiple of 4, each call first pads A's rows
+// (launch_pad_rows), as `auto` does. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
 // then launch_split_k_reduce). Every row's C is compared with the 16-row whole-K call's: the sums
 // differ only in their order (positive inputs, so a relative difference is well defined).
 #include "apps/probes/probe_support.cuh"
@@ -60,6 +61,9 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   const std::size_t c_count = static_cast<std::size_t>(dims.m) * dims.n;
   kbench::DeviceBuffer a(a_count * sizeof(float)), b(b_count * sizeof(float)), c(c_count * sizeof(float));
   kbench::DeviceBuffer slices(kMostSplits * c_count * sizeof(float));
+  // Where K is not a multiple of 4, A padded as `auto` pads it (inside the timed call, as there).
+  const int a_pitch = static_cast<int>(mm::ceil_div64(dims.k, 4) * 4);
+  kbench::DeviceBuffer padded_a(mm::simt_padded_a_bytes(dims));
   // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
   probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
   probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
@@ -72,24 +76,32 @@ void run_shape(probe::Session& session, mm::Dims dims) {
     KBENCH_CUDA_CALL(cudaMemcpy(buffer->get(), host.data(), buffer->bytes(), cudaMemcpyHostToDevice));
   }
   const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0;
+  const bool pad_a = dims.k % 4 != 0;
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
-  std::printf("\nfp32 %dx%dx%d (%s copies): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
-              aligned ? "16-byte" : "4-byte", std::string(mm::auto_kernel_name(plan.kernel)).c_str(),
+  std::printf("\nfp32 %dx%dx%d (%s copies of B%s): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
+              dims.n % 4 == 0 ? "16-byte" : "4-byte", pad_a ? ", A padded" : "", std::string(mm::auto_kernel_name(plan.kernel)).c_str(),
               plan.kernel == mm::AutoKernel::small_simt || plan.kernel == mm::AutoKernel::small_simt_split_k
                   ? (std::string(" ") + rows_name(plan.simt_rows)).c_str()
                   : "",
               plan.splits);
 
   std::vector<float> reference;
-  for (const mm::SplitKernel& kernel : mm::fp32_kernels(aligned, dims.m)) {
+  (void)aligned;
+  for (const mm::SplitKernel& kernel : mm::fp32_kernels(dims, true)) {
     if (kernel.whole != mm::AutoKernel::small_simt) continue;
     for (int splits : {1, 2, 3, 4, 6, kMostSplits}) {
       KBENCH_CUDA_CALL(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN until written
       const double us = session.cold_us([&] {
-        if (splits == 1) return mm::launch_small_simt(a.as<float>(), b.as<float>(), c.as<float>(), dims, nullptr, kernel.simt_rows);
-        mm::launch_small_simt_partials(a.as<float>(), b.as<float>(), slices.as<float>(), dims, splits, nullptr,
-                                       kernel.simt_rows);
+        mm::SimtOperands x{a.as<float>(), dims.k, b.as<float>(), c.as<float>()};
+        if (pad_a) {
+          mm::launch_pad_rows(a.as<float>(), dims.m, dims.k, padded_a.as<float>(), a_pitch, nullptr);
+          x.a = padded_a.as<float>();
+          x.a_pitch = a_pitch;
+        }
+        if (splits == 1) return mm::launch_small_simt(x, dims, nullptr, kernel.simt_rows);
+        x.c = slices.as<float>();
+        mm::launch_small_simt_partials(x, dims, splits, nullptr, kernel.simt_rows);
         mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
       });
       const bool planned = plan.simt_rows == kernel.simt_rows && plan.splits == splits &&

@@ -83,12 +83,21 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       launch_register_blocked_async_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     case AutoKernel::small_simt:
-      if (!tf32) return launch_small_simt(a, b, c, dims, stream, plan.simt_rows);
-      break;
-    case AutoKernel::small_simt_split_k:
+    case AutoKernel::small_simt_split_k: {
       if (tf32) break;
-      launch_small_simt_partials(a, b, workspace, dims, plan.splits, stream, plan.simt_rows);
-      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+      SimtOperands x{a, dims.k, b, c};
+      float* slices = workspace;
+      if (plan.padded_bytes > 0) {
+        x.a_pitch = static_cast<int>(ceil_div64(dims.k, 4) * 4);
+        launch_pad_rows(a, dims.m, dims.k, workspace, x.a_pitch, stream);
+        x.a = workspace;
+        slices = workspace + plan.padded_bytes / sizeof(float);
+      }
+      if (plan.kernel == AutoKernel::small_simt) return launch_small_simt(x, dims, stream, plan.simt_rows);
+      x.c = slices;
+      launch_small_simt_partials(x, dims, plan.splits, stream, plan.simt_rows);
+      return launch_split_k_reduce(slices, plan.splits, c, dims, stream);
+    }
     case AutoKernel::tensor_core:
       if (tf32) return launch_tensor_core_tf32(a, b, c, dims, stream);
       break;

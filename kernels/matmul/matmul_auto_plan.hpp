@@ -52,7 +52,9 @@ struct AutoPlan {
   /// call's workspace; else 0.
   std::size_t transposed_b_bytes = 0;
   /// A wgmma_tma_padded plan's scratch (padded_layout with every pointer taken as misaligned where
-  /// any is: at least what the call's own pointers need), the whole of the call's workspace; else 0.
+  /// any is: at least what the call's own pointers need), the whole of the call's workspace; a
+  /// small_simt plan's A with rows padded to a multiple of 4 floats where K is not one or a pointer
+  /// is misaligned (simt_padded_a_bytes), at the workspace's front before any slices; else 0.
   std::size_t padded_bytes = 0;
   /// A small_simt(_split_k) plan's tile height; else unused.
   SimtSmallRows simt_rows = SimtSmallRows::r16;

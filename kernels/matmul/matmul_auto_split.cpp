@@ -77,7 +77,14 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
 
 // Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
 // rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
-std::vector<SplitKernel> fp32_kernels(bool aligned, int m) {
+std::size_t simt_padded_a_bytes(Dims dims) {
+  const std::int64_t bytes = std::int64_t{dims.m} * ceil_div64(dims.k, 4) * 4 * static_cast<std::int64_t>(sizeof(float));
+  return static_cast<std::size_t>(ceil_div64(bytes, 256) * 256);
+}
+
+std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
+  const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
+  const bool b_vector = dims.n % 4 == 0 && pointers_aligned16;
   // 128×128 SIMT, 8 k a step, register_blocked_async's kernel whole and split (cp.async panels;
   // session 11: 4096³ 3093 µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250,
   // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
@@ -89,15 +96,14 @@ std::vector<SplitKernel> fp32_kernels(bool aligned, int m) {
   std::vector<SplitKernel> small{
       {AutoKernel::small_simt, AutoKernel::small_simt_split_k, 16, kSimtSmallTileN, 128, 3, 1.7, 1,
        WholeTile::always, SimtSmallRows::r16}};
-  if (m > 16 && m <= kSimtTallMaxRows) {
+  if (dims.m > 16 && dims.m <= kSimtTallMaxRows) {
     small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 32, kSimtSmallTileN, 128, 2,
                      kSimtStepUs32, 1, WholeTile::always, SimtSmallRows::r32});
     small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 48, kSimtSmallTileN, 128, 2,
                      kSimtStepUs48, 1, WholeTile::always, SimtSmallRows::r48});
   }
-  if (aligned) {
-    big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
-  } else {
+  if (aligned) big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
+  if (!b_vector) {
     for (SplitKernel& kernel : small) kernel.step_us *= kSimtScalarCopyCost;
   }
   std::vector<SplitKernel> kernels{big};

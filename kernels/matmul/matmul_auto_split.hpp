@@ -5,6 +5,7 @@
 
 #include "kernels/matmul/matmul_auto_plan.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -58,15 +59,22 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
 /// 1 only where whole_runs_tile (0 when no count qualifies).
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
-/// The kernels plan_auto weighs for fp32 of `m` rows (`aligned`: K % 4 == 0, N % 4 == 0, 16-byte
-/// pointers; otherwise the 128×128 kernel's scalar path and the small tiles' 4-byte copies): the
-/// 128×128 and 16×32 tiles, and for m of 17 to kSimtTallMaxRows the 32×32 and 48×32 tiles.
-std::vector<SplitKernel> fp32_kernels(bool aligned, int m);
+/// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, and for M of 17
+/// to kSimtTallMaxRows the 32×32 and 48×32 tiles. Off the 16-byte paths (K or N not a multiple of
+/// 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
+/// count; the small tiles copy B 4 bytes at a time where N is not a multiple of 4 or a pointer is
+/// misaligned (their step times × kSimtScalarCopyCost), and read A padded (simt_padded_a_bytes)
+/// where only K is not.
+std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16);
+
+/// The small-tile plans' copy of A with rows padded to a multiple of 4 floats, in bytes (a multiple
+/// of 256, so that the split slices behind it stay aligned).
+std::size_t simt_padded_a_bytes(Dims dims);
 /// The 32×32 and 48×32 tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM), and
 /// the small tiles' cost of 4-byte copies (K or N not a multiple of 4) as a factor on any step time.
-inline constexpr double kSimtStepUs32 = 1.68;
-inline constexpr double kSimtStepUs48 = 2.27;
-inline constexpr double kSimtScalarCopyCost = 1.15;
+inline constexpr double kSimtStepUs32 = 1.92;
+inline constexpr double kSimtStepUs48 = 2.87;
+inline constexpr double kSimtScalarCopyCost = 1.2;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;

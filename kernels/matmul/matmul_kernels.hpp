@@ -50,6 +50,21 @@ void launch_register_blocked_async(const float* a, const float* b, float* c, Dim
 /// N % 4 == 0 and the pointers are 16-byte aligned, 4-byte copies otherwise (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream,
                        SimtSmallRows rows = SimtSmallRows::r16);
+/// The small-tile kernel's operands with A's row pitch: K, or a padded copy's (launch_pad_rows),
+/// whose columns from K on must hold zeros. A pitch that is a multiple of 4 (with A 16-byte
+/// aligned) takes A's 16-byte copies whatever K is. `c`: C, or the split kernel's slices.
+struct SimtOperands {
+  const float* a = nullptr;
+  int a_pitch = 0;
+  const float* b = nullptr;
+  float* c = nullptr;
+};
+void launch_small_simt(const SimtOperands& operands, Dims dims, cudaStream_t stream, SimtSmallRows rows);
+
+/// Copies the rows×cols fp32 matrix `src` (pitch cols) to `dst` with rows `pitch` floats apart
+/// (pitch >= cols), zeros in columns cols .. pitch - 1 (matmul_pad_rows.cu): `auto`'s copy of A
+/// for the small-tile kernel where K is not a multiple of 4.
+void launch_pad_rows(const float* src, int rows, int cols, float* dst, int pitch, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
@@ -226,6 +241,8 @@ void launch_register_blocked_async_partials(const float* a, const float* b, floa
 /// (matmul_small_simt.cu). Any shape.
 void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
                                 cudaStream_t stream, SimtSmallRows rows = SimtSmallRows::r16);
+void launch_small_simt_partials(const SimtOperands& operands, Dims dims, int splits, cudaStream_t stream,
+                                SimtSmallRows rows);
 
 /// register_blocked's tiles: 128×128 (the big kernel), 16×32 (the small-tile kernel).
 constexpr int kSimtBigTile = 128, kSimtSmallTileM = 16, kSimtSmallTileN = 32;

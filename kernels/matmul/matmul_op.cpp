@@ -9,6 +9,7 @@
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
 #include "kernels/matmul/matmul_auto.hpp"
+#include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_cublas.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
@@ -356,8 +357,9 @@ Variant<MatmulArgs> auto_variant() {
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
       "of them (2 splits, or 3+ where M >= 128, K <= 4096 and the 128x128 tiles fill a quarter of the SMs: "
       "whole K on 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
-      "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the 16x32 small-tile kernel / "
-      "tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
+      "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the small-tile kernel "
+      "(16x32 tiles; 32x32 or 48x32 for M of 17-64; A's rows padded to a multiple of 4 floats first where K is not "
+      "one) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
       "transpose included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
@@ -478,13 +480,15 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.traffic = traffic;
   // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, for tf32 the
   // transposed B of wgmma_tf32 (and of auto's plans that run it), for 16-bit the padded copies of
-  // wgmma_tma_padded (and of auto's plans that run it).
+  // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A of the small tiles.
   op.scratch_bytes = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
     const double transposed_b =
         problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
-    const double padded = half ? static_cast<double>(matmul::padded_layout_bound(dims).bytes) : 0.0;
+    const double padded = half                            ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
+                          : problem.dtype == DType::f32 ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
+                                                        : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
            static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;
   };

@@ -73,31 +73,51 @@ struct Tile {
   static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
 };
 
-/// Starts one lane's share of the copies of the chunk at `k0` into `piece`. `kVector`: K % 4 == 0,
-/// N % 4 == 0 and 16-byte aligned pointers, so 16-byte copies (A: kACopies16, B: 4 per lane), each
-/// wholly inside the matrix or wholly outside it (then zero-filled; the source must still be a valid
-/// address); otherwise 4-byte copies, each element checked. `Whole`: the launcher saw M % 16, N % 32
-/// and K % 16 all 0, so every copy is inside and none is checked (the checks cost 0.17 µs per call
-/// at 256³ on the H100: 3.01 against 2.84 µs, NOTES.md).
+/// How a kernel copies A and B: 16-byte copies of both (A's pitch and N multiples of 4, 16-byte
+/// aligned pointers); A 16-byte and B 4-byte (N not a multiple of 4: `auto` pads A's rows to a
+/// multiple of 4 first where K is not); or 4 bytes at a time for both. 4-byte copies check every
+/// element and fill the same pieces; a 16-byte copy is wholly inside the matrix or wholly outside it
+/// (then zero-filled; the source must still be a valid address).
+enum class Copies { vector, scalar_b, scalar };
+
+/// Starts one lane's share of the copies of the chunk at `k0` into `piece`. A's rows are `lda`
+/// floats apart (K, or a padded copy's pitch whose columns from K on hold zeros). `Whole`: the
+/// launcher saw M % 16, N % 32 and K % 16 all 0, so every copy is inside and none is checked (the
+/// checks cost 0.17 µs per call at 256³ on the H100: 3.01 against 2.84 µs, NOTES.md).
 ///
-/// Offsets are unsigned 32-bit: every element's index is below 2^31 (checked_dims), and an offset
-/// past the matrix (which may wrap) is never read. 64-bit pointers per copy, hoisted out of the
-/// main loop by the compiler, spilled the 32- and 48-row tiles.
-template <int kBM, bool Whole, bool kVector>
-__device__ __forceinline__ void issue_chunk(float* piece, const float* a, const float* b, int m, int n, int k,
-                                            int block_row, int block_col, int k0, int lane) {
+/// Offsets are unsigned 32-bit: every element's index is below 2^31 (checked_dims; a padded A is
+/// at most 3 floats a row longer), and an offset past the matrix (which may wrap) is never read.
+/// 64-bit pointers per copy, hoisted out of the main loop by the compiler, spilled the 32- and
+/// 48-row tiles.
+template <int kBM, bool Whole, Copies kCopies>
+__device__ __forceinline__ void issue_chunk(float* piece, const float* a, int lda, const float* b, int m, int n,
+                                            int k, int block_row, int block_col, int k0, int lane) {
   using T = Tile<kBM>;
-  const unsigned uk = static_cast<unsigned>(k), un = static_cast<unsigned>(n);
-  if constexpr (kVector) {
-    // A: 4 lanes per row (16 k), 8 rows per copy; B: 8 lanes per row (32 columns), 4 rows per copy.
-    const int a_row = lane / 4, a_k = k0 + lane % 4 * 4, b_row = k0 + lane / 8, b_col = block_col + lane % 8 * 4;
-    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * uk + static_cast<unsigned>(a_k);
-    const unsigned b_first = static_cast<unsigned>(b_row) * un + static_cast<unsigned>(b_col);
+  const unsigned ulda = static_cast<unsigned>(lda), un = static_cast<unsigned>(n);
+  if constexpr (kCopies != Copies::scalar) {
+    // 4 lanes per row (16 k), 8 rows per copy.
+    const int a_row = lane / 4, a_k = k0 + lane % 4 * 4;
+    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * ulda + static_cast<unsigned>(a_k);
 #pragma unroll
     for (int i = 0; i < T::kACopies16; ++i) {
       const bool inside = Whole || (block_row + a_row + 8 * i < m && a_k < k);
-      cp_async_16(piece + (a_row + 8 * i) * kALd + lane % 4 * 4, inside ? a + (a_first + 8u * i * uk) : a, inside);
+      cp_async_16(piece + (a_row + 8 * i) * kALd + lane % 4 * 4, inside ? a + (a_first + 8u * i * ulda) : a, inside);
     }
+  } else {
+    // Half a warp per row (16 k, 64 bytes), 2 rows per copy; unrolled 4 deep: unrolled whole, the
+    // copies' offsets hoisted out of the main loop spilled the 48-row tile (ptxas of CUDA 13.0).
+    const int a_row = lane / kChunkK, a_k = k0 + lane % kChunkK;
+    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * ulda + static_cast<unsigned>(a_k);
+#pragma unroll 4
+    for (int i = 0; i < T::kACopies4; ++i) {
+      const bool inside = block_row + a_row + 2 * i < m && a_k < k;
+      cp_async_4(piece + (a_row + 2 * i) * kALd + lane % kChunkK, inside ? a + (a_first + 2u * i * ulda) : a, inside);
+    }
+  }
+  if constexpr (kCopies == Copies::vector) {
+    // 8 lanes per row (32 columns), 4 rows per copy.
+    const int b_row = k0 + lane / 8, b_col = block_col + lane % 8 * 4;
+    const unsigned b_first = static_cast<unsigned>(b_row) * un + static_cast<unsigned>(b_col);
 #pragma unroll
     for (int i = 0; i < kBCopies16; ++i) {
       const bool inside = Whole || (b_row + 4 * i < k && b_col < n);
@@ -105,17 +125,9 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const 
                   inside);
     }
   } else {
-    // A: half a warp per row (16 k, 64 bytes), 2 rows per copy; B: a warp per row (32 columns, 128
-    // bytes). Unrolled 4 deep: unrolled whole, the copies' offsets hoisted out of the main loop
-    // spilled the 48-row tile (ptxas of CUDA 13.0).
-    const int a_row = lane / kChunkK, a_k = k0 + lane % kChunkK, b_col = block_col + lane;
-    const unsigned a_first = static_cast<unsigned>(block_row + a_row) * uk + static_cast<unsigned>(a_k);
+    // A warp per row (32 columns, 128 bytes).
+    const int b_col = block_col + lane;
     const unsigned b_first = static_cast<unsigned>(k0) * un + static_cast<unsigned>(b_col);
-#pragma unroll 4
-    for (int i = 0; i < T::kACopies4; ++i) {
-      const bool inside = block_row + a_row + 2 * i < m && a_k < k;
-      cp_async_4(piece + (a_row + 2 * i) * kALd + lane % kChunkK, inside ? a + (a_first + 2u * i * uk) : a, inside);
-    }
 #pragma unroll 4
     for (int r = 0; r < kBCopies4; ++r) {
       const bool inside = b_col < n && k0 + r < k;
@@ -133,10 +145,10 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, const 
 /// kPartial: split K over blockIdx.y. Block (x, y) takes chunks y·chunks_per_split .. + chunks_per_split
 /// - 1 (clipped to K; chunks_per_split a multiple of kWarps, so every split hands its warps chunks
 /// in the same order) and writes its unrounded sums to slice y of the M×N fp32 workspace `c`.
-template <int kBM, bool Whole, bool kPartial, bool kVector>
+template <int kBM, bool Whole, bool kPartial, Copies kCopies>
 __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
-    matmul_small_simt_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
-                             int n, int k, int chunks_per_split) {
+    matmul_small_simt_kernel(const float* __restrict__ a, int lda, const float* __restrict__ b, float* __restrict__ c,
+                             int m, int n, int k, int chunks_per_split) {
   using T = Tile<kBM>;
   constexpr int kLaneRows = T::kLaneRows;
   extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials
@@ -158,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
   }
   auto chunk_k0 = [&](int i) { return (first + warp + kWarps * i) * kChunkK; };
   auto issue = [&](int i) {
-    issue_chunk<kBM, Whole, kVector>(ring + (i % kRing) * T::kPiece, a, b, m, n, k, block_row, block_col,
+    issue_chunk<kBM, Whole, kCopies>(ring + (i % kRing) * T::kPiece, a, lda, b, m, n, k, block_row, block_col,
                                      chunk_k0(i), lane);
   };
   float acc[kLaneRows][4] = {};
@@ -218,7 +230,7 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
     const int row = block_row + r, out_col = block_col + col;
     if (row >= m || out_col >= n) continue;
     float* out = c + static_cast<long long>(row) * n + out_col;
-    if constexpr (kVector) {
+    if constexpr (kCopies == Copies::vector) {
       *reinterpret_cast<float2*>(out) = sum;  // N % 4 == 0: both columns inside, the pair aligned
     } else {
       out[0] = sum.x;
@@ -227,45 +239,47 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
   }
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 /// Launches one instantiation on `grid` (x: tiles, y: K splits). Its shared-memory limit is raised
 /// once per process, on the device kbench runs on (52-92 KB, above the 48 KB a kernel gets without
 /// asking).
-template <int kBM, bool Whole, bool kPartial, bool kVector>
-void launch_instance(const float* a, const float* b, float* c, Dims dims, dim3 grid, int chunks_per_split,
-                     cudaStream_t stream) {
-  const auto kernel = matmul_small_simt_kernel<kBM, Whole, kPartial, kVector>;
+template <int kBM, bool Whole, bool kPartial, Copies kCopies>
+void launch_instance(const SimtOperands& x, Dims dims, dim3 grid, int chunks_per_split, cudaStream_t stream) {
+  const auto kernel = matmul_small_simt_kernel<kBM, Whole, kPartial, kCopies>;
   static const bool shared_memory_set = [kernel] {
     KBENCH_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile<kBM>::kSharedBytes));
     return true;
   }();
   (void)shared_memory_set;
-  kernel<<<grid, kThreads, Tile<kBM>::kSharedBytes, stream>>>(a, b, c, dims.m, dims.n, dims.k, chunks_per_split);
+  kernel<<<grid, kThreads, Tile<kBM>::kSharedBytes, stream>>>(x.a, x.a_pitch, x.b, x.c, dims.m, dims.n, dims.k,
+                                                              chunks_per_split);
   KBENCH_CHECK_LAUNCH();
 }
 
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
 /// The instantiation of `kBM` rows that `dims` and the pointers allow.
 template <int kBM, bool kPartial>
-void launch_tile(const float* a, const float* b, float* c, Dims dims, dim3 grid, int chunks_per_split,
-                 cudaStream_t stream) {
-  const bool vector = dims.k % 4 == 0 && dims.n % 4 == 0 && aligned16(a) && aligned16(b) && aligned16(c);
-  if (!vector) return launch_instance<kBM, false, kPartial, false>(a, b, c, dims, grid, chunks_per_split, stream);
+void launch_tile(const SimtOperands& x, Dims dims, dim3 grid, int chunks_per_split, cudaStream_t stream) {
+  const bool a_vector = x.a_pitch % 4 == 0 && aligned16(x.a);
+  const bool b_vector = dims.n % 4 == 0 && aligned16(x.b) && aligned16(x.c);
+  if (!a_vector) return launch_instance<kBM, false, kPartial, Copies::scalar>(x, dims, grid, chunks_per_split, stream);
+  if (!b_vector) return launch_instance<kBM, false, kPartial, Copies::scalar_b>(x, dims, grid, chunks_per_split, stream);
   if constexpr (kBM == 16) {
-    if (dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0) {
-      return launch_instance<kBM, true, kPartial, true>(a, b, c, dims, grid, chunks_per_split, stream);
+    if (dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0 && x.a_pitch == dims.k) {
+      return launch_instance<kBM, true, kPartial, Copies::vector>(x, dims, grid, chunks_per_split, stream);
     }
   }
-  launch_instance<kBM, false, kPartial, true>(a, b, c, dims, grid, chunks_per_split, stream);
+  launch_instance<kBM, false, kPartial, Copies::vector>(x, dims, grid, chunks_per_split, stream);
 }
 
 template <bool kPartial>
-void launch_rows(const float* a, const float* b, float* c, Dims dims, SimtSmallRows rows, dim3 grid,
-                 int chunks_per_split, cudaStream_t stream) {
+void launch_rows(const SimtOperands& x, Dims dims, SimtSmallRows rows, dim3 grid, int chunks_per_split,
+                 cudaStream_t stream) {
+  if (x.a_pitch < dims.k) throw std::invalid_argument("small_simt: A's pitch is shorter than K");
   switch (rows) {
-    case SimtSmallRows::r16: return launch_tile<16, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
-    case SimtSmallRows::r32: return launch_tile<32, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
-    case SimtSmallRows::r48: return launch_tile<48, kPartial>(a, b, c, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r16: return launch_tile<16, kPartial>(x, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r32: return launch_tile<32, kPartial>(x, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r48: return launch_tile<48, kPartial>(x, dims, grid, chunks_per_split, stream);
   }
   throw std::invalid_argument("small_simt: unknown tile height");
 }
@@ -276,18 +290,26 @@ unsigned tiles_of(Dims dims, SimtSmallRows rows) {
 
 }  // namespace
 
-void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
-  launch_rows<false>(a, b, c, dims, rows, dim3(tiles_of(dims, rows)), 0, stream);
+void launch_small_simt(const SimtOperands& x, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
+  launch_rows<false>(x, dims, rows, dim3(tiles_of(dims, rows)), 0, stream);
 }
 
-void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
-                                cudaStream_t stream, SimtSmallRows rows) {
+void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
+  launch_small_simt(SimtOperands{a, dims.k, b, c}, dims, stream, rows);
+}
+
+void launch_small_simt_partials(const SimtOperands& x, Dims dims, int splits, cudaStream_t stream, SimtSmallRows rows) {
   check_split_count("register_blocked small-tile split-K", splits);
   // Whole rounds of kWarps chunks per split, so each split's warps share its chunks evenly.
   const int rounds = ceil_div(ceil_div(dims.k, kChunkK), kWarps);
   const int chunks_per_split = ceil_div(rounds, splits) * kWarps;
   const dim3 grid(tiles_of(dims, rows), static_cast<unsigned>(splits));
-  launch_rows<true>(a, b, partials, dims, rows, grid, chunks_per_split, stream);
+  launch_rows<true>(x, dims, rows, grid, chunks_per_split, stream);
+}
+
+void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,
+                                cudaStream_t stream, SimtSmallRows rows) {
+  launch_small_simt_partials(SimtOperands{a, dims.k, b, partials}, dims, splits, stream, rows);
 }
 
 }  // namespace kbench::matmul

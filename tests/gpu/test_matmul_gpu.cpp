@@ -153,17 +153,27 @@ const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split:
 const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r16, matmul::SimtSmallRows::r32,
                                                         matmul::SimtSmallRows::r48};
 
-/// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape.
-Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows) {
+/// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape;
+/// `padded`: A first copied with its rows padded to a multiple of 4 floats (launch_pad_rows), as
+/// `auto` does where K is not one.
+Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   Variant<MatmulArgs> v;
-  v.name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows));
+  v.name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows)) + (padded ? "_padded_a" : "");
   v.description = "test-only: the small-tile SIMT kernel, whole K, at one tile height";
   v.dtypes = {DType::f32};
-  v.prepare = [rows](const MatmulArgs& args) -> CallFn {
+  v.prepare = [rows, padded](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    return [rows, args, dims](cudaStream_t stream) {
-      matmul::launch_small_simt(static_cast<const float*>(args.a), static_cast<const float*>(args.b),
-                                static_cast<float*>(args.c), dims, stream, rows);
+    const int pitch = padded ? (dims.k + 3) / 4 * 4 : dims.k;
+    auto scratch = std::make_shared<const DeviceBuffer>(std::size_t(dims.m) * pitch * sizeof(float));
+    return [rows, padded, args, dims, pitch, scratch](cudaStream_t stream) {
+      matmul::SimtOperands x{static_cast<const float*>(args.a), dims.k, static_cast<const float*>(args.b),
+                             static_cast<float*>(args.c)};
+      if (padded) {
+        matmul::launch_pad_rows(x.a, dims.m, dims.k, scratch->as<float>(), pitch, stream);
+        x.a = scratch->as<float>();
+        x.a_pitch = pitch;
+      }
+      matmul::launch_small_simt(x, dims, stream, rows);
     };
   };
   return v;
@@ -178,7 +188,9 @@ const Op& matmul_with_split_variants() {
       r.add_variant("matmul", wgmma_split_k(splits));
       for (Fp32Split kernel : kFp32Splits) r.add_variant("matmul", fp32_split_k(kernel, splits));
     }
-    for (matmul::SimtSmallRows rows : kSimtSmallRows) r.add_variant("matmul", small_simt_whole(rows));
+    for (matmul::SimtSmallRows rows : kSimtSmallRows) {
+      for (bool padded : {false, true}) r.add_variant("matmul", small_simt_whole(rows, padded));
+    }
     return r;
   }();
   return *registry.find("matmul");
@@ -246,6 +258,10 @@ std::vector<Shape> shapes_to_check() {
                             // fp32 / tf32 auto: small M (the small-tile split-K kernels), large K
                             // (128×128 split 16 ways), a partial wave split in two, odd extents.
                             {32, 4096, 4096}, {512, 512, 32768}, {3001, 997, 2003}, {3000, 1000, 2000},
+                            // fp32 auto on few rows: the 48×32 tile with A padded (K odd) and B's
+                            // 4-byte copies (N odd), the 32×32 tile with A padded and B's 16-byte
+                            // copies (N a multiple of 4).
+                            {45, 2003, 1001}, {29, 4096, 1999},
                             // auto's GEMV plans: one row of B's width, 3 rows of an odd N and K.
                             {1, 4096, 4096}, {3, 4099, 8191}};
   // The largest shape of each size class up to 2048³.
@@ -765,7 +781,8 @@ TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty 
   }
 }
 
-TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every tile height, on any alignment",
+TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every tile height, on any alignment, A "
+          "padded or not",
           "[gpu][matmul][small_simt]") {
   // Rows below, at and past a tile (16, 32, 48); N and K odd (4-byte copies), multiples of 4 but
   // not of the tile (16-byte copies, guarded), and whole tiles (48x96x128: the 16-row tile's
@@ -777,11 +794,13 @@ TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every til
     const std::uint64_t seed = fresh_seed();
     auto workload = op.prepare({shape, DType::f32, "test"}, seed);
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {
-      const std::string name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows));
-      INFO(name << " " << format_shape(shape) << " seed " << seed);
-      const Verification check = workload->verify(variant_index(op, name), stream.get());
-      INFO(check.message);
-      CHECK(check.passed);
+      for (const char* suffix : {"", "_padded_a"}) {
+        const std::string name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows)) + suffix;
+        INFO(name << " " << format_shape(shape) << " seed " << seed);
+        const Verification check = workload->verify(variant_index(op, name), stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+      }
     }
   }
 }

@@ -82,7 +82,7 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
       {{256, 256, 65536}, DType::f32, AutoKernel::register_blocked_split_k, 64},
       {{3000, 1000, 2000}, DType::f32, AutoKernel::register_blocked_split_k, 2},  // 192 tiles: 1.45 waves; 311.1 against whole K's 385.1 (session 16)
       {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
-      {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},   // small M: a split's last wave and reduction cost more
+      {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt_split_k, 2},  // 128 tiles of 32×32: 39.7 µs against 16×32 whole's 40.5 (session 21)
       {{16, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},
       {{64, 8192, 8192}, DType::f32, AutoKernel::small_simt, 1},
       {{4096, 4096, 4096}, DType::tf32, AutoKernel::tensor_core, 1},
@@ -101,18 +101,49 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
   }
 }
 
-TEST_CASE("auto: fp32 and tf32 shapes off the 16-byte paths never take the small kernels", "[matmul][auto]") {
-  // K or N not a multiple of 4, or misaligned pointers: only the 128×128 kernels copy element-wise.
-  for (const Dims d : {Dims{32, 4096, 4095}, Dims{1, 1000, 3001}, Dims{1024, 1023, 1024}, Dims{16, 4096, 4096}}) {
-    for (DType dtype : {DType::f32, DType::tf32}) {
-      const bool shape_aligned = d.k % 4 == 0 && d.n % 4 == 0;
-      const AutoPlan p = plan(d.m, d.n, d.k, dtype, kH100, shape_aligned ? false : true);
-      INFO(d.m << "x" << d.n << "x" << d.k << ": " << auto_kernel_name(p.kernel));
-      CHECK(p.kernel != AutoKernel::small_simt);
-      CHECK(p.kernel != AutoKernel::small_simt_split_k);
-      CHECK(p.kernel != AutoKernel::tensor_core_small_split_k);
+TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-row one", "[matmul][auto]") {
+  struct Case {
+    Dims dims;
+    SimtSmallRows rows;
+  };
+  // H100, session 21 (NOTES.md, "Taller small tiles"): 47x8192x8192 48×32 184 µs, 32×32 235, 16×32
+  // 258; 64x8192x8192 32×32 243, 48×32 348, 16×32 373; 24x8192x4096 32×32 63, 16×32 84-96.
+  for (const Case& c : {Case{{47, 8192, 8192}, SimtSmallRows::r48}, Case{{64, 8192, 8192}, SimtSmallRows::r32},
+                        Case{{24, 8192, 4096}, SimtSmallRows::r32}, Case{{16, 4096, 4096}, SimtSmallRows::r16},
+                        Case{{12, 8192, 8192}, SimtSmallRows::r16}}) {
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32);
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << ": " << auto_kernel_name(p.kernel) << ", "
+                  << simt_small_rows(p.simt_rows) << " rows");
+    CHECK((p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k));
+    CHECK(p.simt_rows == c.rows);
+  }
+  // Taller problems never weigh the 32- and 48-row tiles.
+  for (const Dims d : {Dims{65, 8192, 8192}, Dims{200, 72, 264}, Dims{1024, 1024, 1024}, Dims{96, 3001, 2999}}) {
+    for (const SplitKernel& kernel : fp32_kernels(d, true)) CHECK(kernel.simt_rows == SimtSmallRows::r16);
+  }
+}
+
+TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a pointer is misaligned; tf32 keeps "
+          "the 32×32 tile off those shapes",
+          "[matmul][auto]") {
+  for (const Dims d : {Dims{32, 4096, 4095}, Dims{37, 12653, 6109}, Dims{1024, 1023, 1024}, Dims{16, 4096, 4096},
+                       Dims{61, 4096, 12289}, Dims{9, 13, 5}}) {
+    for (bool aligned_pointers : {true, false}) {
+      const AutoPlan p = plan(d.m, d.n, d.k, DType::f32, kH100, aligned_pointers);
+      INFO(d.m << "x" << d.n << "x" << d.k << (aligned_pointers ? "" : ", misaligned") << ": "
+                  << auto_kernel_name(p.kernel));
+      const bool small = p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k;
+      const bool pad = small && (d.k % 4 != 0 || !aligned_pointers);
+      CHECK(p.padded_bytes == (pad ? simt_padded_a_bytes(d) : 0));
+      if (pad) CHECK(simt_padded_a_bytes(d) >= std::size_t(d.m) * ((d.k + 3) / 4 * 4) * sizeof(float));
+      CHECK(simt_padded_a_bytes(d) % 256 == 0);
+      const bool tf32_aligned = d.k % 4 == 0 && d.n % 4 == 0 && aligned_pointers;
+      if (!tf32_aligned) CHECK(plan(d.m, d.n, d.k, DType::tf32, kH100, false).kernel != AutoKernel::tensor_core_small_split_k);
     }
   }
+  // The few-row odd shapes of the fifth draw run the small tiles, not the 128×128 kernel split 8 ways.
+  CHECK(plan(37, 12653, 6109, DType::f32).kernel == AutoKernel::small_simt_split_k);
+  CHECK(auto_workspace_bound({37, 12653, 6109}) >= plan(37, 12653, 6109, DType::f32).workspace_bytes);
 }
 
 TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimates fastest", "[matmul][auto]") {
@@ -120,7 +151,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
                        Dims{257, 129, 65537}, Dims{4096, 4096, 4096}, Dims{1024, 1024, 1024}, Dims{8192, 1024, 2048},
                        Dims{64, 8192, 8192}}) {
     for (bool tf32 : {false, true}) {
-      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(true, d.m);
+      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(d, true);
       const AutoPlan p = plan_split_model(d, kernels, 132);
       double best = 1e30;
       double chosen = -1;
@@ -155,7 +186,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
 }
 
 TEST_CASE("auto: the split estimate charges the reduction and never beats reading A and B", "[matmul][auto]") {
-  const SplitKernel big = fp32_kernels(true, 4096).front();
+  const SplitKernel big = fp32_kernels({4096, 4096, 4096}, true).front();
   const Dims d{4096, 4096, 4096};
   // 4096³ on 132 SMs: doubling the splits doubles the blocks per SM and halves their steps, so
   // only the reduction's cost differs.
@@ -174,13 +205,13 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
   };
   const std::vector<Row> rows{{{512, 512, 32768}, false, true},   // 487.1 against 521.0
                               {{3000, 1000, 2000}, false, true},  // session 16: async 2-split 311.1 against whole K's 385.1
-                              {{32, 4096, 4096}, false, false},   // 53.2 against 40.7
+                              {{32, 4096, 4096}, false, true},    // session 21: 32×32 split 2 39.7 against 16×32 whole 40.5
                               {{32, 4096, 4096}, true, true},     // 37.5 against 136.2
                               {{512, 512, 32768}, true, true},    // 129.3 against 455.4
                               {{3000, 1000, 2000}, true, false},  // 142.2 against 105.7
                               {{64, 8192, 8192}, true, true}};    // 115.5 against 274.1
   for (const Row& r : rows) {
-    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(true, r.dims.m);
+    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(r.dims, true);
     double whole_us = -1;
     double split_us = 1e30;
     for (const SplitKernel& kernel : kernels) {
