@@ -74,7 +74,7 @@ std::size_t simt_padded_a_bytes(Dims dims);
 /// the small tiles' cost of 4-byte copies (K or N not a multiple of 4) as a factor on any step time.
 inline constexpr double kSimtStepUs32 = 1.92;
 inline constexpr double kSimtStepUs48 = 2.87;
-inline constexpr double kSimtScalarCopyCost = 1.2;
+inline constexpr double kSimtScalarCopyCost = 1.1;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;
