@@ -1,5 +1,5 @@
 // small_simt_probe: how fast is each tile height of the small-tile SIMT kernel
-// (kernels/matmul/matmul_small_simt.cu: 16×32, 32×32, 48×32, 64×32) at each K split, and how far is the
+// (kernels/matmul/matmul_small_simt.cu: 16×32, 32×32, 48×32) at each K split, and how far is the
 // fp32 `auto` cost model (matmul_auto_split.cpp) from it? A probe behind kernels/matmul/NOTES.md
 // ("Taller small tiles"), in kbench's cold method (L2 evicted before each sample, one call per
 // event pair, median).
@@ -50,7 +50,6 @@ const char* rows_name(mm::SimtSmallRows rows) {
     case mm::SimtSmallRows::r16: return "16x32";
     case mm::SimtSmallRows::r32: return "32x32";
     case mm::SimtSmallRows::r48: return "48x32";
-    case mm::SimtSmallRows::r64: return "64x32";
   }
   return "?";
 }

@@ -90,8 +90,7 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
   // SIMT, a round of 8 chunks of 16 k a step: 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70),
   // 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192 (2.06) and 512x512x32768 (1.36) lie either side.
-  // 32×32 and 48×32, a round of 8 chunks of 16 k a step, 2 blocks per SM: fitted to the probe (NOTES.md,
-  // "Taller small tiles"); 64×32, a round of 8 chunks of 8 k: a prediction.
+  // 32×32 and 48×32: predictions (NOTES.md, "Taller small tiles"), to be fitted.
   SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
                   kSimtBigTile, kSimtBigTile, 8, 2, 1.52, 16, WholeTile::always};
   std::vector<SplitKernel> small{
@@ -102,8 +101,6 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
                      kSimtStepUs32, 1, WholeTile::always, SimtSmallRows::r32});
     small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 48, kSimtSmallTileN, 128, 2,
                      kSimtStepUs48, 1, WholeTile::always, SimtSmallRows::r48});
-    small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 64, kSimtSmallTileN, 64, 2,
-                     kSimtStepUs64, 1, WholeTile::always, SimtSmallRows::r64});
   }
   if (aligned) big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
   if (!b_vector) {

@@ -23,11 +23,11 @@ struct Dims {
 constexpr std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
 
 /// The small-tile SIMT kernel's block tile heights (launch_small_simt): 16 rows (register_blocked's
-/// small problems), 32, 48 and 64 (few-row GEMMs: more multiply-adds per shared-memory load and per
-/// byte from L2). Every tile is 32 columns wide.
-enum class SimtSmallRows { r16, r32, r48, r64 };
+/// small problems), 32 and 48 (few-row GEMMs: fewer L2 → SM bytes per multiply-add). Every tile is
+/// 32 columns wide.
+enum class SimtSmallRows { r16, r32, r48 };
 constexpr int simt_small_rows(SimtSmallRows rows) {
-  return rows == SimtSmallRows::r16 ? 16 : rows == SimtSmallRows::r32 ? 32 : rows == SimtSmallRows::r48 ? 48 : 64;
+  return rows == SimtSmallRows::r16 ? 16 : rows == SimtSmallRows::r32 ? 32 : 48;
 }
 
 /// Empty when `shape` is a valid {M, N, K}, otherwise why not.

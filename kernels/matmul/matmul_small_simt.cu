@@ -45,31 +45,29 @@ namespace {
 constexpr int kBN = 32;
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
+constexpr int kChunkK = 16;
 /// Buffers per warp. The probe measured chunks of 8 k in a ring of 4 and of 16 k in a ring of 3
 /// slower at 256³ (3.13, 3.16 against 2.85 µs), and chunks of 32 k slower everywhere.
 constexpr int kRing = 2;
+constexpr int kALd = kChunkK + 4;  // floats per A piece row
+constexpr int kBPiece = kChunkK * kBN;
+constexpr int kBCopies16 = kChunkK * kBN / 4 / 32;  // 16-byte copies of B per lane and chunk: 4
+constexpr int kBCopies4 = kChunkK * kBN / 32;       // 4-byte copies: 16, one row of the piece each
 
-/// The block tile's rows (16, 32, 48 or 64) and what follows from them. Lane (ty, tx) owns rows
-/// ty + 4i, i < kLaneRows. K comes in chunks of 16 (8 for 64 rows, whose chunks of 16 would need
-/// 115 KB of shared memory a block: one block per SM). A piece's rows are padded by 4 floats (20 or
-/// 12 a row), so row groups 4 apart start in banks 0, 20, 8, 28 (or 0, 12, 24, 4) whatever i: A's
-/// reads stay conflict-free at every height.
+/// The block tile's rows (16, 32 or 48) and what follows from them. Lane (ty, tx) owns rows ty + 4i,
+/// i < kLaneRows: row groups 4 apart start in banks 0, 20, 8 and 28 whatever i, so A's reads stay
+/// conflict-free at every height.
 template <int kBM>
 struct Tile {
-  static_assert(kBM % 16 == 0 && kBM <= 64, "16, 32, 48 or 64 rows");
+  static_assert(kBM % 8 == 0 && kBM <= 48, "16, 32 or 48 rows");
   static constexpr int kLaneRows = kBM / 4;
-  static constexpr int kChunkK = kBM == 64 ? 8 : 16;
-  static constexpr int kALd = kChunkK + 4;  // floats per A piece row
   static constexpr int kAPiece = kBM * kALd;
-  static constexpr int kBPiece = kChunkK * kBN;
   static constexpr int kPiece = kAPiece + kBPiece;  // floats
-  static constexpr int kACopies16 = kBM * kChunkK / 4 / 32;  // 2, 4, 6, 4
-  static constexpr int kACopies4 = kBM * kChunkK / 32;       // 8, 16, 24, 16
-  static constexpr int kBCopies16 = kChunkK * kBN / 4 / 32;  // 4, or 2 for 64 rows
-  static constexpr int kBCopies4 = kChunkK;                  // one row of the piece each
-  static constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248 / 73,728 / 94,208 / 65,536
-  /// Blocks an SM holds: shared memory allows 4 / 3 / 2 / 3 (228 KB, 1 KB reserved per block); the
-  /// bound caps registers: 80 for 16 rows (3 blocks), 128 for the others (at 80, ptxas of CUDA 13.0
+  static constexpr int kACopies16 = kBM * kChunkK / 4 / 32;  // 2, 4, 6
+  static constexpr int kACopies4 = kBM * kChunkK / 32;       // 8, 16, 24
+  static constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248 / 73,728 / 94,208
+  /// Blocks an SM holds: shared memory allows 4 / 3 / 2 (228 KB, 1 KB reserved per block); the
+  /// bound caps registers to match: 80 for 16 rows, 128 for 32 and 48 (at 80, ptxas of CUDA 13.0
   /// spilled 32-56 bytes of the 32-row tile).
   static constexpr int kMinBlocks = kBM == 16 ? 3 : 2;
   static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
@@ -97,28 +95,23 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, int ld
   using T = Tile<kBM>;
   const unsigned ulda = static_cast<unsigned>(lda), un = static_cast<unsigned>(n);
   if constexpr (kCopies != Copies::scalar) {
-    // kChunkK / 4 lanes per row, 32 / that rows per copy.
-    constexpr int kLanesPerRow = T::kChunkK / 4, kRowsPerCopy = 32 / kLanesPerRow;
-    const int a_row = lane / kLanesPerRow, a_col = lane % kLanesPerRow * 4, a_k = k0 + a_col;
+    // 4 lanes per row (16 k), 8 rows per copy.
+    const int a_row = lane / 4, a_k = k0 + lane % 4 * 4;
     const unsigned a_first = static_cast<unsigned>(block_row + a_row) * ulda + static_cast<unsigned>(a_k);
 #pragma unroll
     for (int i = 0; i < T::kACopies16; ++i) {
-      const bool inside = Whole || (block_row + a_row + kRowsPerCopy * i < m && a_k < k);
-      cp_async_16(piece + (a_row + kRowsPerCopy * i) * T::kALd + a_col,
-                  inside ? a + (a_first + static_cast<unsigned>(kRowsPerCopy * i) * ulda) : a, inside);
+      const bool inside = Whole || (block_row + a_row + 8 * i < m && a_k < k);
+      cp_async_16(piece + (a_row + 8 * i) * kALd + lane % 4 * 4, inside ? a + (a_first + 8u * i * ulda) : a, inside);
     }
   } else {
-    // kChunkK lanes per row (64 or 32 bytes), 32 / kChunkK rows per copy; unrolled 4 deep: unrolled
-    // whole, the copies' offsets hoisted out of the main loop spilled the 48-row tile (ptxas of
-    // CUDA 13.0).
-    constexpr int kRowsPerCopy = 32 / T::kChunkK;
-    const int a_row = lane / T::kChunkK, a_col = lane % T::kChunkK, a_k = k0 + a_col;
+    // Half a warp per row (16 k, 64 bytes), 2 rows per copy; unrolled 4 deep: unrolled whole, the
+    // copies' offsets hoisted out of the main loop spilled the 48-row tile (ptxas of CUDA 13.0).
+    const int a_row = lane / kChunkK, a_k = k0 + lane % kChunkK;
     const unsigned a_first = static_cast<unsigned>(block_row + a_row) * ulda + static_cast<unsigned>(a_k);
 #pragma unroll 4
     for (int i = 0; i < T::kACopies4; ++i) {
-      const bool inside = block_row + a_row + kRowsPerCopy * i < m && a_k < k;
-      cp_async_4(piece + (a_row + kRowsPerCopy * i) * T::kALd + a_col,
-                 inside ? a + (a_first + static_cast<unsigned>(kRowsPerCopy * i) * ulda) : a, inside);
+      const bool inside = block_row + a_row + 2 * i < m && a_k < k;
+      cp_async_4(piece + (a_row + 2 * i) * kALd + lane % kChunkK, inside ? a + (a_first + 2u * i * ulda) : a, inside);
     }
   }
   if constexpr (kCopies == Copies::vector) {
@@ -126,7 +119,7 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, int ld
     const int b_row = k0 + lane / 8, b_col = block_col + lane % 8 * 4;
     const unsigned b_first = static_cast<unsigned>(b_row) * un + static_cast<unsigned>(b_col);
 #pragma unroll
-    for (int i = 0; i < T::kBCopies16; ++i) {
+    for (int i = 0; i < kBCopies16; ++i) {
       const bool inside = Whole || (b_row + 4 * i < k && b_col < n);
       cp_async_16(piece + T::kAPiece + (lane / 8 + 4 * i) * kBN + lane % 8 * 4, inside ? b + (b_first + 4u * i * un) : b,
                   inside);
@@ -136,7 +129,7 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, int ld
     const int b_col = block_col + lane;
     const unsigned b_first = static_cast<unsigned>(k0) * un + static_cast<unsigned>(b_col);
 #pragma unroll 4
-    for (int r = 0; r < T::kBCopies4; ++r) {
+    for (int r = 0; r < kBCopies4; ++r) {
       const bool inside = b_col < n && k0 + r < k;
       cp_async_4(piece + T::kAPiece + r * kBN + lane, inside ? b + (b_first + static_cast<unsigned>(r) * un) : b, inside);
     }
@@ -169,7 +162,6 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
 
   // The warp's i-th chunk is chunk first + warp + kWarps i of K, held in buffer i % kRing; the
   // block's chunks are first .. first + chunks - 1.
-  constexpr int kChunkK = T::kChunkK, kALd = T::kALd;
   int first = 0, chunks = ceil_div(k, kChunkK);
   if constexpr (kPartial) {
     first = static_cast<int>(blockIdx.y) * chunks_per_split;
@@ -194,7 +186,7 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
     cp_async_wait<kRing - 1>();  // this lane's copies of chunk i have landed
     __syncwarp();                // and every lane's
     const float* piece = ring + (i % kRing) * T::kPiece;
-#pragma unroll(kBM == 64 ? 1 : kChunkK / 4)
+#pragma unroll
     for (int kk = 0; kk < kChunkK; kk += 4) {
       float4 bv[4];
 #pragma unroll
@@ -265,51 +257,41 @@ void launch_instance(const SimtOperands& x, Dims dims, dim3 grid, int chunks_per
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-/// The copy widths that `dims` and the pointers allow (Copies), and the unchecked whole-tile form
-/// where it applies.
+/// The instantiation of `kBM` rows that `dims` and the pointers allow.
 template <int kBM, bool kPartial>
-void launch_copies(const SimtOperands& x, Dims dims, dim3 grid, int chunks_per_split, cudaStream_t stream) {
+void launch_tile(const SimtOperands& x, Dims dims, dim3 grid, int chunks_per_split, cudaStream_t stream) {
   const bool a_vector = x.a_pitch % 4 == 0 && aligned16(x.a);
   const bool b_vector = dims.n % 4 == 0 && aligned16(x.b) && aligned16(x.c);
   if (!a_vector) return launch_instance<kBM, false, kPartial, Copies::scalar>(x, dims, grid, chunks_per_split, stream);
   if (!b_vector) return launch_instance<kBM, false, kPartial, Copies::scalar_b>(x, dims, grid, chunks_per_split, stream);
   if constexpr (kBM == 16) {
-    if (dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % Tile<kBM>::kChunkK == 0 && x.a_pitch == dims.k) {
+    if (dims.m % kBM == 0 && dims.n % kBN == 0 && dims.k % kChunkK == 0 && x.a_pitch == dims.k) {
       return launch_instance<kBM, true, kPartial, Copies::vector>(x, dims, grid, chunks_per_split, stream);
     }
   }
   launch_instance<kBM, false, kPartial, Copies::vector>(x, dims, grid, chunks_per_split, stream);
 }
 
-/// The instantiation of `kBM` rows that `dims` and the pointers allow; `splits` 0: whole K into C,
-/// else K split into that many slices (whole rounds of kWarps chunks per split, so each split's
-/// warps share its chunks evenly).
-template <int kBM>
-void launch_tile(const SimtOperands& x, Dims dims, int splits, cudaStream_t stream) {
-  const unsigned tiles = static_cast<unsigned>(ceil_div64(dims.m, kBM) * ceil_div64(dims.n, kBN));
-  if (splits == 0) {
-    return launch_copies<kBM, false>(x, dims, dim3(tiles), 0, stream);
-  }
-  const int rounds = ceil_div(ceil_div(dims.k, Tile<kBM>::kChunkK), kWarps);
-  const int chunks_per_split = ceil_div(rounds, splits) * kWarps;
-  launch_copies<kBM, true>(x, dims, dim3(tiles, static_cast<unsigned>(splits)), chunks_per_split, stream);
-}
-
-void launch_rows(const SimtOperands& x, Dims dims, SimtSmallRows rows, int splits, cudaStream_t stream) {
+template <bool kPartial>
+void launch_rows(const SimtOperands& x, Dims dims, SimtSmallRows rows, dim3 grid, int chunks_per_split,
+                 cudaStream_t stream) {
   if (x.a_pitch < dims.k) throw std::invalid_argument("small_simt: A's pitch is shorter than K");
   switch (rows) {
-    case SimtSmallRows::r16: return launch_tile<16>(x, dims, splits, stream);
-    case SimtSmallRows::r32: return launch_tile<32>(x, dims, splits, stream);
-    case SimtSmallRows::r48: return launch_tile<48>(x, dims, splits, stream);
-    case SimtSmallRows::r64: return launch_tile<64>(x, dims, splits, stream);
+    case SimtSmallRows::r16: return launch_tile<16, kPartial>(x, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r32: return launch_tile<32, kPartial>(x, dims, grid, chunks_per_split, stream);
+    case SimtSmallRows::r48: return launch_tile<48, kPartial>(x, dims, grid, chunks_per_split, stream);
   }
   throw std::invalid_argument("small_simt: unknown tile height");
+}
+
+unsigned tiles_of(Dims dims, SimtSmallRows rows) {
+  return static_cast<unsigned>(ceil_div64(dims.m, simt_small_rows(rows)) * ceil_div64(dims.n, kBN));
 }
 
 }  // namespace
 
 void launch_small_simt(const SimtOperands& x, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
-  launch_rows(x, dims, rows, 0, stream);
+  launch_rows<false>(x, dims, rows, dim3(tiles_of(dims, rows)), 0, stream);
 }
 
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream, SimtSmallRows rows) {
@@ -318,7 +300,11 @@ void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cuda
 
 void launch_small_simt_partials(const SimtOperands& x, Dims dims, int splits, cudaStream_t stream, SimtSmallRows rows) {
   check_split_count("register_blocked small-tile split-K", splits);
-  launch_rows(x, dims, rows, splits, stream);
+  // Whole rounds of kWarps chunks per split, so each split's warps share its chunks evenly.
+  const int rounds = ceil_div(ceil_div(dims.k, kChunkK), kWarps);
+  const int chunks_per_split = ceil_div(rounds, splits) * kWarps;
+  const dim3 grid(tiles_of(dims, rows), static_cast<unsigned>(splits));
+  launch_rows<true>(x, dims, rows, grid, chunks_per_split, stream);
 }
 
 void launch_small_simt_partials(const float* a, const float* b, float* partials, Dims dims, int splits,

@@ -90,16 +90,7 @@ const std::vector<int> kForcedSplits{1, 3, 8, 9, matmul::kMaxSplitK};
 
 /// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
 /// split count, whatever the shape.
-enum class Fp32Split {
-  register_blocked,
-  register_blocked_async,
-  small_simt,
-  small_simt_32,
-  small_simt_48,
-  small_simt_64,
-  tf32_big,
-  tf32_small
-};
+enum class Fp32Split { register_blocked, register_blocked_async, small_simt, small_simt_32, small_simt_48, tf32_big, tf32_small };
 
 const char* fp32_split_name(Fp32Split kernel) {
   switch (kernel) {
@@ -108,7 +99,6 @@ const char* fp32_split_name(Fp32Split kernel) {
     case Fp32Split::small_simt: return "small_simt";
     case Fp32Split::small_simt_32: return "small_simt_32";
     case Fp32Split::small_simt_48: return "small_simt_48";
-    case Fp32Split::small_simt_64: return "small_simt_64";
     case Fp32Split::tf32_big: return "tensor_core_big";
     case Fp32Split::tf32_small: return "tensor_core_small";
   }
@@ -142,9 +132,6 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
         case Fp32Split::small_simt_48:
           matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream, matmul::SimtSmallRows::r48);
           break;
-        case Fp32Split::small_simt_64:
-          matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream, matmul::SimtSmallRows::r64);
-          break;
         case Fp32Split::tf32_big:
           matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::big, splits, stream);
           break;
@@ -160,11 +147,11 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
 
 const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::register_blocked_async,
                                          Fp32Split::small_simt,       Fp32Split::small_simt_32,
-                                         Fp32Split::small_simt_48,    Fp32Split::small_simt_64,
-                                         Fp32Split::tf32_big,         Fp32Split::tf32_small};
+                                         Fp32Split::small_simt_48,    Fp32Split::tf32_big,
+                                         Fp32Split::tf32_small};
 
 const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r16, matmul::SimtSmallRows::r32,
-                                                        matmul::SimtSmallRows::r48, matmul::SimtSmallRows::r64};
+                                                        matmul::SimtSmallRows::r48};
 
 /// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape;
 /// `padded`: A first copied with its rows padded to a multiple of 4 floats (launch_pad_rows), as
@@ -797,14 +784,13 @@ TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty 
 TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every tile height, on any alignment, A "
           "padded or not",
           "[gpu][matmul][small_simt]") {
-  // Rows below, at and past a tile (16, 32, 48, 64); N and K odd (4-byte copies), multiples of 4 but
+  // Rows below, at and past a tile (16, 32, 48); N and K odd (4-byte copies), multiples of 4 but
   // not of the tile (16-byte copies, guarded), and whole tiles (48x96x128: the 16-row tile's
   // unguarded instantiation).
   const Op& op = matmul_with_split_variants();
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
-                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64},
-                             Shape{61, 300, 4099}}) {
+                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64}}) {
     const std::uint64_t seed = fresh_seed();
     auto workload = op.prepare({shape, DType::f32, "test"}, seed);
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {

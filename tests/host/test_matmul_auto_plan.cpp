@@ -27,13 +27,12 @@ AutoPlan plan(int m, int n, int k, DType dtype = DType::f16, AutoDevice device =
 }
 
 
-/// The K per step that a split-K plan's launcher divides among the splits.
-int split_step_k(const AutoPlan& plan) {
-  switch (plan.kernel) {
+/// The K per step that a split-K kernel's launcher divides among the splits.
+int split_step_k(AutoKernel kernel) {
+  switch (kernel) {
     case AutoKernel::wgmma_split_k: return kWgmmaStepK;
     case AutoKernel::register_blocked_split_k: return 8;
-    case AutoKernel::small_simt_split_k:  // a round of 8 warps' chunks of 16 k (8 k on 64-row tiles)
-      return plan.simt_rows == SimtSmallRows::r64 ? 64 : 128;
+    case AutoKernel::small_simt_split_k: return 128;  // a round of 8 warps' chunks of 16 k
     case AutoKernel::tensor_core_split_k: return 16;
     case AutoKernel::tensor_core_small_split_k: return 32;
     case AutoKernel::wgmma_tf32_split_k: return kWgmmaTf32StepK;
@@ -109,7 +108,7 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
   };
   // H100, session 21 (NOTES.md, "Taller small tiles"): 47x8192x8192 48×32 184 µs, 32×32 235, 16×32
   // 258; 64x8192x8192 32×32 243, 48×32 348, 16×32 373; 24x8192x4096 32×32 63, 16×32 84-96.
-  for (const Case& c : {Case{{47, 8192, 8192}, SimtSmallRows::r48}, Case{{64, 8192, 8192}, SimtSmallRows::r64},
+  for (const Case& c : {Case{{47, 8192, 8192}, SimtSmallRows::r48}, Case{{64, 8192, 8192}, SimtSmallRows::r32},
                         Case{{24, 8192, 4096}, SimtSmallRows::r32}, Case{{16, 4096, 4096}, SimtSmallRows::r16},
                         Case{{12, 8192, 8192}, SimtSmallRows::r16}}) {
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32);
@@ -118,7 +117,7 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
     CHECK((p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k));
     CHECK(p.simt_rows == c.rows);
   }
-  // Taller problems never weigh the 32-, 48- and 64-row tiles.
+  // Taller problems never weigh the 32- and 48-row tiles.
   for (const Dims d : {Dims{65, 8192, 8192}, Dims{200, 72, 264}, Dims{1024, 1024, 1024}, Dims{96, 3001, 2999}}) {
     for (const SplitKernel& kernel : fp32_kernels(d, true)) CHECK(kernel.simt_rows == SimtSmallRows::r16);
   }
@@ -392,7 +391,7 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
               CHECK(std::int64_t{gemv_chunk_rows({m, n, k}, p.splits)} * (p.splits - 1) < k);
               continue;
             }
-            const int step_k = split_step_k(p);
+            const int step_k = split_step_k(p.kernel);
             if (step_k == 0) {
               CHECK(p.splits == 1);
               CHECK(p.workspace_bytes == 0);
