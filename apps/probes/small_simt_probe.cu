@@ -9,7 +9,7 @@
 //
 // A row per tile height and split count: the measured µs, the model's estimate for that plan, and
 // "plan" where the model picks it. Where K is not a multiple of 4, each call first pads A's rows
-// (launch_pad_rows), as `auto` does. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
+// (launch_pad_rows_fp32), as `auto` does. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
 // then launch_split_k_reduce). Every row's C is compared with the 16-row whole-K call's: the sums
 // differ only in their order (positive inputs, so a relative difference is well defined).
 #include "apps/probes/probe_support.cuh"
@@ -62,8 +62,8 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   kbench::DeviceBuffer a(a_count * sizeof(float)), b(b_count * sizeof(float)), c(c_count * sizeof(float));
   kbench::DeviceBuffer slices(kMostSplits * c_count * sizeof(float));
   // Where K is not a multiple of 4, A padded as `auto` pads it (inside the timed call, as there).
-  const int a_pitch = static_cast<int>(mm::ceil_div64(dims.k, 4) * 4);
-  kbench::DeviceBuffer padded_a(mm::simt_padded_a_bytes(dims));
+  const int a_pitch = mm::simt_a_pitch(dims.k);
+  kbench::DeviceBuffer padded_a(dims.k % 4 != 0 ? mm::simt_padded_a_bytes(dims) : 0);
   // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
   probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
   probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
@@ -75,7 +75,6 @@ void run_shape(probe::Session& session, mm::Dims dims) {
     for (unsigned& word : host) word |= exponent;
     KBENCH_CUDA_CALL(cudaMemcpy(buffer->get(), host.data(), buffer->bytes(), cudaMemcpyHostToDevice));
   }
-  const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0;
   const bool pad_a = dims.k % 4 != 0;
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
@@ -87,7 +86,6 @@ void run_shape(probe::Session& session, mm::Dims dims) {
               plan.splits);
 
   std::vector<float> reference;
-  (void)aligned;
   for (const mm::SplitKernel& kernel : mm::fp32_kernels(dims, true)) {
     if (kernel.whole != mm::AutoKernel::small_simt) continue;
     for (int splits : {1, 2, 3, 4, 6, kMostSplits}) {
@@ -95,7 +93,7 @@ void run_shape(probe::Session& session, mm::Dims dims) {
       const double us = session.cold_us([&] {
         mm::SimtOperands x{a.as<float>(), dims.k, b.as<float>(), c.as<float>()};
         if (pad_a) {
-          mm::launch_pad_rows(a.as<float>(), dims.m, dims.k, padded_a.as<float>(), a_pitch, nullptr);
+          mm::launch_pad_rows_fp32(a.as<float>(), dims.m, dims.k, padded_a.as<float>(), a_pitch, nullptr);
           x.a = padded_a.as<float>();
           x.a_pitch = a_pitch;
         }

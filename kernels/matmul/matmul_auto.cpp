@@ -88,8 +88,8 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       SimtOperands x{a, dims.k, b, c};
       float* slices = workspace;
       if (plan.padded_bytes > 0) {
-        x.a_pitch = static_cast<int>(ceil_div64(dims.k, 4) * 4);
-        launch_pad_rows(a, dims.m, dims.k, workspace, x.a_pitch, stream);
+        x.a_pitch = simt_a_pitch(dims.k);
+        launch_pad_rows_fp32(a, dims.m, dims.k, workspace, x.a_pitch, stream);
         x.a = workspace;
         slices = workspace + plan.padded_bytes / sizeof(float);
       }

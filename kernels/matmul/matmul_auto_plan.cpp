@@ -157,12 +157,13 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
     return {AutoKernel::gemv, chunks, gemv_workspace_bytes(dims, element_size(dtype), chunks)};
   }
   // fp32 and TF32: the SIMT / mma.sync kernel and K split with the lowest modelled time
-  // (matmul_auto_split.hpp). Their 16-byte paths need K and N multiples of 4.
+  // (matmul_auto_split.hpp). Their 16-byte paths need K and N multiples of 4; the fp32 small tiles
+  // read A from a padded copy where K is not one (or a pointer is misaligned).
   const bool fp32_aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
   if (dtype == DType::f32) {
     AutoPlan plan = plan_split_model(dims, fp32_kernels(dims, pointers_aligned16), device.sm_count);
     const bool small = plan.kernel == AutoKernel::small_simt || plan.kernel == AutoKernel::small_simt_split_k;
-    if (small && (dims.k % 4 != 0 || !pointers_aligned16)) plan.padded_bytes = simt_padded_a_bytes(dims);
+    if (small && simt_pads_a(dims, pointers_aligned16)) plan.padded_bytes = simt_padded_a_bytes(dims);
     return plan;
   }
   if (dtype == DType::tf32) return plan_tf32(dims, device, fp32_aligned, pointers_aligned16);

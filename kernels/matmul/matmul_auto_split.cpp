@@ -18,6 +18,8 @@ constexpr double kReduceLaunchUs = 3.0;
 constexpr double kSliceBytesPerUs = 1.2e6;
 /// A and B read once from HBM: H100, cuBLAS's 1x4096x4096 (67 MB in 27.2 µs, fp32 and tf32).
 constexpr double kOperandBytesPerUs = 2.47e6;
+/// A small copy kernel's launch (the padded A), µs: the reduction's figure.
+constexpr double kPadLaunchUs = kReduceLaunchUs;
 
 double slice_bytes(Dims dims) { return static_cast<double>(dims.m) * dims.n * sizeof(float); }
 
@@ -53,7 +55,7 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
   const std::int64_t busiest = ceil_div64(tiles_of(dims, kernel) * splits, std::max(sm_count, 1));
   const double compute = rounds_for(busiest, kernel.resident) * static_cast<double>(per_split) * kernel.step_us;
   const double operands = (static_cast<double>(dims.m) * dims.k + static_cast<double>(dims.k) * dims.n) * sizeof(float);
-  double estimate = std::max(compute, operands / kOperandBytesPerUs);
+  double estimate = kernel.fixed_us + std::max(compute, operands / kOperandBytesPerUs);
   if (splits > 1) estimate += kReduceLaunchUs + (2.0 * splits + 1.0) * slice_bytes(dims) / kSliceBytesPerUs;
   return estimate;
 }
@@ -75,36 +77,44 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count) {
   return static_cast<int>(ceil_div64(steps, per_split));
 }
 
-// Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
-// rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
 std::size_t simt_padded_a_bytes(Dims dims) {
-  const std::int64_t bytes = std::int64_t{dims.m} * ceil_div64(dims.k, 4) * 4 * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t bytes = std::int64_t{dims.m} * simt_a_pitch(dims.k) * static_cast<std::int64_t>(sizeof(float));
   return static_cast<std::size_t>(ceil_div64(bytes, 256) * 256);
 }
 
+bool simt_pads_a(Dims dims, bool pointers_aligned16) { return dims.k % 4 != 0 || !pointers_aligned16; }
+
+// Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
+// rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
 std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
   const bool b_vector = dims.n % 4 == 0 && pointers_aligned16;
+  const bool pad_a = simt_pads_a(dims, pointers_aligned16);
   // 128×128 SIMT, 8 k a step, register_blocked_async's kernel whole and split (cp.async panels;
   // session 11: 4096³ 3093 µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250,
   // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
   // SIMT, a round of 8 chunks of 16 k a step: 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70),
   // 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192 (2.06) and 512x512x32768 (1.36) lie either side.
-  // 32×32 and 48×32: predictions (NOTES.md, "Taller small tiles"), to be fitted.
+  // 32×32 and 48×32: fitted to small_simt_probe (matmul_auto_split.hpp, NOTES.md "Taller small tiles").
   SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
                   kSimtBigTile, kSimtBigTile, 8, 2, 1.52, 16, WholeTile::always};
-  std::vector<SplitKernel> small{
-      {AutoKernel::small_simt, AutoKernel::small_simt_split_k, 16, kSimtSmallTileN, 128, 3, 1.7, 1,
-       WholeTile::always, SimtSmallRows::r16}};
-  if (dims.m > 16 && dims.m <= kSimtTallMaxRows) {
-    small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 32, kSimtSmallTileN, 128, 2,
-                     kSimtStepUs32, 1, WholeTile::always, SimtSmallRows::r32});
-    small.push_back({AutoKernel::small_simt, AutoKernel::small_simt_split_k, 48, kSimtSmallTileN, 128, 2,
-                     kSimtStepUs48, 1, WholeTile::always, SimtSmallRows::r48});
-  }
   if (aligned) big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
-  if (!b_vector) {
-    for (SplitKernel& kernel : small) kernel.step_us *= kSimtScalarCopyCost;
+  // Off the 16-byte paths the small tiles serve few rows only (what was measured; A padded stays
+  // small), and not where A's padded copy would pass the workspace cap.
+  if (!aligned && (dims.m > kSimtTallMaxRows || simt_padded_a_bytes(dims) > kAutoWorkspaceCapBytes)) return {big};
+  auto small_tile = [](SimtSmallRows rows, int resident, double step_us) {
+    return SplitKernel{AutoKernel::small_simt, AutoKernel::small_simt_split_k, simt_small_rows(rows), kSimtSmallTileN,
+                       128, resident, step_us, 1, WholeTile::always, rows};
+  };
+  std::vector<SplitKernel> small{small_tile(SimtSmallRows::r16, 3, 1.7)};
+  if (dims.m > 16 && dims.m <= kSimtTallMaxRows) {
+    small.push_back(small_tile(SimtSmallRows::r32, 2, kSimtStepUs32));
+    small.push_back(small_tile(SimtSmallRows::r48, 2, kSimtStepUs48));
+  }
+  for (SplitKernel& kernel : small) {
+    if (!b_vector) kernel.step_us *= kSimtScalarCopyCost;
+    // A's padded copy: read and written once, plus its launch.
+    if (pad_a) kernel.fixed_us = kPadLaunchUs + 2.0 * static_cast<double>(simt_padded_a_bytes(dims)) / kOperandBytesPerUs;
   }
   std::vector<SplitKernel> kernels{big};
   kernels.insert(kernels.end(), small.begin(), small.end());

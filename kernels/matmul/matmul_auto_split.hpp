@@ -34,6 +34,7 @@ struct SplitKernel {
   int min_steps = 1;    ///< the fewest steps of a split
   WholeTile whole_tile = WholeTile::always;  ///< when `whole` runs this tile
   SimtSmallRows simt_rows = SimtSmallRows::r16;  ///< the small_simt kernels' tile height
+  double fixed_us = 0;  ///< µs on top of every estimate: a small-tile plan's padded copy of A
 };
 
 /// Whether `kernel.whole` runs `kernel`'s tile on `dims` with `sm_count` SMs.
@@ -62,16 +63,21 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 /// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, and for M of 17
 /// to kSimtTallMaxRows the 32×32 and 48×32 tiles. Off the 16-byte paths (K or N not a multiple of
 /// 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
-/// count; the small tiles copy B 4 bytes at a time where N is not a multiple of 4 or a pointer is
-/// misaligned (their step times × kSimtScalarCopyCost), and read A padded (simt_padded_a_bytes)
-/// where only K is not.
+/// count, and the small tiles are weighed only for M of at most kSimtTallMaxRows with A's padded
+/// copy within kAutoWorkspaceCapBytes: they copy B 4 bytes at a time where N is not a multiple of
+/// 4 or a pointer is misaligned (their step times × kSimtScalarCopyCost), and read A padded
+/// (simt_pads_a; its copy charged as fixed_us).
 std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16);
 
-/// The small-tile plans' copy of A with rows padded to a multiple of 4 floats, in bytes (a multiple
-/// of 256, so that the split slices behind it stay aligned).
+/// The small-tile plans' copy of A with rows padded to a multiple of 4 floats (simt_a_pitch), in
+/// bytes (a multiple of 256, so that the split slices behind it stay aligned).
 std::size_t simt_padded_a_bytes(Dims dims);
-/// The 32×32 and 48×32 tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM), and
-/// the small tiles' cost of 4-byte copies (K or N not a multiple of 4) as a factor on any step time.
+/// Whether a small-tile plan reads A padded: K not a multiple of 4, or a misaligned pointer.
+bool simt_pads_a(Dims dims, bool pointers_aligned16);
+/// The 32×32 and 48×32 tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM; H100,
+/// small_simt_probe: 64x8192x8192, 24x8192x4096 and 32x4096x4096 on 32 rows, 47x8192x8192 and
+/// 40x16384x2048 on 48), and the cost of B's 4-byte copies (N not a multiple of 4, or a misaligned
+/// pointer) as a factor on any small tile's step time.
 inline constexpr double kSimtStepUs32 = 1.92;
 inline constexpr double kSimtStepUs48 = 2.87;
 inline constexpr double kSimtScalarCopyCost = 1.1;

@@ -47,12 +47,14 @@ void launch_register_blocked_async(const float* a, const float* b, float* c, Dim
 /// register_blocked's small-problem kernel: a `rows`×32 tile of C per 256-thread block, each of its 8
 /// warps owning every 8th chunk of 16 k (no block barrier in the main loop) with rows/4 × 4 outputs
 /// per thread, partial tiles added in shared memory. Any shape: 16-byte copies where K % 4 == 0,
-/// N % 4 == 0 and the pointers are 16-byte aligned, 4-byte copies otherwise (matmul_small_simt.cu).
+/// N % 4 == 0 and the pointers are 16-byte aligned, 4-byte copies otherwise (of B alone where A's
+/// pitch allows 16-byte ones: SimtOperands) (matmul_small_simt.cu).
 void launch_small_simt(const float* a, const float* b, float* c, Dims dims, cudaStream_t stream,
                        SimtSmallRows rows = SimtSmallRows::r16);
-/// The small-tile kernel's operands with A's row pitch: K, or a padded copy's (launch_pad_rows),
-/// whose columns from K on must hold zeros. A pitch that is a multiple of 4 (with A 16-byte
-/// aligned) takes A's 16-byte copies whatever K is. `c`: C, or the split kernel's slices.
+/// The small-tile kernel's operands with A's row pitch: K, or a padded copy's (launch_pad_rows_fp32,
+/// simt_a_pitch), whose columns from K on must hold zeros. A pitch that is a multiple of 4 (with A
+/// 16-byte aligned) takes A's 16-byte copies whatever K is; B takes them where N is a multiple of 4
+/// and B and C are 16-byte aligned, and only where A does. `c`: C, or the split kernel's slices.
 struct SimtOperands {
   const float* a = nullptr;
   int a_pitch = 0;
@@ -63,8 +65,8 @@ void launch_small_simt(const SimtOperands& operands, Dims dims, cudaStream_t str
 
 /// Copies the rows×cols fp32 matrix `src` (pitch cols) to `dst` with rows `pitch` floats apart
 /// (pitch >= cols), zeros in columns cols .. pitch - 1 (matmul_pad_rows.cu): `auto`'s copy of A
-/// for the small-tile kernel where K is not a multiple of 4.
-void launch_pad_rows(const float* src, int rows, int cols, float* dst, int pitch, cudaStream_t stream);
+/// for the small-tile kernel where K is not a multiple of 4 (or a pointer is misaligned).
+void launch_pad_rows_fp32(const float* src, int rows, int cols, float* dst, int pitch, cudaStream_t stream);
 
 /// Tensor cores through warp-level mma.sync: fp16 or bf16 inputs (m16n8k16), fp32 accumulators,
 /// output in the input's type; ldmatrix fragment loads, a cp.async multi-stage pipeline, 64×64
@@ -244,8 +246,8 @@ void launch_small_simt_partials(const float* a, const float* b, float* partials,
 void launch_small_simt_partials(const SimtOperands& operands, Dims dims, int splits, cudaStream_t stream,
                                 SimtSmallRows rows);
 
-/// register_blocked's tiles: 128×128 (the big kernel), 16×32 (the small-tile kernel).
-constexpr int kSimtBigTile = 128, kSimtSmallTileM = 16, kSimtSmallTileN = 32;
+/// register_blocked's tiles: 128×128 (the big kernel), rows (simt_small_rows) × 32 (the small-tile kernel).
+constexpr int kSimtBigTile = 128, kSimtSmallTileN = 32;
 
 /// The TF32 tiles of tensor_core: 32×32 blocks of four warps splitting each step, or 128×128
 /// (16-byte copies when tf32_aligned, element-wise ones otherwise, which always take 128×128).

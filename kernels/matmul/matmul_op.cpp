@@ -374,7 +374,7 @@ Variant<MatmulArgs> auto_variant() {
       // TMA (16-bit: the same tiles through cp.async, `wgmma`), as a framework would fall back.
       plan = matmul::plan_without_tma(args);
       tma = std::make_shared<const matmul::AutoTmaOperands>();
-      workspace = zeroed_workspace(plan.workspace_bytes);
+      workspace = zeroed_workspace(plan.transposed_b_bytes + plan.workspace_bytes + plan.padded_bytes);
     }
     return [plan, args, workspace, tma](cudaStream_t stream) {
       matmul::launch_auto(plan, args, workspace->as<float>(), *tma, stream);
@@ -487,7 +487,8 @@ OpDefinition<MatmulArgs> matmul_definition() {
         problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
     const double padded = half                            ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
-                          : problem.dtype == DType::f32 ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
+                          : problem.dtype == DType::f32 && dims.m <= matmul::kSimtTallMaxRows
+                              ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
                                                         : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
            static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;

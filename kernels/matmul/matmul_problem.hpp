@@ -30,6 +30,9 @@ constexpr int simt_small_rows(SimtSmallRows rows) {
   return rows == SimtSmallRows::r16 ? 16 : rows == SimtSmallRows::r32 ? 32 : 48;
 }
 
+/// The row pitch of A padded for the small-tile kernel's 16-byte copies: K rounded up to 4 floats.
+constexpr int simt_a_pitch(int k) { return static_cast<int>(ceil_div64(k, 4) * 4); }
+
 /// Empty when `shape` is a valid {M, N, K}, otherwise why not.
 inline std::string reject_matmul_shape(const Shape& shape) {
   if (shape.size() != 3) {

@@ -55,8 +55,9 @@ constexpr int kBCopies16 = kChunkK * kBN / 4 / 32;  // 16-byte copies of B per l
 constexpr int kBCopies4 = kChunkK * kBN / 32;       // 4-byte copies: 16, one row of the piece each
 
 /// The block tile's rows (16, 32 or 48) and what follows from them. Lane (ty, tx) owns rows ty + 4i,
-/// i < kLaneRows: row groups 4 apart start in banks 0, 20, 8 and 28 whatever i, so A's reads stay
-/// conflict-free at every height.
+/// i < kLaneRows: A's piece rows are 20 floats apart, so the four rows a warp reads at once start
+/// in banks 0, 20, 8, 28 (even i) or 16, 4, 24, 12 (odd i): A's reads stay conflict-free at every
+/// height.
 template <int kBM>
 struct Tile {
   static_assert(kBM % 8 == 0 && kBM <= 48, "16, 32 or 48 rows");
@@ -68,7 +69,8 @@ struct Tile {
   static constexpr int kSharedBytes = kWarps * kRing * kPiece * static_cast<int>(sizeof(float));  // 53,248 / 73,728 / 94,208
   /// Blocks an SM holds: shared memory allows 4 / 3 / 2 (228 KB, 1 KB reserved per block); the
   /// bound caps registers to match: 80 for 16 rows, 128 for 32 and 48 (at 80, ptxas of CUDA 13.0
-  /// spilled 32-56 bytes of the 32-row tile).
+  /// spilled 32-56 bytes of the 32-row tile; at 128 it spills 8 bytes of the 48-row split-K
+  /// instantiation with 16-byte copies, none elsewhere).
   static constexpr int kMinBlocks = kBM == 16 ? 3 : 2;
   static_assert(kWarps * kBM * kBN <= kWarps * kRing * kPiece, "the partial tiles fit in the rings");
 };
@@ -81,12 +83,14 @@ struct Tile {
 enum class Copies { vector, scalar_b, scalar };
 
 /// Starts one lane's share of the copies of the chunk at `k0` into `piece`. A's rows are `lda`
-/// floats apart (K, or a padded copy's pitch whose columns from K on hold zeros). `Whole`: the
-/// launcher saw M % 16, N % 32 and K % 16 all 0, so every copy is inside and none is checked (the
-/// checks cost 0.17 µs per call at 256³ on the H100: 3.01 against 2.84 µs, NOTES.md).
+/// floats apart (K, or a padded copy's pitch whose columns from K on hold zeros). `Whole` (16-row
+/// tiles, 16-byte copies, A's pitch K): the launcher saw M % 16, N % 32 and K % 16 all 0, so every
+/// copy is inside and none is checked (the checks cost 0.17 µs per call at 256³ on the H100: 3.01
+/// against 2.84 µs, NOTES.md).
 ///
-/// Offsets are unsigned 32-bit: every element's index is below 2^31 (checked_dims; a padded A is
-/// at most 3 floats a row longer), and an offset past the matrix (which may wrap) is never read.
+/// Offsets are unsigned 32-bit: B's and C's element indices are below 2^31 (checked_dims) and a
+/// padded A's below 2^32 (at most 3 floats a row longer than A's, M·K < 2^31, M <= 2^30), and an
+/// offset past the matrix (which may wrap) is never read.
 /// 64-bit pointers per copy, hoisted out of the main loop by the compiler, spilled the 32- and
 /// 48-row tiles.
 template <int kBM, bool Whole, Copies kCopies>
@@ -140,7 +144,8 @@ __device__ __forceinline__ void issue_chunk(float* piece, const float* a, int ld
 /// whether a newer one keeps that), so that three blocks fit an SM when there are more tiles than
 /// SMs (1024³: 2048 blocks). The guarded one needs the bound for that (unbounded, ptxas spilled 4
 /// bytes); the whole-tile one does not, and is left unbounded: bounded, it ran 2.96 µs per call at
-/// 256³ on the H100 against 2.84 for the probe's unbounded copy. Taller tiles: Tile::kMinBlocks.
+/// 256³ on the H100 against 2.84 for the probe's unbounded copy (a minimum of 1 block; 0 made ptxas
+/// of CUDA 13.0 cap it at 64 registers and spill). Taller tiles: Tile::kMinBlocks.
 ///
 /// kPartial: split K over blockIdx.y. Block (x, y) takes chunks y·chunks_per_split .. + chunks_per_split
 /// - 1 (clipped to K; chunks_per_split a multiple of kWarps, so every split hands its warps chunks

@@ -154,7 +154,7 @@ const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r
                                                         matmul::SimtSmallRows::r48};
 
 /// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape;
-/// `padded`: A first copied with its rows padded to a multiple of 4 floats (launch_pad_rows), as
+/// `padded`: A first copied with its rows padded to a multiple of 4 floats (launch_pad_rows_fp32), as
 /// `auto` does where K is not one.
 Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   Variant<MatmulArgs> v;
@@ -163,13 +163,13 @@ Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   v.dtypes = {DType::f32};
   v.prepare = [rows, padded](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    const int pitch = padded ? (dims.k + 3) / 4 * 4 : dims.k;
+    const int pitch = padded ? matmul::simt_a_pitch(dims.k) : dims.k;
     auto scratch = std::make_shared<const DeviceBuffer>(std::size_t(dims.m) * pitch * sizeof(float));
     return [rows, padded, args, dims, pitch, scratch](cudaStream_t stream) {
       matmul::SimtOperands x{static_cast<const float*>(args.a), dims.k, static_cast<const float*>(args.b),
                              static_cast<float*>(args.c)};
       if (padded) {
-        matmul::launch_pad_rows(x.a, dims.m, dims.k, scratch->as<float>(), pitch, stream);
+        matmul::launch_pad_rows_fp32(x.a, dims.m, dims.k, scratch->as<float>(), pitch, stream);
         x.a = scratch->as<float>();
         x.a_pitch = pitch;
       }
@@ -258,10 +258,10 @@ std::vector<Shape> shapes_to_check() {
                             // fp32 / tf32 auto: small M (the small-tile split-K kernels), large K
                             // (128×128 split 16 ways), a partial wave split in two, odd extents.
                             {32, 4096, 4096}, {512, 512, 32768}, {3001, 997, 2003}, {3000, 1000, 2000},
-                            // fp32 auto on few rows: the 48×32 tile with A padded (K odd) and B's
-                            // 4-byte copies (N odd), the 32×32 tile with A padded and B's 16-byte
-                            // copies (N a multiple of 4).
-                            {45, 2003, 1001}, {29, 4096, 1999},
+                            // fp32 auto on few rows, A padded (K odd): the 32×32 tile whole K with B's
+                            // 4-byte copies (N odd) and with its 16-byte ones (N a multiple of 4), the
+                            // 48×32 tile split 8 ways (the slices behind the padded A).
+                            {45, 2003, 1001}, {29, 4096, 1999}, {40, 1001, 8191},
                             // auto's GEMV plans: one row of B's width, 3 rows of an odd N and K.
                             {1, 4096, 4096}, {3, 4099, 8191}};
   // The largest shape of each size class up to 2048³.
@@ -786,11 +786,13 @@ TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every til
           "[gpu][matmul][small_simt]") {
   // Rows below, at and past a tile (16, 32, 48); N and K odd (4-byte copies), multiples of 4 but
   // not of the tile (16-byte copies, guarded), and whole tiles (48x96x128: the 16-row tile's
-  // unguarded instantiation).
+  // unguarded instantiation); padded, A's rows take 16-byte copies whatever K is (40x1000x1001: B's
+  // too).
   const Op& op = matmul_with_split_variants();
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
-                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64}}) {
+                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64},
+                             Shape{40, 1000, 1001}}) {
     const std::uint64_t seed = fresh_seed();
     auto workload = op.prepare({shape, DType::f32, "test"}, seed);
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {
@@ -818,6 +820,10 @@ TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matm
         matmul::launch_register_blocked_async_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
         std::invalid_argument);
     CHECK_THROWS_AS(matmul::launch_small_simt_partials(a, a, slices.as<float>(), dims, splits, stream.get()),
+                    std::invalid_argument);
+    // A's pitch shorter than K.
+    CHECK_THROWS_AS(matmul::launch_small_simt_partials({a, 63, a, slices.as<float>()}, dims, 2, stream.get(),
+                                                       matmul::SimtSmallRows::r32),
                     std::invalid_argument);
     CHECK_THROWS_AS(matmul::launch_tensor_core_tf32_partials(a, a, slices.as<float>(), dims, matmul::Tf32Tile::small,
                                                              splits, stream.get()),

@@ -123,23 +123,48 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
   }
 }
 
-TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a pointer is misaligned; tf32 keeps "
-          "the 32×32 tile off those shapes",
+TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a pointer is misaligned, for few "
+          "rows only",
           "[matmul][auto]") {
-  for (const Dims d : {Dims{32, 4096, 4095}, Dims{37, 12653, 6109}, Dims{1024, 1023, 1024}, Dims{16, 4096, 4096},
-                       Dims{61, 4096, 12289}, Dims{9, 13, 5}}) {
+  struct Case {
+    Dims dims;
+    bool aligned_pointers;
+    std::size_t padded_bytes;  ///< M × K rounded up to 4 floats, × 4 bytes, rounded up to 256; 0: not padded
+  };
+  for (const Case& c : {Case{{37, 12653, 6109}, true, 904704},  // 37 × 6112 × 4 = 904,576
+                        Case{{61, 4096, 12289}, true, 2999296},  // 61 × 12292 × 4
+                        Case{{16, 4096, 4096}, true, 0},         // every 16-byte path
+                        Case{{16, 4096, 4096}, false, 262144},   // a misaligned pointer: 16 × 4096 × 4
+                        Case{{45, 2003, 1000}, true, 0}}) {      // N odd, K a multiple of 4: B 4-byte, A as given
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32, kH100, c.aligned_pointers);
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << (c.aligned_pointers ? "" : ", misaligned") << ": "
+                  << auto_kernel_name(p.kernel));
+    CHECK((p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k));
+    CHECK(p.padded_bytes == c.padded_bytes);
+  }
+  // Off the 16-byte paths, problems of more than 64 rows, or whose padded A would pass the
+  // workspace cap, keep the 128×128 kernel's element-wise copies and pad nothing (A of 16384 rows
+  // would be a 268 MB copy per call).
+  for (const Dims d : {Dims{16384, 64, 4095}, Dims{4096, 100, 999}, Dims{127, 4099, 65}, Dims{1024, 1023, 1024},
+                       Dims{33, 100, 9999999}}) {
     for (bool aligned_pointers : {true, false}) {
       const AutoPlan p = plan(d.m, d.n, d.k, DType::f32, kH100, aligned_pointers);
       INFO(d.m << "x" << d.n << "x" << d.k << (aligned_pointers ? "" : ", misaligned") << ": "
                   << auto_kernel_name(p.kernel));
-      const bool small = p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k;
-      const bool pad = small && (d.k % 4 != 0 || !aligned_pointers);
-      CHECK(p.padded_bytes == (pad ? simt_padded_a_bytes(d) : 0));
-      if (pad) CHECK(simt_padded_a_bytes(d) >= std::size_t(d.m) * ((d.k + 3) / 4 * 4) * sizeof(float));
-      CHECK(simt_padded_a_bytes(d) % 256 == 0);
-      const bool tf32_aligned = d.k % 4 == 0 && d.n % 4 == 0 && aligned_pointers;
-      if (!tf32_aligned) CHECK(plan(d.m, d.n, d.k, DType::tf32, kH100, false).kernel != AutoKernel::tensor_core_small_split_k);
+      CHECK((p.kernel == AutoKernel::register_blocked || p.kernel == AutoKernel::register_blocked_split_k));
+      CHECK(p.padded_bytes == 0);
+      // tf32 keeps its 32×32 tile off those shapes.
+      CHECK(plan(d.m, d.n, d.k, DType::tf32, kH100, aligned_pointers).kernel != AutoKernel::tensor_core_small_split_k);
     }
+  }
+  // The padded copy is charged to every small tile's estimate.
+  const Dims odd{37, 12653, 6109};
+  for (const SplitKernel& kernel : fp32_kernels(odd, true)) {
+    if (kernel.whole != AutoKernel::small_simt) continue;
+    CHECK(kernel.fixed_us > 0);
+    SplitKernel uncharged = kernel;
+    uncharged.fixed_us = 0;
+    CHECK(split_estimate_us(odd, kernel, 2, 132) == split_estimate_us(odd, uncharged, 2, 132) + kernel.fixed_us);
   }
   // The few-row odd shapes of the fifth draw run the small tiles, not the 128×128 kernel split 8 ways.
   CHECK(plan(37, 12653, 6109, DType::f32).kernel == AutoKernel::small_simt_split_k);
