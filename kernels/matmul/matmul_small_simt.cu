@@ -88,9 +88,9 @@ enum class Copies { vector, scalar_b, scalar };
 /// copy is inside and none is checked (the checks cost 0.17 µs per call at 256³ on the H100: 3.01
 /// against 2.84 µs, NOTES.md).
 ///
-/// Offsets are unsigned 32-bit: B's and C's element indices are below 2^31 (checked_dims) and a
-/// padded A's below 2^32 (at most 3 floats a row longer than A's, M·K < 2^31, M <= 2^30), and an
-/// offset past the matrix (which may wrap) is never read.
+/// Offsets are unsigned 32-bit: every element's index is below 2^31 (checked_dims for A, B and C;
+/// the launcher refuses a pitch that takes A's past it), and an offset past the matrix (which may
+/// wrap) is never read.
 /// 64-bit pointers per copy, hoisted out of the main loop by the compiler, spilled the 32- and
 /// 48-row tiles.
 template <int kBM, bool Whole, Copies kCopies>
@@ -281,6 +281,9 @@ template <bool kPartial>
 void launch_rows(const SimtOperands& x, Dims dims, SimtSmallRows rows, dim3 grid, int chunks_per_split,
                  cudaStream_t stream) {
   if (x.a_pitch < dims.k) throw std::invalid_argument("small_simt: A's pitch is shorter than K");
+  if (static_cast<long long>(dims.m) * x.a_pitch >= (1LL << 31)) {
+    throw std::invalid_argument("small_simt: A's rows at this pitch reach past 2^31 elements");
+  }
   switch (rows) {
     case SimtSmallRows::r16: return launch_tile<16, kPartial>(x, dims, grid, chunks_per_split, stream);
     case SimtSmallRows::r32: return launch_tile<32, kPartial>(x, dims, grid, chunks_per_split, stream);
