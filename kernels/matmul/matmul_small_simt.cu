@@ -19,11 +19,13 @@
 // consecutive float4: both conflict-free. At the end the warps' partial tiles meet in shared
 // memory and every thread adds two outputs' eight partials in warp order and stores them.
 //
-// Taller tiles, 32×32 and 48×32 (the same lanes with 8 or 12 rows each), for M of 17 to 64: a
-// 16×32 block reads 48 floats of A and B per 16·32 multiply-adds, so at 47x8192x8192 the blocks
-// read 1.2 GB through L2 (22.5 TFLOP/s, 0.69x cuBLAS); 48 rows read 80 floats per 48·32 (5.3 →
-// 9.6 multiply-adds per float). Shapes with K or N not a multiple of 4 (or pointers not 16-byte
-// aligned) copy 4 bytes at a time: every element checked, the same pieces in shared memory.
+// Taller tiles, 32×32 and 48×32 (the same lanes with 8 or 12 rows each), for M of 17 to 64: more
+// multiply-adds per float read from L2 (5.3 at 16 rows, 9.6 at 48) and per shared-memory load.
+// Per multiply-add computed they run about 1.4x the 16-row tile on the H100 (47x8192x8192: 185.6
+// µs on 48 rows against 279.2 on 16; NOTES.md, "Taller small tiles"). A's rows whose pitch is not
+// a multiple of 4, and B where N is not (or a pointer is not 16-byte aligned), copy 4 bytes at a
+// time: every element checked, the same pieces in shared memory. `auto` pads A's rows first
+// (launch_pad_rows_fp32), so that only B's odd rows take 4-byte copies.
 //
 // Measured on the H100 at 256³ in hot mode (NOTES.md): 3.77 µs with 4 slices of 64 threads and
 // 2×4 outputs each, 3.38-3.40 µs with 8 one-warp slices interleaved within block-wide steps of
