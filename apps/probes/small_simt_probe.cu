@@ -63,7 +63,8 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   kbench::DeviceBuffer slices(kMostSplits * c_count * sizeof(float));
   // Where K is not a multiple of 4, A padded as `auto` pads it (inside the timed call, as there).
   const int a_pitch = mm::simt_a_pitch(dims.k);
-  kbench::DeviceBuffer padded_a(dims.k % 4 != 0 ? mm::simt_padded_a_bytes(dims) : 0);
+  const bool pad_a = mm::simt_pads_a(dims, true);
+  kbench::DeviceBuffer padded_a(pad_a ? mm::simt_padded_a_bytes(dims) : 0);
   // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
   probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
   probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
@@ -75,13 +76,11 @@ void run_shape(probe::Session& session, mm::Dims dims) {
     for (unsigned& word : host) word |= exponent;
     KBENCH_CUDA_CALL(cudaMemcpy(buffer->get(), host.data(), buffer->bytes(), cudaMemcpyHostToDevice));
   }
-  const bool pad_a = dims.k % 4 != 0;
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
   std::printf("\nfp32 %dx%dx%d (%s copies of B%s): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
               dims.n % 4 == 0 ? "16-byte" : "4-byte", pad_a ? ", A padded" : "", std::string(mm::auto_kernel_name(plan.kernel)).c_str(),
-              plan.kernel == mm::AutoKernel::small_simt || plan.kernel == mm::AutoKernel::small_simt_split_k
-                  ? (std::string(" ") + rows_name(plan.simt_rows)).c_str()
+              mm::runs_small_simt(plan) ? (std::string(" ") + rows_name(plan.simt_rows)).c_str()
                   : "",
               plan.splits);
 
@@ -102,8 +101,7 @@ void run_shape(probe::Session& session, mm::Dims dims) {
         mm::launch_small_simt_partials(x, dims, splits, nullptr, kernel.simt_rows);
         mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
       });
-      const bool planned = plan.simt_rows == kernel.simt_rows && plan.splits == splits &&
-                           (plan.kernel == mm::AutoKernel::small_simt || plan.kernel == mm::AutoKernel::small_simt_split_k);
+      const bool planned = mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows && plan.splits == splits;
       std::printf("  %s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n", rows_name(kernel.simt_rows), splits, us,
                   flops / us / 1e6, mm::split_estimate_us(dims, kernel, splits, session.device.sm_count),
                   planned ? "  (plan)" : "");

@@ -162,8 +162,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   const bool fp32_aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
   if (dtype == DType::f32) {
     AutoPlan plan = plan_split_model(dims, fp32_kernels(dims, pointers_aligned16), device.sm_count);
-    const bool small = plan.kernel == AutoKernel::small_simt || plan.kernel == AutoKernel::small_simt_split_k;
-    if (small && simt_pads_a(dims, pointers_aligned16)) plan.padded_bytes = simt_padded_a_bytes(dims);
+    if (runs_small_simt(plan) && simt_pads_a(dims, pointers_aligned16)) plan.padded_bytes = simt_padded_a_bytes(dims);
     return plan;
   }
   if (dtype == DType::tf32) return plan_tf32(dims, device, fp32_aligned, pointers_aligned16);

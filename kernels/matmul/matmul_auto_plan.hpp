@@ -60,6 +60,11 @@ struct AutoPlan {
   SimtSmallRows simt_rows = SimtSmallRows::r16;
 };
 
+/// Whether `plan` runs the small-tile SIMT kernel (whole K or split).
+constexpr bool runs_small_simt(const AutoPlan& plan) {
+  return plan.kernel == AutoKernel::small_simt || plan.kernel == AutoKernel::small_simt_split_k;
+}
+
 /// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows); at 5-8
 /// rows only shapes the staged TMA kernel cannot read (K or N not a multiple of 8, or misaligned
 /// pointers). H100, cold µs, gemv against the tensor-core plan: bf16 8x16384x4096 69.4 / 54.9, fp16

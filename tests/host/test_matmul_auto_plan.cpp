@@ -114,7 +114,7 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32);
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << ": " << auto_kernel_name(p.kernel) << ", "
                   << simt_small_rows(p.simt_rows) << " rows");
-    CHECK((p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k));
+    CHECK(runs_small_simt(p));
     CHECK(p.simt_rows == c.rows);
   }
   // Taller problems never weigh the 32- and 48-row tiles.
@@ -139,7 +139,7 @@ TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32, kH100, c.aligned_pointers);
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << (c.aligned_pointers ? "" : ", misaligned") << ": "
                   << auto_kernel_name(p.kernel));
-    CHECK((p.kernel == AutoKernel::small_simt || p.kernel == AutoKernel::small_simt_split_k));
+    CHECK(runs_small_simt(p));
     CHECK(p.padded_bytes == c.padded_bytes);
   }
   // Off the 16-byte paths, problems of more than 64 rows, or whose padded A would pass the
