@@ -1,11 +1,13 @@
-// small_simt_probe: how fast is each tile height of the small-tile SIMT kernel
-// (kernels/matmul/matmul_small_simt.cu: 16×32, 32×32, 48×32) at each K split, and how far is the
+// small_simt_probe: how fast is each tile of the small-tile SIMT kernels
+// (kernels/matmul/matmul_small_simt.cu: 16×32, 32×32, 48×32; matmul_outer_simt.cu: 64×32, 32×64,
+// with Aᵀ written in the timed call) at each K split, and how far is the
 // fp32 `auto` cost model (matmul_auto_split.cpp) from it? A probe behind kernels/matmul/NOTES.md
 // ("Taller small tiles"), in kbench's cold method (L2 evicted before each sample, one call per
 // event pair, median).
 //
 //   small_simt_probe [samples] MxNxK ...     (default 30 samples, 47x8192x8192 37x12653x6109
-//                                             64x8192x8192 32x4096x4096 24x8192x4096 17x6001x5003)
+//                                             64x8192x8192 32x4096x4096 24x8192x4096 17x6001x5003
+//                                             56x3001x20011 61x4096x12289)
 //
 // A row per tile height and split count: the measured µs, the model's estimate for that plan, and
 // "plan" where the model picks it. Where K is not a multiple of 4, each call first pads A's rows
@@ -45,6 +47,18 @@ double worst_difference(const std::vector<float>& a, const std::vector<float>& b
   return worst;
 }
 
+const char* tile_name(const mm::SplitKernel& kernel) {
+  if (kernel.whole == mm::AutoKernel::outer_simt) {
+    return kernel.outer_tile == mm::OuterSimtTile::rows64_cols32 ? "outer 64x32" : "outer 32x64";
+  }
+  switch (kernel.simt_rows) {
+    case mm::SimtSmallRows::r16: return "16x32";
+    case mm::SimtSmallRows::r32: return "32x32";
+    case mm::SimtSmallRows::r48: return "48x32";
+  }
+  return "?";
+}
+
 const char* rows_name(mm::SimtSmallRows rows) {
   switch (rows) {
     case mm::SimtSmallRows::r16: return "16x32";
@@ -65,6 +79,7 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   const int a_pitch = mm::simt_a_pitch(dims.k);
   const bool pad_a = mm::simt_pads_a(dims, true);
   kbench::DeviceBuffer padded_a(pad_a ? mm::simt_padded_a_bytes(dims) : 0);
+  kbench::DeviceBuffer transposed_a(static_cast<std::size_t>(mm::outer_at_bytes(dims)));
   // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
   probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
   probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
@@ -78,18 +93,31 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   }
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
+  const std::string plan_tile = mm::runs_small_simt(plan)   ? std::string(" ") + rows_name(plan.simt_rows)
+                                : mm::runs_outer_simt(plan) ? plan.outer_tile == mm::OuterSimtTile::rows64_cols32
+                                                                  ? " 64x32"
+                                                                  : " 32x64"
+                                                            : "";
   std::printf("\nfp32 %dx%dx%d (%s copies of B%s): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
-              dims.n % 4 == 0 ? "16-byte" : "4-byte", pad_a ? ", A padded" : "", std::string(mm::auto_kernel_name(plan.kernel)).c_str(),
-              mm::runs_small_simt(plan) ? (std::string(" ") + rows_name(plan.simt_rows)).c_str()
-                  : "",
-              plan.splits);
+              dims.n % 4 == 0 ? "16-byte" : "4-byte", pad_a ? ", A padded for the small tiles" : "",
+              std::string(mm::auto_kernel_name(plan.kernel)).c_str(), plan_tile.c_str(), plan.splits);
 
   std::vector<float> reference;
   for (const mm::SplitKernel& kernel : mm::fp32_kernels(dims, true)) {
-    if (kernel.whole != mm::AutoKernel::small_simt) continue;
+    const bool outer = kernel.whole == mm::AutoKernel::outer_simt;
+    if (kernel.whole != mm::AutoKernel::small_simt && !outer) continue;
     for (int splits : {1, 2, 3, 4, 6, kMostSplits}) {
       KBENCH_CUDA_CALL(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN until written
       const double us = session.cold_us([&] {
+        if (outer) {
+          // Aᵀ written inside the timed call, as `auto` does.
+          mm::launch_transpose_a_for_outer(a.as<float>(), dims.k, dims, transposed_a.as<float>(), nullptr);
+          mm::OuterOperands x{transposed_a.as<float>(), b.as<float>(), c.as<float>()};
+          if (splits == 1) return mm::launch_outer_simt(x, dims, kernel.outer_tile, nullptr);
+          x.c = slices.as<float>();
+          mm::launch_outer_simt_partials(x, dims, splits, kernel.outer_tile, nullptr);
+          return mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
+        }
         mm::SimtOperands x{a.as<float>(), dims.k, b.as<float>(), c.as<float>()};
         if (pad_a) {
           mm::launch_pad_rows_fp32(a.as<float>(), dims.m, dims.k, padded_a.as<float>(), a_pitch, nullptr);
@@ -101,8 +129,9 @@ void run_shape(probe::Session& session, mm::Dims dims) {
         mm::launch_small_simt_partials(x, dims, splits, nullptr, kernel.simt_rows);
         mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
       });
-      const bool planned = mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows && plan.splits == splits;
-      std::printf("  %s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n", rows_name(kernel.simt_rows), splits, us,
+      const bool planned = plan.splits == splits && (outer ? mm::runs_outer_simt(plan) && plan.outer_tile == kernel.outer_tile
+                                                           : mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows);
+      std::printf("  %-11s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n", tile_name(kernel), splits, us,
                   flops / us / 1e6, mm::split_estimate_us(dims, kernel, splits, session.device.sm_count),
                   planned ? "  (plan)" : "");
       const std::vector<float> out = download(c, c_count);
@@ -142,7 +171,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (shapes.empty()) {
-      shapes = {{47, 8192, 8192}, {37, 12653, 6109}, {64, 8192, 8192}, {32, 4096, 4096}, {24, 8192, 4096}, {17, 6001, 5003}};
+      shapes = {{47, 8192, 8192}, {37, 12653, 6109}, {64, 8192, 8192}, {32, 4096, 4096},
+                {24, 8192, 4096}, {17, 6001, 5003}, {56, 3001, 20011}, {61, 4096, 12289}};
     }
     probe::Session session(samples);
     session.print_banner();

@@ -98,6 +98,17 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       launch_small_simt_partials(x, dims, plan.splits, stream, plan.simt_rows);
       return launch_split_k_reduce(slices, plan.splits, c, dims, stream);
     }
+    case AutoKernel::outer_simt:
+    case AutoKernel::outer_simt_split_k: {
+      if (tf32) break;
+      launch_transpose_a_for_outer(a, dims.k, dims, workspace, stream);
+      OuterOperands x{workspace, b, c};
+      if (plan.kernel == AutoKernel::outer_simt) return launch_outer_simt(x, dims, plan.outer_tile, stream);
+      float* slices = workspace + plan.padded_bytes / sizeof(float);
+      x.c = slices;
+      launch_outer_simt_partials(x, dims, plan.splits, plan.outer_tile, stream);
+      return launch_split_k_reduce(slices, plan.splits, c, dims, stream);
+    }
     case AutoKernel::tensor_core:
       if (tf32) return launch_tensor_core_tf32(a, b, c, dims, stream);
       break;

@@ -131,6 +131,8 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::register_blocked_split_k: return "register_blocked_split_k";
     case AutoKernel::small_simt: return "small_simt";
     case AutoKernel::small_simt_split_k: return "small_simt_split_k";
+    case AutoKernel::outer_simt: return "outer_simt";
+    case AutoKernel::outer_simt_split_k: return "outer_simt_split_k";
     case AutoKernel::tensor_core: return "tensor_core";
     case AutoKernel::tensor_core_split_k: return "tensor_core_split_k";
     case AutoKernel::tensor_core_small_split_k: return "tensor_core_small_split_k";
@@ -163,6 +165,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (dtype == DType::f32) {
     AutoPlan plan = plan_split_model(dims, fp32_kernels(dims, pointers_aligned16), device.sm_count);
     if (runs_small_simt(plan) && simt_pads_a(dims, pointers_aligned16)) plan.padded_bytes = simt_padded_a_bytes(dims);
+    if (runs_outer_simt(plan)) plan.padded_bytes = static_cast<std::size_t>(outer_at_bytes(dims));
     return plan;
   }
   if (dtype == DType::tf32) return plan_tf32(dims, device, fp32_aligned, pointers_aligned16);

@@ -18,6 +18,8 @@ enum class AutoKernel {
   register_blocked_split_k,   ///< fp32: launch_register_blocked_async_partials, then launch_split_k_reduce
   small_simt,                 ///< fp32: launch_small_simt (16×32, 32×32 or 48×32 tiles: AutoPlan::simt_rows; K over the block's warps)
   small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
+  outer_simt,                 ///< fp32, M of 17-64: launch_transpose_a_for_outer, then launch_outer_simt (AutoPlan::outer_tile)
+  outer_simt_split_k,         ///< the same with launch_outer_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
   tensor_core_small_split_k,  ///< tf32: the same on 32×32 tiles
@@ -54,15 +56,23 @@ struct AutoPlan {
   /// A wgmma_tma_padded plan's scratch (padded_layout with every pointer taken as misaligned where
   /// any is: at least what the call's own pointers need), the whole of the call's workspace; a
   /// small_simt plan's A with rows padded to a multiple of 4 floats where K is not one or a pointer
-  /// is misaligned (simt_padded_a_bytes), at the workspace's front before any slices; else 0.
+  /// is misaligned (simt_padded_a_bytes), and an outer_simt plan's Aᵀ (outer_at_bytes), at the
+  /// workspace's front before any slices; else 0.
   std::size_t padded_bytes = 0;
   /// A small_simt(_split_k) plan's tile height; else unused.
   SimtSmallRows simt_rows = SimtSmallRows::r16;
+  /// An outer_simt(_split_k) plan's tile; else unused.
+  OuterSimtTile outer_tile = OuterSimtTile::rows64_cols32;
 };
 
 /// Whether `plan` runs the small-tile SIMT kernel (whole K or split).
 constexpr bool runs_small_simt(const AutoPlan& plan) {
   return plan.kernel == AutoKernel::small_simt || plan.kernel == AutoKernel::small_simt_split_k;
+}
+
+/// Whether `plan` runs the outer-product SIMT kernel (whole K or split).
+constexpr bool runs_outer_simt(const AutoPlan& plan) {
+  return plan.kernel == AutoKernel::outer_simt || plan.kernel == AutoKernel::outer_simt_split_k;
 }
 
 /// 16-bit problems of at most this many rows take gemv (fp32 and tf32: up to kGemvMaxRows); at 5-8

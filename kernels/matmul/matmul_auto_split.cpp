@@ -118,6 +118,20 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   }
   std::vector<SplitKernel> kernels{big};
   kernels.insert(kernels.end(), small.begin(), small.end());
+  if (dims.m > 16 && dims.m <= kSimtTallMaxRows && outer_at_bytes(dims) <= std::int64_t{kAutoWorkspaceCapBytes}) {
+    // Aᵀ: A read once and Aᵀ written once, plus the transpose's launch.
+    const double transpose_us =
+        kPadLaunchUs + (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
+                           kOperandBytesPerUs;
+    for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
+      SplitKernel outer{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
+                        outer_simt_cols(tile), 128, 2, kOuterStepUs * (b_vector ? 1.0 : kOuterScalarCopyCost), 1,
+                        WholeTile::always};
+      outer.fixed_us = transpose_us;
+      outer.outer_tile = tile;
+      kernels.push_back(outer);
+    }
+  }
   return kernels;
 }
 
@@ -157,6 +171,7 @@ SplitModelChoice choose_split_model(Dims dims, const std::vector<SplitKernel>& k
         best = {kernel.split, splits, static_cast<std::size_t>(splits) * static_cast<std::size_t>(slice_bytes(dims))};
       }
       best.simt_rows = kernel.simt_rows;
+      best.outer_tile = kernel.outer_tile;
     }
   }
   return {best, best_us};

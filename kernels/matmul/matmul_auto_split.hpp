@@ -34,7 +34,8 @@ struct SplitKernel {
   int min_steps = 1;    ///< the fewest steps of a split
   WholeTile whole_tile = WholeTile::always;  ///< when `whole` runs this tile
   SimtSmallRows simt_rows = SimtSmallRows::r16;  ///< the small_simt kernels' tile height
-  double fixed_us = 0;  ///< µs on top of every estimate: a small-tile plan's padded copy of A
+  double fixed_us = 0;  ///< µs on top of every estimate: a small-tile plan's padded copy of A, or Aᵀ
+  OuterSimtTile outer_tile = OuterSimtTile::rows64_cols32;  ///< the outer_simt kernels' tile
 };
 
 /// Whether `kernel.whole` runs `kernel`'s tile on `dims` with `sm_count` SMs.
@@ -61,7 +62,8 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
 /// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, and for M of 17
-/// to kSimtTallMaxRows the 32×32 and 48×32 tiles. Off the 16-byte paths (K or N not a multiple of
+/// to kSimtTallMaxRows the 32×32 and 48×32 tiles and the outer-product 64×32 and 32×64 tiles (with
+/// Aᵀ within kAutoWorkspaceCapBytes; its copy charged as fixed_us). Off the 16-byte paths (K or N not a multiple of
 /// 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
 /// count, and the small tiles are weighed only for M of at most kSimtTallMaxRows with A's padded
 /// copy within kAutoWorkspaceCapBytes: they copy B 4 bytes at a time where N is not a multiple of
@@ -81,6 +83,11 @@ bool simt_pads_a(Dims dims, bool pointers_aligned16);
 inline constexpr double kSimtStepUs32 = 1.92;
 inline constexpr double kSimtStepUs48 = 2.87;
 inline constexpr double kSimtScalarCopyCost = 1.1;
+/// The outer-product tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM: both
+/// tiles compute 64·32·128 multiply-adds a round) and the cost of B's 4-byte copies. Predictions,
+/// not yet measured (NOTES.md, "Outer-product small tiles").
+inline constexpr double kOuterStepUs = 2.95;
+inline constexpr double kOuterScalarCopyCost = 1.08;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;

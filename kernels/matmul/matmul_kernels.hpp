@@ -63,6 +63,26 @@ struct SimtOperands {
 };
 void launch_small_simt(const SimtOperands& operands, Dims dims, cudaStream_t stream, SimtSmallRows rows);
 
+/// The outer-product SIMT kernel's operands: `at` = Aᵀ written by launch_transpose_a_for_outer
+/// (outer_at_rows(K) × outer_at_pitch(M), zeros outside A, 16-byte aligned); `c`: C, or the split
+/// kernel's slices.
+struct OuterOperands {
+  const float* at = nullptr;
+  const float* b = nullptr;
+  float* c = nullptr;
+};
+/// fp32 for few-row GEMMs: 64×32 or 32×64 tiles of C per 256-thread block, 8×8 outputs per lane
+/// (two float4 of Aᵀ and two of B per k), each warp owning every 8th chunk of 16 k, partial tiles
+/// added in shared memory. Any M, N, K: B in 16-byte copies where N % 4 == 0 and B, C are 16-byte
+/// aligned, 4-byte copies otherwise (matmul_outer_simt.cu). Throws std::invalid_argument where the
+/// padded Aᵀ reaches 2^31 elements.
+void launch_outer_simt(const OuterOperands& operands, Dims dims, OuterSimtTile tile, cudaStream_t stream);
+/// The same with K split `splits` ways into fp32 M×N slices, for launch_split_k_reduce.
+void launch_outer_simt_partials(const OuterOperands& operands, Dims dims, int splits, OuterSimtTile tile,
+                                cudaStream_t stream);
+/// Writes Aᵀ for launch_outer_simt into `at` (outer_at_bytes(dims) bytes): A is M×K, rows a_pitch apart.
+void launch_transpose_a_for_outer(const float* a, int a_pitch, Dims dims, float* at, cudaStream_t stream);
+
 /// Copies the rows×cols fp32 matrix `src` (pitch cols) to `dst` with rows `pitch` floats apart
 /// (pitch >= cols), zeros in columns cols .. pitch - 1 (matmul_pad_rows.cu): `auto`'s copy of A
 /// for the small-tile kernel where K is not a multiple of 4 (or a pointer is misaligned).
@@ -303,6 +323,10 @@ WgmmaTf32Operands make_wgmma_tf32_operands(const float* a, const float* bt, Dims
 
 /// dst (cols × rows, row-major) = the transpose of src (rows × cols, row-major) (matmul_transpose.cu).
 void launch_transpose(const float* src, float* dst, int rows, int cols, cudaStream_t stream);
+/// dst (dst_rows × dst_cols, row-major, dst_rows >= cols, dst_cols >= rows) = the transpose of src
+/// (rows × cols, rows src_pitch floats apart), zeros outside it.
+void launch_transpose_padded(const float* src, int rows, int cols, int src_pitch, float* dst, int dst_rows,
+                             int dst_cols, cudaStream_t stream);
 
 /// The TF32 wgmma kernel on the maps of make_wgmma_tf32_operands (whose Bᵀ must already be written,
 /// earlier on `stream`). With splits == 1 `out` is C; otherwise `splits` fp32 M×N slices, split s

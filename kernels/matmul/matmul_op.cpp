@@ -480,7 +480,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.traffic = traffic;
   // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, for tf32 the
   // transposed B of wgmma_tf32 (and of auto's plans that run it), for 16-bit the padded copies of
-  // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A of the small tiles.
+  // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A or Aᵀ of the small tiles.
   op.scratch_bytes = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
     const double transposed_b =
@@ -488,7 +488,8 @@ OpDefinition<MatmulArgs> matmul_definition() {
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
     const double padded = half                            ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
                           : problem.dtype == DType::f32 && dims.m <= matmul::kSimtTallMaxRows
-                              ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
+                              ? static_cast<double>(std::max<std::int64_t>(
+                                    static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)), matmul::outer_at_bytes(dims)))
                                                         : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
            static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;

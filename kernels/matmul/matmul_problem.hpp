@@ -30,6 +30,18 @@ constexpr int simt_small_rows(SimtSmallRows rows) {
   return rows == SimtSmallRows::r16 ? 16 : rows == SimtSmallRows::r32 ? 32 : 48;
 }
 
+/// The outer-product SIMT kernel's block tiles (launch_outer_simt): 64 rows × 32 columns, or 32 × 64.
+enum class OuterSimtTile { rows64_cols32, rows32_cols64 };
+constexpr int outer_simt_rows(OuterSimtTile tile) { return tile == OuterSimtTile::rows64_cols32 ? 64 : 32; }
+constexpr int outer_simt_cols(OuterSimtTile tile) { return tile == OuterSimtTile::rows64_cols32 ? 32 : 64; }
+/// Its Aᵀ: K rounded up to whole chunks of 16 rows, M rounded up to 64 columns (every tile's rows
+/// inside), zeros outside A; in bytes a multiple of 256, so that split slices behind it stay aligned.
+constexpr int outer_at_rows(int k) { return static_cast<int>(ceil_div64(k, 16) * 16); }
+constexpr int outer_at_pitch(int m) { return static_cast<int>(ceil_div64(m, 64) * 64); }
+constexpr std::int64_t outer_at_bytes(Dims dims) {
+  return ceil_div64(std::int64_t{outer_at_rows(dims.k)} * outer_at_pitch(dims.m) * 4, 256) * 256;
+}
+
 /// The row pitch of A padded for the small-tile kernel's 16-byte copies: K rounded up to 4 floats.
 constexpr int simt_a_pitch(int k) { return static_cast<int>(ceil_div64(k, 4) * 4); }
 

@@ -90,7 +90,17 @@ const std::vector<int> kForcedSplits{1, 3, 8, 9, matmul::kMaxSplitK};
 
 /// The fp32 / TF32 split-K kernels (launch_*_partials, then launch_split_k_reduce) with a fixed
 /// split count, whatever the shape.
-enum class Fp32Split { register_blocked, register_blocked_async, small_simt, small_simt_32, small_simt_48, tf32_big, tf32_small };
+enum class Fp32Split {
+  register_blocked,
+  register_blocked_async,
+  small_simt,
+  small_simt_32,
+  small_simt_48,
+  outer_64x32,
+  outer_32x64,
+  tf32_big,
+  tf32_small
+};
 
 const char* fp32_split_name(Fp32Split kernel) {
   switch (kernel) {
@@ -99,10 +109,16 @@ const char* fp32_split_name(Fp32Split kernel) {
     case Fp32Split::small_simt: return "small_simt";
     case Fp32Split::small_simt_32: return "small_simt_32";
     case Fp32Split::small_simt_48: return "small_simt_48";
+    case Fp32Split::outer_64x32: return "outer_simt_64x32";
+    case Fp32Split::outer_32x64: return "outer_simt_32x64";
     case Fp32Split::tf32_big: return "tensor_core_big";
     case Fp32Split::tf32_small: return "tensor_core_small";
   }
   return "?";
+}
+
+matmul::OuterSimtTile outer_tile_of(Fp32Split kernel) {
+  return kernel == Fp32Split::outer_64x32 ? matmul::OuterSimtTile::rows64_cols32 : matmul::OuterSimtTile::rows32_cols64;
 }
 
 Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
@@ -113,9 +129,13 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
   v.dtypes = {tf32 ? DType::tf32 : DType::f32};
   v.prepare = [kernel, splits](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
-    return [kernel, splits, args, dims, workspace](cudaStream_t stream) {
-      float* slices = workspace->as<float>();
+    const bool outer = kernel == Fp32Split::outer_64x32 || kernel == Fp32Split::outer_32x64;
+    const std::size_t at_bytes = outer ? static_cast<std::size_t>(matmul::outer_at_bytes(dims)) : 0;
+    auto workspace =
+        std::make_shared<const DeviceBuffer>(at_bytes + std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    return [kernel, splits, args, dims, workspace, at_bytes](cudaStream_t stream) {
+      float* at = workspace->as<float>();
+      float* slices = at + at_bytes / sizeof(float);
       const float* a = static_cast<const float*>(args.a);
       const float* b = static_cast<const float*>(args.b);
       switch (kernel) {
@@ -132,6 +152,11 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
         case Fp32Split::small_simt_48:
           matmul::launch_small_simt_partials(a, b, slices, dims, splits, stream, matmul::SimtSmallRows::r48);
           break;
+        case Fp32Split::outer_64x32:
+        case Fp32Split::outer_32x64:
+          matmul::launch_transpose_a_for_outer(a, dims.k, dims, at, stream);
+          matmul::launch_outer_simt_partials({at, b, slices}, dims, splits, outer_tile_of(kernel), stream);
+          break;
         case Fp32Split::tf32_big:
           matmul::launch_tensor_core_tf32_partials(a, b, slices, dims, matmul::Tf32Tile::big, splits, stream);
           break;
@@ -147,7 +172,8 @@ Variant<MatmulArgs> fp32_split_k(Fp32Split kernel, int splits) {
 
 const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split::register_blocked_async,
                                          Fp32Split::small_simt,       Fp32Split::small_simt_32,
-                                         Fp32Split::small_simt_48,    Fp32Split::tf32_big,
+                                         Fp32Split::small_simt_48,    Fp32Split::outer_64x32,
+                                         Fp32Split::outer_32x64,      Fp32Split::tf32_big,
                                          Fp32Split::tf32_small};
 
 const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r16, matmul::SimtSmallRows::r32,
@@ -179,6 +205,38 @@ Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   return v;
 }
 
+/// The outer-product SIMT kernel whole K on one tile, Aᵀ written first (as `auto` does), whatever the
+/// shape. `b_offset`: B read from that many floats into a copy of it (1: B misaligned, 4-byte copies).
+Variant<MatmulArgs> outer_simt_whole(matmul::OuterSimtTile tile, int b_offset) {
+  Variant<MatmulArgs> v;
+  v.name = "outer_simt_whole_" + std::to_string(matmul::outer_simt_rows(tile)) + "x" +
+           std::to_string(matmul::outer_simt_cols(tile)) + (b_offset != 0 ? "_b_offset" : "");
+  v.description = "test-only: the outer-product SIMT kernel, whole K, on one tile";
+  v.dtypes = {DType::f32};
+  v.prepare = [tile, b_offset](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    const std::size_t at_bytes = static_cast<std::size_t>(matmul::outer_at_bytes(dims));
+    const std::size_t b_bytes = b_offset != 0 ? (std::size_t(dims.k) * dims.n + b_offset) * sizeof(float) : 0;
+    auto scratch = std::make_shared<const DeviceBuffer>(at_bytes + b_bytes);
+    return [tile, b_offset, args, dims, at_bytes, scratch](cudaStream_t stream) {
+      float* at = scratch->as<float>();
+      const float* b = static_cast<const float*>(args.b);
+      if (b_offset != 0) {
+        float* moved = at + at_bytes / sizeof(float) + b_offset;
+        KBENCH_CUDA_CALL(cudaMemcpyAsync(moved, b, std::size_t(dims.k) * dims.n * sizeof(float),
+                                         cudaMemcpyDeviceToDevice, stream));
+        b = moved;
+      }
+      matmul::launch_transpose_a_for_outer(static_cast<const float*>(args.a), dims.k, dims, at, stream);
+      matmul::launch_outer_simt({at, b, static_cast<float*>(args.c)}, dims, tile, stream);
+    };
+  };
+  return v;
+}
+
+const std::vector<matmul::OuterSimtTile> kOuterTiles{matmul::OuterSimtTile::rows64_cols32,
+                                                     matmul::OuterSimtTile::rows32_cols64};
+
 /// matmul with the fixed-split variants above.
 const Op& matmul_with_split_variants() {
   static Registry registry = [] {
@@ -190,6 +248,9 @@ const Op& matmul_with_split_variants() {
     }
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {
       for (bool padded : {false, true}) r.add_variant("matmul", small_simt_whole(rows, padded));
+    }
+    for (matmul::OuterSimtTile tile : kOuterTiles) {
+      for (int b_offset : {0, 1}) r.add_variant("matmul", outer_simt_whole(tile, b_offset));
     }
     return r;
   }();
@@ -807,6 +868,31 @@ TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every til
   }
 }
 
+TEST_CASE("the outer-product SIMT kernel matches the reference whole K on both tiles, B aligned or not",
+          "[gpu][matmul][outer_simt]") {
+  // Rows below, at and past each tile's 32 or 64; N and K odd (B's 4-byte copies), multiples of 4
+  // but not of a tile (16-byte copies, guarded), whole tiles, K under one chunk; B moved one float
+  // off its alignment (4-byte copies whatever N is).
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
+                             Shape{64, 96, 128}, Shape{64, 136, 36}, Shape{65, 260, 1000}, Shape{130, 250, 64},
+                             Shape{40, 1000, 1001}, Shape{56, 3001, 2011}}) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
+    for (matmul::OuterSimtTile tile : kOuterTiles) {
+      for (const char* suffix : {"", "_b_offset"}) {
+        const std::string name = "outer_simt_whole_" + std::to_string(matmul::outer_simt_rows(tile)) + "x" +
+                                 std::to_string(matmul::outer_simt_cols(tile)) + suffix;
+        INFO(name << " " << format_shape(shape) << " seed " << seed);
+        const Verification check = workload->verify(variant_index(op, name), stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+      }
+    }
+  }
+}
+
 TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matmul]") {
   CudaStream stream;
   DeviceBuffer operands(3 * 64 * 64 * sizeof(float)), slices(std::size_t(matmul::kMaxSplitK + 1) * 64 * 64 * 4);
@@ -824,6 +910,10 @@ TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matm
     // A's pitch shorter than K.
     CHECK_THROWS_AS(matmul::launch_small_simt_partials({a, 63, a, slices.as<float>()}, dims, 2, stream.get(),
                                                        matmul::SimtSmallRows::r32),
+                    std::invalid_argument);
+    // Aᵀ padded past 2^31 elements.
+    CHECK_THROWS_AS(matmul::launch_outer_simt_partials({a, a, slices.as<float>()}, {64, 64, 1 << 30}, 2,
+                                                       matmul::OuterSimtTile::rows32_cols64, stream.get()),
                     std::invalid_argument);
     CHECK_THROWS_AS(matmul::launch_tensor_core_tf32_partials(a, a, slices.as<float>(), dims, matmul::Tf32Tile::small,
                                                              splits, stream.get()),

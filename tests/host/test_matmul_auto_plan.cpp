@@ -33,6 +33,7 @@ int split_step_k(AutoKernel kernel) {
     case AutoKernel::wgmma_split_k: return kWgmmaStepK;
     case AutoKernel::register_blocked_split_k: return 8;
     case AutoKernel::small_simt_split_k: return 128;  // a round of 8 warps' chunks of 16 k
+    case AutoKernel::outer_simt_split_k: return 128;
     case AutoKernel::tensor_core_split_k: return 16;
     case AutoKernel::tensor_core_small_split_k: return 32;
     case AutoKernel::wgmma_tf32_split_k: return kWgmmaTf32StepK;
@@ -42,7 +43,8 @@ int split_step_k(AutoKernel kernel) {
 
 bool fp32_kernel(AutoKernel k) {
   return k == AutoKernel::register_blocked || k == AutoKernel::register_blocked_split_k ||
-         k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k;
+         k == AutoKernel::small_simt || k == AutoKernel::small_simt_split_k || k == AutoKernel::outer_simt ||
+         k == AutoKernel::outer_simt_split_k;
 }
 
 bool tf32_kernel(AutoKernel k, bool wgmma) {
