@@ -124,8 +124,11 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
         kPadLaunchUs + (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
                            kOperandBytesPerUs;
     for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
+      const bool tall = tile == OuterSimtTile::rows64_cols32;
+      const double step_us = tall ? kOuterStepUs64x32 : kOuterStepUs32x64;
+      const double scalar_cost = tall ? kOuterScalarCopyCost64x32 : kOuterScalarCopyCost32x64;
       SplitKernel outer{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
-                        outer_simt_cols(tile), 128, 2, kOuterStepUs * (b_vector ? 1.0 : kOuterScalarCopyCost), 1,
+                        outer_simt_cols(tile), 128, 2, step_us * (b_vector ? 1.0 : scalar_cost), 1,
                         WholeTile::always};
       outer.fixed_us = transpose_us;
       outer.outer_tile = tile;

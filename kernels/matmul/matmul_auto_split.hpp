@@ -84,10 +84,14 @@ inline constexpr double kSimtStepUs32 = 1.92;
 inline constexpr double kSimtStepUs48 = 2.87;
 inline constexpr double kSimtScalarCopyCost = 1.1;
 /// The outer-product tiles' step times (µs per round of 8 chunks of 16 k, 2 blocks per SM: both
-/// tiles compute 64·32·128 multiply-adds a round) and the cost of B's 4-byte copies. Predictions,
-/// not yet measured (NOTES.md, "Outer-product small tiles").
-inline constexpr double kOuterStepUs = 2.95;
-inline constexpr double kOuterScalarCopyCost = 1.08;
+/// tiles compute 64·32·128 multiply-adds a round) and the cost of B's 4-byte copies on each, a factor
+/// on its step time (32×64 copies 32 a lane per chunk, 64×32 16). Fitted to small_simt_probe on an
+/// H200 (session 22: 64x8192x8192 and 47x8192x8192 whole K; 56x3001x20011 split 8 and
+/// 37x12653x6109 whole for the 4-byte copies; NOTES.md, "Outer-product small tiles").
+inline constexpr double kOuterStepUs64x32 = 3.2;
+inline constexpr double kOuterStepUs32x64 = 3.1;
+inline constexpr double kOuterScalarCopyCost64x32 = 1.07;
+inline constexpr double kOuterScalarCopyCost32x64 = 1.3;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;

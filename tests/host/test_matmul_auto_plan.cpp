@@ -86,7 +86,7 @@ TEST_CASE("auto: fp32 and tf32 split K where few tiles or a partial wave leave S
       {{1024, 1024, 1024}, DType::f32, AutoKernel::small_simt, 1},                // 2048 small tiles
       {{32, 4096, 4096}, DType::f32, AutoKernel::small_simt_split_k, 2},  // 128 tiles of 32×32: 39.7 µs against 16×32 whole's 40.5 (session 21)
       {{16, 4096, 4096}, DType::f32, AutoKernel::small_simt, 1},
-      {{64, 8192, 8192}, DType::f32, AutoKernel::small_simt, 1},
+      {{64, 8192, 8192}, DType::f32, AutoKernel::outer_simt, 1},  // 256 tiles of 32×64: 202.5 µs against 32×32's 246.1 (H200, session 22)
       {{4096, 4096, 4096}, DType::tf32, AutoKernel::tensor_core, 1},
       {{2048, 2048, 2048}, DType::tf32, AutoKernel::tensor_core, 1},
       {{32, 4096, 4096}, DType::tf32, AutoKernel::tensor_core_small_split_k, 3},  // 128 tiles of 32×32
@@ -110,7 +110,7 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
   };
   // H100, session 21 (NOTES.md, "Taller small tiles"): 47x8192x8192 48×32 184 µs, 32×32 235, 16×32
   // 258; 64x8192x8192 32×32 243, 48×32 348, 16×32 373; 24x8192x4096 32×32 63, 16×32 84-96.
-  for (const Case& c : {Case{{47, 8192, 8192}, SimtSmallRows::r48}, Case{{64, 8192, 8192}, SimtSmallRows::r32},
+  for (const Case& c : {Case{{47, 8192, 8192}, SimtSmallRows::r48}, Case{{40, 16384, 2048}, SimtSmallRows::r48},
                         Case{{24, 8192, 4096}, SimtSmallRows::r32}, Case{{16, 4096, 4096}, SimtSmallRows::r16},
                         Case{{12, 8192, 8192}, SimtSmallRows::r16}}) {
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32);
@@ -119,10 +119,55 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
     CHECK(runs_small_simt(p));
     CHECK(p.simt_rows == c.rows);
   }
-  // Taller problems never weigh the 32- and 48-row tiles.
+  // Taller problems never weigh the 32- and 48-row tiles, nor the outer-product ones.
   for (const Dims d : {Dims{65, 8192, 8192}, Dims{200, 72, 264}, Dims{1024, 1024, 1024}, Dims{96, 3001, 2999}}) {
-    for (const SplitKernel& kernel : fp32_kernels(d, true)) CHECK(kernel.simt_rows == SimtSmallRows::r16);
+    for (const SplitKernel& kernel : fp32_kernels(d, true)) {
+      CHECK(kernel.simt_rows == SimtSmallRows::r16);
+      CHECK(kernel.whole != AutoKernel::outer_simt);
+    }
   }
+}
+
+TEST_CASE("auto: fp32 of 17-64 rows takes the outer-product tiles where its model puts them ahead, with Aᵀ in the "
+          "workspace",
+          "[matmul][auto]") {
+  struct Case {
+    Dims dims;
+    OuterSimtTile tile;
+    int splits;
+  };
+  // H200, session 22 (NOTES.md, "Outer-product small tiles"), best of each kernel: 64x8192x8192
+  // 32×64 202.5 µs, 32×32 246.1; 56x3001x20011 (N, K odd) 64×32 split 8 224.5, 32×32 289.0, 32×64
+  // 266.3; 61x4096x12289 (K odd) 32×64 158.5-162.4, 32×32 192.1.
+  for (const Case& c : {Case{{64, 8192, 8192}, OuterSimtTile::rows32_cols64, 1},
+                        Case{{56, 3001, 20011}, OuterSimtTile::rows64_cols32, 8},
+                        Case{{61, 4096, 12289}, OuterSimtTile::rows32_cols64, 2}}) {
+    const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, DType::f32);
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k << ": " << auto_kernel_name(p.kernel) << ", " << p.splits);
+    CHECK(runs_outer_simt(p));
+    CHECK(p.outer_tile == c.tile);
+    CHECK(p.splits == c.splits);
+    // Aᵀ: K rounded up to 16 rows of 64 floats, in front of the slices.
+    CHECK(p.padded_bytes == static_cast<std::size_t>(ceil_div64(c.dims.k, 16) * 16 * 64 * 4));
+    CHECK(p.workspace_bytes == (c.splits == 1 ? 0 : std::size_t(c.splits) * c.dims.m * c.dims.n * sizeof(float)));
+  }
+  // Where the 48-row tile's rows fit M better, it stays (47x8192x8192: 185.3 µs against 200.8).
+  CHECK(runs_small_simt(plan(47, 8192, 8192, DType::f32)));
+  CHECK(runs_small_simt(plan(37, 12653, 6109, DType::f32)));
+  // The transpose is charged to the outer tiles' estimates, and B's 4-byte copies cost the 32×64
+  // tile (32 a lane per chunk) more than the 64×32 one (16).
+  const Dims odd{56, 3001, 20011};
+  const Dims even{56, 3000, 20011};
+  for (const SplitKernel& kernel : fp32_kernels(odd, true)) {
+    if (kernel.whole != AutoKernel::outer_simt) continue;
+    CHECK(kernel.fixed_us > 0);
+    for (const SplitKernel& aligned : fp32_kernels(even, true)) {
+      if (aligned.whole != AutoKernel::outer_simt || aligned.outer_tile != kernel.outer_tile) continue;
+      CHECK(kernel.step_us > aligned.step_us);
+    }
+  }
+  // No Aᵀ past the workspace cap: 64 × 2^19 floats is exactly 128 MB.
+  for (const SplitKernel& kernel : fp32_kernels({40, 64, 1 << 19}, true)) CHECK(kernel.whole != AutoKernel::outer_simt);
 }
 
 TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a pointer is misaligned, for few "
@@ -134,7 +179,7 @@ TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a
     std::size_t padded_bytes;  ///< M × K rounded up to 4 floats, × 4 bytes, rounded up to 256; 0: not padded
   };
   for (const Case& c : {Case{{37, 12653, 6109}, true, 904704},  // 37 × 6112 × 4 = 904,576
-                        Case{{61, 4096, 12289}, true, 2999296},  // 61 × 12292 × 4
+                        Case{{33, 10007, 4001}, true, 528640},   // 33 × 4004 × 4 = 528,528
                         Case{{16, 4096, 4096}, true, 0},         // every 16-byte path
                         Case{{16, 4096, 4096}, false, 262144},   // a misaligned pointer: 16 × 4096 × 4
                         Case{{45, 2003, 1000}, true, 0}}) {      // N odd, K a multiple of 4: B 4-byte, A as given
