@@ -359,7 +359,8 @@ Variant<MatmulArgs> auto_variant() {
       "whole K on 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
       "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the small-tile kernel "
       "(16x32 tiles; 32x32 or 48x32 for M of 17-64; A's rows padded to a multiple of 4 floats first where K is not "
-      "one) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
+      "one) / for M of 17-64 the outer-product kernel (64x32 or 32x64 tiles, 8x8 outputs a thread, on a transposed "
+      "copy of A written first) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
       "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
       "transpose included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
