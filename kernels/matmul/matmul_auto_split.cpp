@@ -45,6 +45,7 @@ bool whole_runs_tile(Dims dims, const SplitKernel& kernel, int sm_count) {
     case WholeTile::tiles_fill_sms: return tiles_of(dims, kernel) >= sm_count;
     case WholeTile::few_big_tiles: return 8 * big_tf32_tiles(dims) <= sm_count;
     case WholeTile::many_big_tiles: return 8 * big_tf32_tiles(dims) > sm_count;
+    case WholeTile::never: return false;
   }
   return true;
 }
@@ -141,11 +142,15 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
 std::vector<SplitKernel> tf32_kernels(bool aligned) {
   // 128×128, 16 k a step: 4096³ 888.5 µs = 4 rounds × 256 steps (0.87); 3000x1000x2000 105.7 µs =
   // 1 × 125 (0.85). 32×32, 32 k a step: 512x512x32768 whole K (the launcher's tile) 455.4 µs =
-  // 0.625 round (2 of 4 blocks) × 1024 steps (0.71). Element-wise copies (unaligned shapes) are
-  // taken as a third slower (not measured).
+  // 0.625 round (2 of 4 blocks) × 1024 steps (0.71). Off the 16-byte paths every element is its
+  // own 4-byte cp.async (4 per chunk): both tiles taken as kTf32ScalarCopyCost slower (session 22's
+  // prediction, NOTES.md "TF32 off the 16-byte paths"); the 32×32 tile only split (whole K, the
+  // launcher runs 128×128).
   if (!aligned) {
-    return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 1.16, 8,
-             WholeTile::always}};
+    return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2,
+             0.87 * kTf32ScalarCopyCost, 8, WholeTile::always},
+            {AutoKernel::tensor_core, AutoKernel::tensor_core_small_split_k, kTf32SmallTile, kTf32SmallTile, 32, 4,
+             0.71 * kTf32ScalarCopyCost, 4, WholeTile::never}};
   }
   return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 0.87, 8,
            WholeTile::many_big_tiles},

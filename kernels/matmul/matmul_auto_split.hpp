@@ -18,6 +18,7 @@ enum class WholeTile {
   tiles_fill_sms,       ///< register_blocked 128×128: its tiles number at least the SMs (else it runs 16×32)
   few_big_tiles,        ///< tensor_core 32×32: 8 × its 128×128 tiles <= SMs
   many_big_tiles,       ///< tensor_core 128×128: 8 × its tiles > SMs
+  never,                ///< a split-only tile: whole K runs another (tensor_core's 32×32 off the 16-byte paths)
 };
 
 /// One kernel the model weighs: its block tile, the K one block covers per step, how many of its
@@ -95,6 +96,8 @@ inline constexpr double kOuterScalarCopyCost32x64 = 1.3;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;
+/// The TF32 mma.sync tiles' step times off the 16-byte paths, as a factor on the aligned ones.
+inline constexpr double kTf32ScalarCopyCost = 1.2;
 std::vector<SplitKernel> tf32_kernels(bool aligned);
 
 /// plan_auto's fp32 / TF32 plan: the kernel and split count with the lowest estimate.

@@ -270,7 +270,7 @@ void launch_small_simt_partials(const SimtOperands& operands, Dims dims, int spl
 constexpr int kSimtBigTile = 128, kSimtSmallTileN = 32;
 
 /// The TF32 tiles of tensor_core: 32×32 blocks of four warps splitting each step, or 128×128
-/// (16-byte copies when tf32_aligned, element-wise ones otherwise, which always take 128×128).
+/// (16-byte copies when tf32_aligned, 4-byte ones otherwise).
 enum class Tf32Tile { small, big };
 constexpr int kTf32SmallTile = 32, kTf32BigTile = 128;
 
@@ -280,7 +280,7 @@ inline bool tf32_aligned(Dims dims, const void* a, const void* b, const void* c)
   return dims.k % 4 == 0 && dims.n % 4 == 0 && aligned(a) && aligned(b) && aligned(c);
 }
 
-/// tensor_core's TF32 kernel on `tile` (big whenever !tf32_aligned) with K split.
+/// tensor_core's TF32 kernel on `tile` with K split.
 void launch_tensor_core_tf32_partials(const float* a, const float* b, float* partials, Dims dims, Tf32Tile tile,
                                       int splits, cudaStream_t stream);
 

@@ -47,8 +47,9 @@
 // which makes the hardware write 16 zero bytes: partial tiles are zero-filled, so the MMAs need
 // no guards. This needs every 16-byte chunk to be wholly inside or outside and 16-byte aligned:
 // K and N multiples of 8 (16-bit types) or 4 (fp32). Other shapes run the same kernel with
-// kAligned = false, which copies element by element through registers with a guard per element
-// (slower, only for odd shapes). Stores of C are guarded in both.
+// kAligned = false, which copies element by element with a guard per element (slower, only for
+// odd shapes): TF32 by 4-byte cp.async, as asynchronous as the aligned path; 16-bit elements,
+// under cp.async's 4 bytes, through registers. Stores of C are guarded in both.
 //
 // Banks. A stage rows are padded by 16 bytes (kBK + kChunk elements: 80 or 144 bytes for the
 // shipped shapes), B rows by 8 elements (16 or 32 bytes). The eight 16-byte rows that each phase
@@ -187,31 +188,26 @@ __device__ __forceinline__ void mma(float (&acc)[4], const unsigned (&a)[4], uns
 
 // --- global -> shared ----------------------------------------------------------------------------
 
-/// The bits of one element, widened to 32 bits (the packing helpers build 16-byte vectors in
+/// The bits of one 16-bit element, widened to 32 bits (the packing helpers build 16-byte vectors in
 /// registers: a local array reinterpreted as uint4 would go to the stack).
-__device__ __forceinline__ unsigned bits_of(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ unsigned bits_of(__half x) { return __half_as_ushort(x); }
 __device__ __forceinline__ unsigned bits_of(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
 
-/// Packs the 16 bytes of `Chunk` consecutive elements, `value(e)` giving element e.
-template <typename T, int Chunk, typename Value>
+/// Packs the 16 bytes of 8 consecutive 16-bit elements, `value(e)` giving element e.
+template <typename T, typename Value>
 __device__ __forceinline__ uint4 pack_chunk(Value&& value) {
   unsigned word[4];
 #pragma unroll
-  for (int w = 0; w < 4; ++w) {
-    if constexpr (Chunk == 4) {
-      word[w] = bits_of(value(w));
-    } else {
-      word[w] = bits_of(value(2 * w)) | (bits_of(value(2 * w + 1)) << 16);
-    }
-  }
+  for (int w = 0; w < 4; ++w) word[w] = bits_of(value(2 * w)) | (bits_of(value(2 * w + 1)) << 16);
   return make_uint4(word[0], word[1], word[2], word[3]);
 }
 
-/// The unaligned path's copy of one chunk: element by element, zeros outside [0, limit).
+/// The unaligned 16-bit path's copy of one chunk: element by element through registers, zeros
+/// outside [0, limit).
 template <typename T, int Chunk>
 __device__ __forceinline__ void copy_chunk_guarded(T* dst, const T* src_row, bool row_inside, int first, int limit) {
-  *reinterpret_cast<uint4*>(dst) = pack_chunk<T, Chunk>([&](int e) {
+  static_assert(Chunk == 8, "16-bit elements: TF32 copies 4 bytes at a time by cp.async");
+  *reinterpret_cast<uint4*>(dst) = pack_chunk<T>([&](int e) {
     return (row_inside && first + e < limit) ? src_row[first + e] : from_float<T>(0.0f);
   });
 }
@@ -235,6 +231,12 @@ __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __re
     if constexpr (kAligned) {
       const bool inside = row < m && k0 + a_col < k_end;
       cp_async_16(dst, inside ? a + row * k + k0 + a_col : a, inside);
+    } else if constexpr (Cfg::kTf32) {
+#pragma unroll
+      for (int e = 0; e < Cfg::kChunk; ++e) {
+        const bool inside = row < m && k0 + a_col + e < k_end;
+        cp_async_4(dst + e, inside ? a + row * k + k0 + a_col + e : a, inside);
+      }
     } else {
       copy_chunk_guarded<T, Cfg::kChunk>(dst, row < m ? a + row * k : a, row < m, k0 + a_col, k_end);
     }
@@ -247,6 +249,12 @@ __device__ __forceinline__ void load_stage(T* a_stage, T* b_stage, const T* __re
     if constexpr (kAligned) {
       const bool inside = row < k_end && block_col + b_col < n;
       cp_async_16(dst, inside ? b + row * n + block_col + b_col : b, inside);
+    } else if constexpr (Cfg::kTf32) {
+#pragma unroll
+      for (int e = 0; e < Cfg::kChunk; ++e) {
+        const bool inside = row < k_end && block_col + b_col + e < n;
+        cp_async_4(dst + e, inside ? b + row * n + block_col + b_col + e : b, inside);
+      }
     } else {
       copy_chunk_guarded<T, Cfg::kChunk>(dst, row < k_end ? b + row * n : b, row < k_end, block_col + b_col, n);
     }
@@ -543,10 +551,12 @@ void launch_tensor_core_tf32_partials(const float* a, const float* b, float* par
                     Shipped32::Aligned::kBM == kTf32BigTile && Shipped32::Aligned::kBN == kTf32BigTile &&
                     Shipped32::Fallback::kBM == kTf32BigTile && Shipped32::Fallback::kBN == kTf32BigTile,
                 "the tile sizes matmul_kernels.hpp states");
-  if (!tf32_aligned(dims, a, b, partials)) {
-    launch_config<float, Shipped32::Fallback, false, true>(a, b, partials, dims, stream, splits);
-  } else if (tile == Tf32Tile::small) {
+  const bool aligned = tf32_aligned(dims, a, b, partials);
+  if (tile == Tf32Tile::small) {
+    if (!aligned) return launch_config<float, Shipped32::Small, false, true>(a, b, partials, dims, stream, splits);
     launch_config<float, Shipped32::Small, true, true>(a, b, partials, dims, stream, splits);
+  } else if (!aligned) {
+    launch_config<float, Shipped32::Fallback, false, true>(a, b, partials, dims, stream, splits);
   } else {
     launch_config<float, Shipped32::Aligned, true, true>(a, b, partials, dims, stream, splits);
   }

@@ -200,9 +200,14 @@ TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a
                   << auto_kernel_name(p.kernel));
       CHECK((p.kernel == AutoKernel::register_blocked || p.kernel == AutoKernel::register_blocked_split_k));
       CHECK(p.padded_bytes == 0);
-      // tf32 keeps its 32×32 tile off those shapes.
-      CHECK(plan(d.m, d.n, d.k, DType::tf32, kH100, aligned_pointers).kernel != AutoKernel::tensor_core_small_split_k);
+      // tf32 may take its 32×32 tile off the 16-byte paths (4-byte copies), but only split: its
+      // whole-K launcher runs the 128×128 tile there.
+      const AutoPlan t = plan(d.m, d.n, d.k, DType::tf32, kH100, aligned_pointers);
+      if (t.kernel == AutoKernel::tensor_core_small_split_k) CHECK(t.splits >= 2);
     }
+  }
+  for (const SplitKernel& kernel : tf32_kernels(false)) {
+    if (kernel.tile_m == kTf32SmallTile) CHECK(kernel.whole_tile == WholeTile::never);
   }
   // The padded copy is charged to every small tile's estimate.
   const Dims odd{37, 12653, 6109};
