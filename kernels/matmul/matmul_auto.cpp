@@ -2,6 +2,7 @@
 
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
+#include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
@@ -54,16 +55,21 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
   throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for a 16-bit dtype");
 }
 
-/// The TF32 wgmma plans: Bᵀ into the workspace's front, then the kernel, whole K into C or split
-/// into the slices behind Bᵀ and then reduced.
-void launch_tf32_wgmma(const AutoPlan& plan, const float* b, float* c, Dims dims, float* workspace,
+/// The TF32 wgmma plans: Bᵀ into the workspace's front (rows of K rounded up to 4, zeros past K),
+/// then where K is not a multiple of 4 A into such rows behind it, then the kernel on K rounded up,
+/// whole K into C or split into the slices behind them and then reduced.
+void launch_tf32_wgmma(const AutoPlan& plan, const float* a, const float* b, float* c, Dims dims, float* workspace,
                        const AutoTmaOperands& tma, cudaStream_t stream) {
   const auto* maps = std::get_if<WgmmaTf32Operands>(&tma);
   if (maps == nullptr) throw std::logic_error("matmul auto: a wgmma_tf32 plan launched without its tensor maps");
-  launch_transpose(b, workspace, dims.k, dims.n, stream);
-  if (plan.splits == 1) return launch_wgmma_tf32(*maps, c, dims, 1, stream);
-  float* slices = workspace + plan.transposed_b_bytes / sizeof(float);
-  launch_wgmma_tf32(*maps, slices, dims, plan.splits, stream);
+  const Dims padded = wgmma_tf32_dims(dims);
+  launch_transpose_padded(b, dims.k, dims.n, dims.n, workspace, dims.n, padded.k, stream);
+  if (plan.padded_bytes > 0) {
+    launch_pad_rows_fp32(a, dims.m, dims.k, workspace + plan.transposed_b_bytes / sizeof(float), padded.k, stream);
+  }
+  if (plan.splits == 1) return launch_wgmma_tf32(*maps, c, padded, 1, stream);
+  float* slices = workspace + (plan.transposed_b_bytes + plan.padded_bytes) / sizeof(float);
+  launch_wgmma_tf32(*maps, slices, padded, plan.splits, stream);
   launch_split_k_reduce(slices, plan.splits, c, dims, stream);
 }
 
@@ -121,7 +127,7 @@ void launch_fp32(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float*
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     case AutoKernel::wgmma_tf32:
     case AutoKernel::wgmma_tf32_split_k:
-      if (tf32) return launch_tf32_wgmma(plan, b, c, dims, workspace, tma, stream);
+      if (tf32) return launch_tf32_wgmma(plan, a, b, c, dims, workspace, tma, stream);
       break;
     default: break;
   }
@@ -189,7 +195,10 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
     throw std::logic_error("matmul auto: a padded TMA plan for " + std::string(dtype_name(args.dtype)));
   }
   if (plan.kernel == AutoKernel::wgmma_tf32 || plan.kernel == AutoKernel::wgmma_tf32_split_k) {
-    return make_wgmma_tf32_operands(static_cast<const float*>(args.a), workspace, dims);
+    // Where K is not a multiple of 4 the kernel reads A's padded copy (launch_tf32_wgmma).
+    const float* a = plan.padded_bytes > 0 ? workspace + plan.transposed_b_bytes / sizeof(float)
+                                           : static_cast<const float*>(args.a);
+    return make_wgmma_tf32_operands(a, workspace, wgmma_tf32_dims(dims));
   }
   if (plan.kernel != AutoKernel::wgmma_tma) return {};
   if (args.dtype == DType::f16) {

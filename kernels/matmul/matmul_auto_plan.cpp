@@ -92,16 +92,23 @@ AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_
   return padded;
 }
 
-/// TF32: the mma.sync plan of the split model, or on compute capability 9.0 with K a multiple of 4
-/// (TMA's 16-byte rows) the TF32 wgmma kernel where its model (Bᵀ pre-pass included) is faster.
+/// TF32: the mma.sync plan of the split model, or on compute capability 9.0 the TF32 wgmma kernel
+/// where its model (Bᵀ pre-pass included) is faster. TMA reads rows of 16-byte multiples: where K
+/// is not a multiple of 4, Bᵀ is written with rows of K rounded up to 4 (zeros past K) and A
+/// copied into such rows (launch_pad_rows_fp32, charged to the estimate), and the kernel runs on K
+/// rounded up.
 AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointers_aligned16) {
-  const SplitModelChoice mma = choose_split_model(dims, tf32_kernels(fp32_aligned), device.sm_count);
-  if (!device.wgmma || dims.k % 4 != 0 || !pointers_aligned16) return mma.plan;
-  const int splits = wgmma_tf32_best_splits(dims, device.sm_count);
-  if (wgmma_tf32_estimate_us(dims, splits, device.sm_count) >= mma.us) return mma.plan;
-  const std::size_t transposed_b = wgmma_tf32_transposed_b_bytes(dims);
-  if (splits == 1) return {AutoKernel::wgmma_tf32, 1, 0, transposed_b};
-  return {AutoKernel::wgmma_tf32_split_k, splits, splits * slice_bytes(dims), transposed_b};
+  const SplitModelChoice mma = choose_split_model(dims, tf32_kernels(fp32_aligned, dims.m), device.sm_count);
+  if (!device.wgmma || !pointers_aligned16) return mma.plan;
+  const Dims padded = wgmma_tf32_dims(dims);
+  const std::size_t padded_a = dims.k == padded.k ? 0 : simt_padded_a_bytes(dims);
+  const double pad_us = padded_a == 0 ? 0.0 : wgmma_tf32_pad_a_us(dims);
+  const int splits = wgmma_tf32_best_splits(padded, device.sm_count);
+  if (pad_us + wgmma_tf32_estimate_us(padded, splits, device.sm_count) >= mma.us) return mma.plan;
+  AutoPlan plan{splits == 1 ? AutoKernel::wgmma_tf32 : AutoKernel::wgmma_tf32_split_k, splits,
+                splits == 1 ? 0 : splits * slice_bytes(dims), wgmma_tf32_transposed_b_bytes(dims)};
+  plan.padded_bytes = padded_a;
+  return plan;
 }
 
 }  // namespace

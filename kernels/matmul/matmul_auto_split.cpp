@@ -139,18 +139,21 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   return kernels;
 }
 
-std::vector<SplitKernel> tf32_kernels(bool aligned) {
+std::vector<SplitKernel> tf32_kernels(bool aligned, int m) {
   // 128×128, 16 k a step: 4096³ 888.5 µs = 4 rounds × 256 steps (0.87); 3000x1000x2000 105.7 µs =
   // 1 × 125 (0.85). 32×32, 32 k a step: 512x512x32768 whole K (the launcher's tile) 455.4 µs =
   // 0.625 round (2 of 4 blocks) × 1024 steps (0.71). Off the 16-byte paths every element is its
-  // own 4-byte cp.async (4 per chunk): both tiles taken as kTf32ScalarCopyCost slower (session 22's
-  // prediction, NOTES.md "TF32 off the 16-byte paths"); the 32×32 tile only split (whole K, the
-  // launcher runs 128×128).
+  // own 4-byte cp.async, at the cost above; the 32×32 tile only split (whole K, the launcher runs
+  // 128×128).
   if (!aligned) {
+    auto scalar_cost = [m](int tile) {
+      const double inside = std::min(1.0, static_cast<double>(m) / tile);
+      return kTf32ScalarCopyCostEmpty + (kTf32ScalarCopyCostFull - kTf32ScalarCopyCostEmpty) * inside;
+    };
     return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2,
-             0.87 * kTf32ScalarCopyCost, 8, WholeTile::always},
+             0.87 * scalar_cost(kTf32BigTile), 8, WholeTile::always},
             {AutoKernel::tensor_core, AutoKernel::tensor_core_small_split_k, kTf32SmallTile, kTf32SmallTile, 32, 4,
-             0.71 * kTf32ScalarCopyCost, 4, WholeTile::never}};
+             0.71 * scalar_cost(kTf32SmallTile), 4, WholeTile::never}};
   }
   return {{AutoKernel::tensor_core, AutoKernel::tensor_core_split_k, kTf32BigTile, kTf32BigTile, 16, 2, 0.87, 8,
            WholeTile::many_big_tiles},

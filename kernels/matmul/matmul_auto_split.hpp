@@ -96,9 +96,15 @@ inline constexpr double kOuterScalarCopyCost32x64 = 1.3;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;
-/// The TF32 mma.sync tiles' step times off the 16-byte paths, as a factor on the aligned ones.
-inline constexpr double kTf32ScalarCopyCost = 1.2;
-std::vector<SplitKernel> tf32_kernels(bool aligned);
+/// The TF32 mma.sync tiles off the 16-byte paths (4-byte copies): their step times as a factor on
+/// the aligned ones, from kTf32ScalarCopyCostEmpty for a tile of rows mostly past M (zero-filled,
+/// nothing read) to kTf32ScalarCopyCostFull for a whole one, in proportion to the tile's rows
+/// inside M. H100, session 22: 128×128 at 37x12653x6109 split 8 (29 % of the rows) 1.2 µs a step,
+/// 1.38x; at 1023x4097x513 whole K 2.1, 2.4x (NOTES.md, "TF32 off the 16-byte paths").
+inline constexpr double kTf32ScalarCopyCostEmpty = 1.2;
+inline constexpr double kTf32ScalarCopyCostFull = 2.4;
+/// The kernels plan_auto weighs for tf32 with M rows: the 128×128 and 32×32 mma.sync tiles.
+std::vector<SplitKernel> tf32_kernels(bool aligned, int m);
 
 /// plan_auto's fp32 / TF32 plan: the kernel and split count with the lowest estimate.
 AutoPlan plan_split_model(Dims dims, const std::vector<SplitKernel>& kernels, int sm_count);

@@ -43,6 +43,12 @@ double wgmma_tf32_estimate_us(Dims dims, int splits, int sm_count) {
   return estimate + kReduceLaunchUs + (2.0 * splits + 1.0) * c_bytes(dims) / kSliceBytesPerUs;
 }
 
+double wgmma_tf32_pad_a_us(Dims dims) {
+  const double a_bytes = static_cast<double>(dims.m) * dims.k * sizeof(float);
+  const double padded_bytes = static_cast<double>(dims.m) * wgmma_tf32_dims(dims).k * sizeof(float);
+  return kReduceLaunchUs + (a_bytes + padded_bytes) / kCopyBytesPerUs;
+}
+
 int wgmma_tf32_best_splits(Dims dims, int sm_count) {
   const std::int64_t steps = steps_of(dims);
   std::int64_t most = std::min<std::int64_t>(kMaxSplitK, steps / kWgmmaTf32MinStepsPerSplit);

@@ -307,7 +307,8 @@ struct WgmmaTf32Operands {
 /// Bytes of the workspace that holds Bᵀ (N×K fp32), rounded up to 256 so that what follows it
 /// stays aligned.
 inline std::size_t wgmma_tf32_transposed_b_bytes(Dims dims) {
-  const std::size_t bytes = static_cast<std::size_t>(dims.n) * static_cast<std::size_t>(dims.k) * sizeof(float);
+  const std::size_t padded_k = (static_cast<std::size_t>(dims.k) + 3) / 4 * 4;  // rows of 16-byte multiples
+  const std::size_t bytes = static_cast<std::size_t>(dims.n) * padded_k * sizeof(float);
   return (bytes + 255) / 256 * 256;
 }
 

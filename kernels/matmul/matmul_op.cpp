@@ -481,13 +481,15 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.traffic = traffic;
   // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, for tf32 the
   // transposed B of wgmma_tf32 (and of auto's plans that run it), for 16-bit the padded copies of
-  // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A or Aᵀ of the small tiles.
+  // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A or Aᵀ of the small
+  // tiles, for tf32 the padded A of auto's wgmma_tf32 plans where K is not a multiple of 4.
   op.scratch_bytes = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);
     const double transposed_b =
         problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
-    const double padded = half                            ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
+    const double padded = half ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
+                          : problem.dtype == DType::tf32 ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
                           : problem.dtype == DType::f32 && dims.m <= matmul::kSimtTallMaxRows
                               ? static_cast<double>(std::max<std::int64_t>(
                                     static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)), matmul::outer_at_bytes(dims)))

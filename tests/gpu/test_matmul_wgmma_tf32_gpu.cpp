@@ -152,6 +152,9 @@ TEST_CASE("wgmma_tf32 at 4096x4096x4096 (512 tiles, about 4 per block) and 3000x
 
 TEST_CASE("auto's tf32 plans that run wgmma_tf32, whole K and split", "[gpu][matmul][wgmma_tf32]") {
   // On the H100: 3000x1000x2000 and 2048x2048x2048 whole K; 1024x1024x8192 4 splits; 1024x1024x4096
-  // 4 splits (tests/host/test_matmul_auto_tf32.cpp); elsewhere the mma.sync plans.
-  check_on("auto", {{3000, 1000, 2000}, {2048, 2048, 2048}, {1024, 1024, 8192}, {1024, 1024, 4096}});
+  // 4 splits (tests/host/test_matmul_auto_tf32.cpp); elsewhere the mma.sync plans. K not a multiple
+  // of 4, on padded copies of A and Bᵀ: 1023x4097x513 and 2000x3001x1001 whole K, 1024x1024x8191
+  // split 4 ways.
+  check_on("auto", {{3000, 1000, 2000}, {2048, 2048, 2048}, {1024, 1024, 8192}, {1024, 1024, 4096},
+                    {1023, 4097, 513}, {2000, 3001, 1001}, {1024, 1024, 8191}});
 }

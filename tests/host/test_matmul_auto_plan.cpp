@@ -206,7 +206,7 @@ TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a
       if (t.kernel == AutoKernel::tensor_core_small_split_k) CHECK(t.splits >= 2);
     }
   }
-  for (const SplitKernel& kernel : tf32_kernels(false)) {
+  for (const SplitKernel& kernel : tf32_kernels(false, 37)) {
     if (kernel.tile_m == kTf32SmallTile) CHECK(kernel.whole_tile == WholeTile::never);
   }
   // The padded copy is charged to every small tile's estimate.
@@ -228,7 +228,7 @@ TEST_CASE("auto: the fp32/tf32 model picks the kernel and split count it estimat
                        Dims{257, 129, 65537}, Dims{4096, 4096, 4096}, Dims{1024, 1024, 1024}, Dims{8192, 1024, 2048},
                        Dims{64, 8192, 8192}}) {
     for (bool tf32 : {false, true}) {
-      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true) : fp32_kernels(d, true);
+      const std::vector<SplitKernel> kernels = tf32 ? tf32_kernels(true, d.m) : fp32_kernels(d, true);
       const AutoPlan p = plan_split_model(d, kernels, 132);
       double best = 1e30;
       double chosen = -1;
@@ -288,7 +288,7 @@ TEST_CASE("auto: on the H100 rows of 2026-11-24 the model ranks the measured-fas
                               {{3000, 1000, 2000}, true, false},  // 142.2 against 105.7
                               {{64, 8192, 8192}, true, true}};    // 115.5 against 274.1
   for (const Row& r : rows) {
-    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true) : fp32_kernels(r.dims, true);
+    const std::vector<SplitKernel> kernels = r.tf32 ? tf32_kernels(true, r.dims.m) : fp32_kernels(r.dims, true);
     double whole_us = -1;
     double split_us = 1e30;
     for (const SplitKernel& kernel : kernels) {

@@ -54,11 +54,14 @@ TEST_CASE("auto: a tf32 plan is wgmma_tf32 exactly when its estimate beats the m
           "[matmul][auto][wgmma_tf32]") {
   for (const Dims d : {Dims{4096, 4096, 4096}, Dims{1000, 1000, 1000}, Dims{3001, 997, 2004}, Dims{1024, 8192, 512},
                        Dims{128, 4096, 4096}, Dims{1024, 1024, 4096}, Dims{768, 768, 768}, Dims{8192, 64, 8192},
-                       Dims{256, 256, 65536}}) {
+                       Dims{256, 256, 65536}, Dims{1023, 4097, 513}, Dims{37, 12653, 6109}, Dims{2000, 3001, 1001}}) {
     const bool aligned = d.k % 4 == 0 && d.n % 4 == 0;
-    const double mma_us = choose_split_model(d, tf32_kernels(aligned), kH100.sm_count).us;
-    const int splits = wgmma_tf32_best_splits(d, kH100.sm_count);
-    const double wgmma_us = wgmma_tf32_estimate_us(d, splits, kH100.sm_count);
+    const double mma_us = choose_split_model(d, tf32_kernels(aligned, d.m), kH100.sm_count).us;
+    // K not a multiple of 4: the kernel runs K rounded up, after A's padded copy.
+    const Dims padded = wgmma_tf32_dims(d);
+    const int splits = wgmma_tf32_best_splits(padded, kH100.sm_count);
+    const double wgmma_us = wgmma_tf32_estimate_us(padded, splits, kH100.sm_count) +
+                            (padded.k == d.k ? 0.0 : wgmma_tf32_pad_a_us(d));
     const AutoPlan p = plan_auto(d, DType::tf32, kH100, true);
     INFO(d.m << "x" << d.n << "x" << d.k << ": mma.sync " << mma_us << " µs, wgmma_tf32 " << wgmma_us << " µs ("
              << splits << " splits), plan " << auto_kernel_name(p.kernel));
@@ -67,16 +70,28 @@ TEST_CASE("auto: a tf32 plan is wgmma_tf32 exactly when its estimate beats the m
   }
 }
 
-TEST_CASE("auto: tf32 runs wgmma_tf32 only on Hopper, with K a multiple of 4 and aligned pointers",
+TEST_CASE("auto: tf32 runs wgmma_tf32 only on Hopper with aligned pointers, any K on padded copies",
           "[matmul][auto][wgmma_tf32]") {
   for (const Dims d : {Dims{4096, 4096, 4095}, Dims{3000, 1000, 2002}, Dims{4096, 4097, 4096}, Dims{2048, 2048, 2048}}) {
     INFO(d.m << "x" << d.n << "x" << d.k);
     CHECK_FALSE(runs_wgmma_tf32(plan_auto(d, DType::tf32, AutoDevice{132, false}, true)));
     CHECK_FALSE(runs_wgmma_tf32(plan_auto(d, DType::tf32, kH100, false)));
-    if (d.k % 4 != 0) CHECK_FALSE(runs_wgmma_tf32(plan_auto(d, DType::tf32, kH100, true)));
+    const AutoPlan p = plan_auto(d, DType::tf32, kH100, true);
+    CHECK(runs_wgmma_tf32(p));
+    // A copied into rows of K rounded up to 4 where K is not a multiple of 4, behind Bᵀ.
+    CHECK(p.padded_bytes == (d.k % 4 == 0 ? 0 : simt_padded_a_bytes(d)));
   }
   // N is free: the transpose reads any B.
   CHECK(runs_wgmma_tf32(plan_auto({4096, 4097, 4096}, DType::tf32, kH100, true)));
+  // H100, session 22: 1023x4097x513 on mma.sync's 128×128 tile with 4-byte copies, whole K, 71.9 µs
+  // against cuBLAS's 44.8: the padded wgmma plan instead.
+  const AutoPlan odd = plan_auto({1023, 4097, 513}, DType::tf32, kH100, true);
+  CHECK(odd.kernel == AutoKernel::wgmma_tf32);
+  // Rows of 516 floats, each buffer rounded up to 256 bytes.
+  CHECK(odd.transposed_b_bytes == (std::size_t(4097) * 516 * 4 + 255) / 256 * 256);
+  CHECK(odd.padded_bytes == (std::size_t(1023) * 516 * 4 + 255) / 256 * 256);
+  // Few rows keep mma.sync: B's transpose would cost more than the product.
+  CHECK_FALSE(runs_wgmma_tf32(plan_auto({37, 12653, 6109}, DType::tf32, kH100, true)));
   // Never for the other dtypes.
   for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
     CHECK_FALSE(runs_wgmma_tf32(plan_auto({4096, 4096, 4096}, dtype, kH100, true)));
@@ -97,15 +112,16 @@ TEST_CASE("auto: every wgmma_tf32 plan is a shape the kernel accepts, with its B
           if (!runs_wgmma_tf32(p)) continue;
           ++seen;
           INFO(m << "x" << n << "x" << k << " " << device.sm_count << " SMs, " << p.splits << " splits");
-          CHECK(wgmma_tf32_unsupported({m, n, k}, buffer, buffer).empty());
+          CHECK(wgmma_tf32_unsupported(wgmma_tf32_dims({m, n, k}), buffer, buffer).empty());
           CHECK(p.transposed_b_bytes == wgmma_tf32_transposed_b_bytes({m, n, k}));
-          CHECK(p.transposed_b_bytes >= std::size_t(n) * k * sizeof(float));
+          CHECK(p.transposed_b_bytes >= std::size_t(n) * wgmma_tf32_dims({m, n, k}).k * sizeof(float));
+          CHECK(p.padded_bytes == (k % 4 == 0 ? 0 : simt_padded_a_bytes({m, n, k})));
           CHECK(p.transposed_b_bytes % 256 == 0);
           CHECK((p.splits == 1) == (p.kernel == AutoKernel::wgmma_tf32));
           CHECK(p.workspace_bytes == (p.splits == 1 ? 0 : std::size_t(p.splits) * m * n * sizeof(float)));
           CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
           if (p.splits > 1) {
-            const std::int64_t steps = (std::int64_t{k} + kWgmmaTf32StepK - 1) / kWgmmaTf32StepK;
+            const std::int64_t steps = (std::int64_t{wgmma_tf32_dims({m, n, k}).k} + kWgmmaTf32StepK - 1) / kWgmmaTf32StepK;
             const std::int64_t per_split = (steps + p.splits - 1) / p.splits;
             CHECK(p.splits <= kMaxSplitK);
             CHECK(per_split >= kWgmmaTf32MinStepsPerSplit);
