@@ -27,6 +27,11 @@ std::int64_t tiles_of(Dims dims, const SplitKernel& kernel) {
   return ceil_div64(dims.m, kernel.tile_m) * ceil_div64(dims.n, kernel.tile_n);
 }
 
+/// The small tiles: 16×32, and for M of 17 to kSimtTallMaxRows 32×32 and 48×32.
+std::vector<SplitKernel> small_tiles(Dims dims, bool b_vector, bool pad_a);
+/// The outer-product tiles, Aᵀ's copy charged as fixed cost.
+std::vector<SplitKernel> outer_tiles(Dims dims, bool b_vector);
+
 std::int64_t big_tf32_tiles(Dims dims) { return ceil_div64(dims.m, kTf32BigTile) * ceil_div64(dims.n, kTf32BigTile); }
 
 }  // namespace
@@ -90,19 +95,32 @@ bool simt_pads_a(Dims dims, bool pointers_aligned16) { return dims.k % 4 != 0 ||
 std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   const bool aligned = dims.k % 4 == 0 && dims.n % 4 == 0 && pointers_aligned16;
   const bool b_vector = dims.n % 4 == 0 && pointers_aligned16;
-  const bool pad_a = simt_pads_a(dims, pointers_aligned16);
   // 128×128 SIMT, 8 k a step, register_blocked_async's kernel whole and split (cp.async panels;
   // session 11: 4096³ 3093 µs = 4 rounds × 512 steps, 1.51; 3000x1000x2000 385.6 µs = 1 × 250,
   // 1.54; register_blocked's kernel, which the splits ran before session 16, took 1.76). 16×32
   // SIMT, a round of 8 chunks of 16 k a step: 32x4096x4096 40.7 µs = 0.75 round × 32 steps (1.70),
   // 1024³ 74 µs = 5.5 × 8 (1.68); 64x8192x8192 (2.06) and 512x512x32768 (1.36) lie either side.
-  // 32×32 and 48×32: fitted to small_simt_probe (matmul_auto_split.hpp, NOTES.md "Taller small tiles").
+  // 32×32, 48×32 and the outer-product tiles: fitted to small_simt_probe (matmul_auto_split.hpp).
   SplitKernel big{AutoKernel::register_blocked, AutoKernel::register_blocked_split_k,
                   kSimtBigTile, kSimtBigTile, 8, 2, 1.52, 16, WholeTile::always};
   if (aligned) big.whole_tile = WholeTile::tiles_fill_sms;  // the launcher runs 16×32 below that
+  std::vector<SplitKernel> kernels{big};
   // Off the 16-byte paths the small tiles serve few rows only (what was measured; A padded stays
   // small), and not where A's padded copy would pass the workspace cap.
-  if (!aligned && (dims.m > kSimtTallMaxRows || simt_padded_a_bytes(dims) > kAutoWorkspaceCapBytes)) return {big};
+  if (aligned || (dims.m <= kSimtTallMaxRows && simt_padded_a_bytes(dims) <= kAutoWorkspaceCapBytes)) {
+    const std::vector<SplitKernel> small = small_tiles(dims, b_vector, simt_pads_a(dims, pointers_aligned16));
+    kernels.insert(kernels.end(), small.begin(), small.end());
+  }
+  if (dims.m > 16 && dims.m <= kOuterMaxRows && outer_at_bytes(dims) <= std::int64_t{kAutoWorkspaceCapBytes}) {
+    const std::vector<SplitKernel> outer = outer_tiles(dims, b_vector);
+    kernels.insert(kernels.end(), outer.begin(), outer.end());
+  }
+  return kernels;
+}
+
+namespace {
+
+std::vector<SplitKernel> small_tiles(Dims dims, bool b_vector, bool pad_a) {
   auto small_tile = [](SimtSmallRows rows, int resident, double step_us) {
     return SplitKernel{AutoKernel::small_simt, AutoKernel::small_simt_split_k, simt_small_rows(rows), kSimtSmallTileN,
                        128, resident, step_us, 1, WholeTile::always, rows};
@@ -117,27 +135,30 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
     // A's padded copy: read and written once, plus its launch.
     if (pad_a) kernel.fixed_us = kPadLaunchUs + 2.0 * static_cast<double>(simt_padded_a_bytes(dims)) / kOperandBytesPerUs;
   }
-  std::vector<SplitKernel> kernels{big};
-  kernels.insert(kernels.end(), small.begin(), small.end());
-  if (dims.m > 16 && dims.m <= kSimtTallMaxRows && outer_at_bytes(dims) <= std::int64_t{kAutoWorkspaceCapBytes}) {
-    // Aᵀ: A read once and Aᵀ written once, plus the transpose's launch.
-    const double transpose_us =
-        kPadLaunchUs + (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
-                           kOperandBytesPerUs;
-    for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
-      const bool tall = tile == OuterSimtTile::rows64_cols32;
-      const double step_us = tall ? kOuterStepUs64x32 : kOuterStepUs32x64;
-      const double scalar_cost = tall ? kOuterScalarCopyCost64x32 : kOuterScalarCopyCost32x64;
-      SplitKernel outer{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
-                        outer_simt_cols(tile), 128, 2, step_us * (b_vector ? 1.0 : scalar_cost), 1,
-                        WholeTile::always};
-      outer.fixed_us = transpose_us;
-      outer.outer_tile = tile;
-      kernels.push_back(outer);
-    }
-  }
-  return kernels;
+  return small;
 }
+
+std::vector<SplitKernel> outer_tiles(Dims dims, bool b_vector) {
+  // Aᵀ: A read once and Aᵀ written once, plus the transpose's launch.
+  const double transpose_us =
+      kPadLaunchUs +
+      (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
+          kOperandBytesPerUs;
+  std::vector<SplitKernel> outer;
+  for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
+    const bool tall = tile == OuterSimtTile::rows64_cols32;
+    const double step_us = tall ? kOuterStepUs64x32 : kOuterStepUs32x64;
+    const double scalar_cost = tall ? kOuterScalarCopyCost64x32 : kOuterScalarCopyCost32x64;
+    SplitKernel kernel{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
+                       outer_simt_cols(tile), 128, 2, step_us * (b_vector ? 1.0 : scalar_cost), 1, WholeTile::always};
+    kernel.fixed_us = transpose_us;
+    kernel.outer_tile = tile;
+    outer.push_back(kernel);
+  }
+  return outer;
+}
+
+}  // namespace
 
 std::vector<SplitKernel> tf32_kernels(bool aligned, int m) {
   // 128×128, 16 k a step: 4096³ 888.5 µs = 4 rounds × 256 steps (0.87); 3000x1000x2000 105.7 µs =

@@ -62,9 +62,9 @@ double split_estimate_us(Dims dims, const SplitKernel& kernel, int splits, int s
 /// 1 only where whole_runs_tile (0 when no count qualifies).
 int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
-/// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, and for M of 17
-/// to kSimtTallMaxRows the 32×32 and 48×32 tiles and the outer-product 64×32 and 32×64 tiles (with
-/// Aᵀ within kAutoWorkspaceCapBytes; its copy charged as fixed_us). Off the 16-byte paths (K or N not a multiple of
+/// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, for M of 17 to
+/// kSimtTallMaxRows the 32×32 and 48×32 tiles, and for M of 17 to kOuterMaxRows the outer-product
+/// 64×32 and 32×64 tiles (with Aᵀ within kAutoWorkspaceCapBytes; its copy charged as fixed_us). Off the 16-byte paths (K or N not a multiple of
 /// 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
 /// count, and the small tiles are weighed only for M of at most kSimtTallMaxRows with A's padded
 /// copy within kAutoWorkspaceCapBytes: they copy B 4 bytes at a time where N is not a multiple of
@@ -96,6 +96,9 @@ inline constexpr double kOuterScalarCopyCost32x64 = 1.3;
 /// Only problems of at most this many rows weigh the taller small tiles (their step times come
 /// from few-row GEMMs; 128×128 tiles serve taller problems better per byte of L2 traffic).
 inline constexpr int kSimtTallMaxRows = 64;
+/// Problems of at most this many rows weigh the outer-product tiles: two 64-row or four 32-row tile
+/// rows waste no more rows than one 128×128 tile (the 32×64 tile fewer: 96 rows are three).
+inline constexpr int kOuterMaxRows = 128;
 /// The TF32 mma.sync tiles off the 16-byte paths (4-byte copies): their step times as a factor on
 /// the aligned ones, from kTf32ScalarCopyCostEmpty for a tile of rows mostly past M (zero-filled,
 /// nothing read) to kTf32ScalarCopyCostFull for a whole one, in proportion to the tile's rows

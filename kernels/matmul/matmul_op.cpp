@@ -359,10 +359,10 @@ Variant<MatmulArgs> auto_variant() {
       "whole K on 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
       "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the small-tile kernel "
       "(16x32 tiles; 32x32 or 48x32 for M of 17-64; A's rows padded to a multiple of 4 floats first where K is not "
-      "one) / for M of 17-64 the outer-product kernel (64x32 or 32x64 tiles, 8x8 outputs a thread, on a transposed "
+      "one) / for M of 17-128 the outer-product kernel (64x32 or 32x64 tiles, 8x8 outputs a thread, on a transposed "
       "copy of A written first) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
-      "faster; tf32 on Hopper with K a multiple of 4: wgmma_tf32 (whole or K split) where its model, the B "
-      "transpose included, is faster still";
+      "faster; tf32 on Hopper: wgmma_tf32 (whole or K split; where K is not a multiple of 4, on copies of A and "
+      "the transposed B with rows padded to a multiple of 4) where its model, the copies included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     matmul::AutoPlan plan = matmul::plan_for(args);
     auto workspace = zeroed_workspace(plan.transposed_b_bytes + plan.workspace_bytes + plan.padded_bytes);
@@ -490,7 +490,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
     const double padded = half ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
                           : problem.dtype == DType::tf32 ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
-                          : problem.dtype == DType::f32 && dims.m <= matmul::kSimtTallMaxRows
+                          : problem.dtype == DType::f32 && dims.m <= matmul::kOuterMaxRows
                               ? static_cast<double>(std::max<std::int64_t>(
                                     static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)), matmul::outer_at_bytes(dims)))
                                                         : 0.0;

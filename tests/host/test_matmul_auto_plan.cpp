@@ -119,12 +119,16 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
     CHECK(runs_small_simt(p));
     CHECK(p.simt_rows == c.rows);
   }
-  // Taller problems never weigh the 32- and 48-row tiles, nor the outer-product ones.
-  for (const Dims d : {Dims{65, 8192, 8192}, Dims{200, 72, 264}, Dims{1024, 1024, 1024}, Dims{96, 3001, 2999}}) {
+  // Taller problems never weigh the 32- and 48-row tiles; the outer-product ones up to 128 rows.
+  for (const Dims d : {Dims{65, 8192, 8192}, Dims{200, 72, 264}, Dims{1024, 1024, 1024}, Dims{96, 3001, 2999},
+                       Dims{129, 4096, 4096}}) {
+    bool outer = false;
     for (const SplitKernel& kernel : fp32_kernels(d, true)) {
       CHECK(kernel.simt_rows == SimtSmallRows::r16);
-      CHECK(kernel.whole != AutoKernel::outer_simt);
+      outer = outer || kernel.whole == AutoKernel::outer_simt;
     }
+    INFO(d.m << "x" << d.n << "x" << d.k);
+    CHECK(outer == (d.m <= kOuterMaxRows));
   }
 }
 
@@ -151,6 +155,12 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the outer-product tiles where its mode
     CHECK(p.padded_bytes == static_cast<std::size_t>(ceil_div64(c.dims.k, 16) * 16 * 64 * 4));
     CHECK(p.workspace_bytes == (c.splits == 1 ? 0 : std::size_t(c.splits) * c.dims.m * c.dims.n * sizeof(float)));
   }
+  // Past 64 rows, against the 128×128 tile (H100, session 22, auto / cuBLAS): 96x8192x8192 32×64
+  // 319.6 µs / 337.1 (the 128×128 split plan took 403.9), 127x4099x65 11.9 / 9.0 (128×128 19.2).
+  CHECK(runs_outer_simt(plan(96, 8192, 8192, DType::f32)));
+  CHECK(runs_outer_simt(plan(127, 4099, 65, DType::f32)));
+  // 80x3001x12007 (N odd): 128×128 split 11 239.2, the 32×64 tile's best 245.9.
+  CHECK_FALSE(runs_outer_simt(plan(80, 3001, 12007, DType::f32)));
   // Where the 48-row tile's rows fit M better, it stays (47x8192x8192: 185.3 µs against 200.8).
   CHECK(runs_small_simt(plan(47, 8192, 8192, DType::f32)));
   CHECK(runs_small_simt(plan(37, 12653, 6109, DType::f32)));
@@ -189,10 +199,10 @@ TEST_CASE("auto: fp32 small-tile plans pad A where K is not a multiple of 4 or a
     CHECK(runs_small_simt(p));
     CHECK(p.padded_bytes == c.padded_bytes);
   }
-  // Off the 16-byte paths, problems of more than 64 rows, or whose padded A would pass the
-  // workspace cap, keep the 128×128 kernel's element-wise copies and pad nothing (A of 16384 rows
-  // would be a 268 MB copy per call).
-  for (const Dims d : {Dims{16384, 64, 4095}, Dims{4096, 100, 999}, Dims{127, 4099, 65}, Dims{1024, 1023, 1024},
+  // Off the 16-byte paths, problems of more than 128 rows (64 for the small tiles), or whose padded
+  // A or Aᵀ would pass the workspace cap, keep the 128×128 kernel's element-wise copies and copy
+  // nothing (A of 16384 rows would be a 268 MB copy per call).
+  for (const Dims d : {Dims{16384, 64, 4095}, Dims{4096, 100, 999}, Dims{129, 4099, 65}, Dims{1024, 1023, 1024},
                        Dims{33, 100, 9999999}}) {
     for (bool aligned_pointers : {true, false}) {
       const AutoPlan p = plan(d.m, d.n, d.k, DType::f32, kH100, aligned_pointers);
