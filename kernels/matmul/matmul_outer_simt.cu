@@ -23,7 +23,6 @@
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
-#include "kernels/matmul/warp_chunk_ring.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -124,8 +123,18 @@ __global__ void __launch_bounds__(kThreads, 2)
                                       (first + warp + kWarps * i) * kChunkK, lane);
   };
   float acc[8][8] = {};
-  run_warp_chunk_ring<kRing, kWarps>(warp, chunks, issue, [&](int slot) {
-    const float* piece_a = ring + slot * S::kPiece;
+#pragma unroll
+  for (int i = 0; i < kRing - 1; ++i) {
+    if (warp + kWarps * i < chunks) issue(i);
+    cp_async_commit();
+  }
+  for (int i = 0; warp + kWarps * i < chunks; ++i) {
+    const int ahead = i + kRing - 1;
+    if (warp + kWarps * ahead < chunks) issue(ahead);
+    cp_async_commit();
+    cp_async_wait<kRing - 1>();  // this lane's copies of chunk i have landed
+    __syncwarp();                // and every lane's
+    const float* piece_a = ring + (i % kRing) * S::kPiece;
     const float* piece_b = piece_a + S::kAPiece;
 #pragma unroll
     for (int kk = 0; kk < kChunkK; ++kk) {
@@ -141,7 +150,9 @@ __global__ void __launch_bounds__(kThreads, 2)
         for (int j = 0; j < 8; ++j) acc[r][j] = fmaf(av[r], bv[j], acc[r][j]);
       }
     }
-  });
+    __syncwarp();  // every lane is done with the buffer before the next issue refills it
+  }
+  cp_async_wait<0>();
   __syncthreads();  // every warp is done with its ring, which now holds the partial tiles
 
   float* partial = shared;  // [warp][row][col], kWarps × kBM × kBN floats

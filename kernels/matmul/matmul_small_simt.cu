@@ -36,7 +36,6 @@
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
-#include "kernels/matmul/warp_chunk_ring.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -182,8 +181,18 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
                                      chunk_k0(i), lane);
   };
   float acc[kLaneRows][4] = {};
-  run_warp_chunk_ring<kRing, kWarps>(warp, chunks, issue, [&](int slot) {
-    const float* piece = ring + slot * T::kPiece;
+#pragma unroll
+  for (int i = 0; i < kRing - 1; ++i) {
+    if (warp + kWarps * i < chunks) issue(i);
+    cp_async_commit();
+  }
+  for (int i = 0; warp + kWarps * i < chunks; ++i) {
+    const int ahead = i + kRing - 1;
+    if (warp + kWarps * ahead < chunks) issue(ahead);
+    cp_async_commit();
+    cp_async_wait<kRing - 1>();  // this lane's copies of chunk i have landed
+    __syncwarp();                // and every lane's
+    const float* piece = ring + (i % kRing) * T::kPiece;
 #pragma unroll
     for (int kk = 0; kk < kChunkK; kk += 4) {
       float4 bv[4];
@@ -202,7 +211,9 @@ __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
         }
       }
     }
-  });
+    __syncwarp();  // every lane is done with the buffer before the next issue refills it
+  }
+  cp_async_wait<0>();
   __syncthreads();  // every warp is done with its ring, which now holds the partial tiles
 
   float* partial = shared;  // [warp][row][col], kWarps × kBM × 32 floats
