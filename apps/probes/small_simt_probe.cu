@@ -12,7 +12,7 @@
 // A row per tile height and split count: the measured µs, the model's estimate for that plan, and
 // "plan" where the model picks it. Where K is not a multiple of 4, each call first pads A's rows
 // (launch_pad_rows_fp32), as `auto` does. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
-// then launch_split_k_reduce). Every row's C is compared with the 16-row whole-K call's: the sums
+// then launch_split_k_reduce). Every row's C is compared with the first tile's whole-K call's: the sums
 // differ only in their order (positive inputs, so a relative difference is well defined).
 #include "apps/probes/probe_support.cuh"
 #include "kernels/matmul/matmul_auto_plan.hpp"
@@ -47,19 +47,9 @@ double worst_difference(const std::vector<float>& a, const std::vector<float>& b
   return worst;
 }
 
-const char* tile_name(const mm::SplitKernel& kernel) {
-  if (kernel.whole == mm::AutoKernel::outer_simt) {
-    return kernel.outer_tile == mm::OuterSimtTile::rows64_cols32 ? "outer 64x32" : "outer 32x64";
-  }
-  switch (kernel.simt_rows) {
-    case mm::SimtSmallRows::r16: return "16x32";
-    case mm::SimtSmallRows::r32: return "32x32";
-    case mm::SimtSmallRows::r48: return "48x32";
-  }
-  return "?";
-}
-
-const char* rows_name(mm::SimtSmallRows rows) {
+/// A tile's name in the probe's rows: the small tiles by height, the outer-product ones by shape.
+const char* tile_name(bool outer, mm::SimtSmallRows rows, mm::OuterSimtTile tile) {
+  if (outer) return tile == mm::OuterSimtTile::rows64_cols32 ? "outer 64x32" : "outer 32x64";
   switch (rows) {
     case mm::SimtSmallRows::r16: return "16x32";
     case mm::SimtSmallRows::r32: return "32x32";
@@ -93,11 +83,10 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   }
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
-  const std::string plan_tile = mm::runs_small_simt(plan)   ? std::string(" ") + rows_name(plan.simt_rows)
-                                : mm::runs_outer_simt(plan) ? plan.outer_tile == mm::OuterSimtTile::rows64_cols32
-                                                                  ? " 64x32"
-                                                                  : " 32x64"
-                                                            : "";
+  const bool plan_outer = mm::runs_outer_simt(plan);
+  const std::string plan_tile = mm::runs_small_simt(plan) || plan_outer
+                                    ? std::string(" ") + tile_name(plan_outer, plan.simt_rows, plan.outer_tile)
+                                    : "";
   std::printf("\nfp32 %dx%dx%d (%s copies of B%s): auto's plan %s%s, %d split(s)\n", dims.m, dims.n, dims.k,
               dims.n % 4 == 0 ? "16-byte" : "4-byte", pad_a ? ", A padded for the small tiles" : "",
               std::string(mm::auto_kernel_name(plan.kernel)).c_str(), plan_tile.c_str(), plan.splits);
@@ -129,9 +118,11 @@ void run_shape(probe::Session& session, mm::Dims dims) {
         mm::launch_small_simt_partials(x, dims, splits, nullptr, kernel.simt_rows);
         mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
       });
-      const bool planned = plan.splits == splits && (outer ? mm::runs_outer_simt(plan) && plan.outer_tile == kernel.outer_tile
-                                                           : mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows);
-      std::printf("  %-11s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n", tile_name(kernel), splits, us,
+      const bool same_tile = outer ? mm::runs_outer_simt(plan) && plan.outer_tile == kernel.outer_tile
+                                   : mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows;
+      const bool planned = same_tile && plan.splits == splits;
+      std::printf("  %-11s splits %d  %9.1f us  %6.1f TFLOP/s  model %9.1f us%s\n",
+                  tile_name(outer, kernel.simt_rows, kernel.outer_tile), splits, us,
                   flops / us / 1e6, mm::split_estimate_us(dims, kernel, splits, session.device.sm_count),
                   planned ? "  (plan)" : "");
       const std::vector<float> out = download(c, c_count);
@@ -139,7 +130,9 @@ void run_shape(probe::Session& session, mm::Dims dims) {
         reference = out;
       } else {
         const double worst = worst_difference(out, reference);
-        if (!(worst <= 1e-4)) std::printf("    C differs from the 16-row whole-K call's: worst relative difference %.3g\n", worst);
+        if (!(worst <= 1e-4)) {
+          std::printf("    C differs from the first tile's whole-K call: worst relative difference %.3g\n", worst);
+        }
       }
     }
   }

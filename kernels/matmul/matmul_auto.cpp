@@ -2,7 +2,6 @@
 
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
-#include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 

@@ -26,8 +26,8 @@ using AutoTmaOperands = std::variant<std::monostate, WgmmaTmaOperands<__half>, W
                                      WgmmaTmaPaddedOperands<__nv_bfloat16>>;
 
 /// `plan`'s tensor maps for `args`, encoded on the host once per problem (outside the timed window).
-/// `workspace`: the call's workspace (launch_auto's), where a wgmma_tf32 plan keeps Bᵀ and a
-/// wgmma_tma_padded plan its padded copies.
+/// `workspace`: the call's workspace (launch_auto's), where a wgmma_tf32 plan keeps Bᵀ (and A's
+/// padded copy where K is not a multiple of 4) and a wgmma_tma_padded plan its padded copies.
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace);
 
 /// Enqueues `plan`'s kernels for `args` on `stream`. `workspace`: plan.transposed_b_bytes +

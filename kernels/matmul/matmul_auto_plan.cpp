@@ -101,7 +101,7 @@ AutoPlan plan_tf32(Dims dims, AutoDevice device, bool fp32_aligned, bool pointer
   const SplitModelChoice mma = choose_split_model(dims, tf32_kernels(fp32_aligned, dims.m), device.sm_count);
   if (!device.wgmma || !pointers_aligned16) return mma.plan;
   const Dims padded = wgmma_tf32_dims(dims);
-  const std::size_t padded_a = dims.k == padded.k ? 0 : simt_padded_a_bytes(dims);
+  const std::size_t padded_a = dims.k == padded.k ? 0 : wgmma_tf32_padded_a_bytes(dims);
   const double pad_us = padded_a == 0 ? 0.0 : wgmma_tf32_pad_a_us(dims);
   const int splits = wgmma_tf32_best_splits(padded, device.sm_count);
   if (pad_us + wgmma_tf32_estimate_us(padded, splits, device.sm_count) >= mma.us) return mma.plan;

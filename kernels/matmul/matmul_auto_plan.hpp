@@ -18,7 +18,7 @@ enum class AutoKernel {
   register_blocked_split_k,   ///< fp32: launch_register_blocked_async_partials, then launch_split_k_reduce
   small_simt,                 ///< fp32: launch_small_simt (16×32, 32×32 or 48×32 tiles: AutoPlan::simt_rows; K over the block's warps)
   small_simt_split_k,         ///< fp32: launch_small_simt_partials, then launch_split_k_reduce
-  outer_simt,                 ///< fp32, M of 17-64: launch_transpose_a_for_outer, then launch_outer_simt (AutoPlan::outer_tile)
+  outer_simt,                 ///< fp32, M of 17-128: launch_transpose_a_for_outer, then launch_outer_simt (AutoPlan::outer_tile)
   outer_simt_split_k,         ///< the same with launch_outer_simt_partials, then launch_split_k_reduce
   tensor_core,       ///< tf32, and fp16/bf16 off Hopper or on small problems: launch_tensor_core(_tf32)
   tensor_core_split_k,        ///< tf32: launch_tensor_core_tf32_partials on 128×128 tiles, then the reduce
@@ -31,7 +31,7 @@ enum class AutoKernel {
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
-  wgmma_tf32,        ///< tf32 on compute capability 9.0, K a multiple of 4: launch_transpose of B, then launch_wgmma_tf32
+  wgmma_tf32,        ///< tf32 on compute capability 9.0: Bᵀ (and A where K % 4 != 0) in padded rows, then launch_wgmma_tf32
   wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
   gemv,              ///< every dtype, M <= kGemvMaxRows: launch_gemv (B's columns in strips, K in `splits` chunks)
 };
@@ -57,7 +57,8 @@ struct AutoPlan {
   /// any is: at least what the call's own pointers need), the whole of the call's workspace; a
   /// small_simt plan's A with rows padded to a multiple of 4 floats where K is not one or a pointer
   /// is misaligned (simt_padded_a_bytes), and an outer_simt plan's Aᵀ (outer_at_bytes), at the
-  /// workspace's front before any slices; else 0.
+  /// workspace's front before any slices; a wgmma_tf32 plan's A in rows of K rounded up to 4 where
+  /// K is not a multiple of 4 (wgmma_tf32_padded_a_bytes), between Bᵀ and the slices; else 0.
   std::size_t padded_bytes = 0;
   /// A small_simt(_split_k) plan's tile height; else unused.
   SimtSmallRows simt_rows = SimtSmallRows::r16;

@@ -27,11 +27,6 @@ std::int64_t tiles_of(Dims dims, const SplitKernel& kernel) {
   return ceil_div64(dims.m, kernel.tile_m) * ceil_div64(dims.n, kernel.tile_n);
 }
 
-/// The small tiles: 16×32, and for M of 17 to kSimtTallMaxRows 32×32 and 48×32.
-std::vector<SplitKernel> small_tiles(Dims dims, bool b_vector, bool pad_a);
-/// The outer-product tiles, Aᵀ's copy charged as fixed cost.
-std::vector<SplitKernel> outer_tiles(Dims dims, bool b_vector);
-
 std::int64_t big_tf32_tiles(Dims dims) { return ceil_div64(dims.m, kTf32BigTile) * ceil_div64(dims.n, kTf32BigTile); }
 
 }  // namespace
@@ -90,6 +85,51 @@ std::size_t simt_padded_a_bytes(Dims dims) {
 
 bool simt_pads_a(Dims dims, bool pointers_aligned16) { return dims.k % 4 != 0 || !pointers_aligned16; }
 
+namespace {
+
+/// The small tiles: 16×32, and for M of 17 to kSimtTallMaxRows 32×32 and 48×32 (fitted to
+/// small_simt_probe, NOTES.md "Taller small tiles").
+std::vector<SplitKernel> small_tiles(Dims dims, bool b_vector, bool pad_a) {
+  auto small_tile = [](SimtSmallRows rows, int resident, double step_us) {
+    return SplitKernel{AutoKernel::small_simt, AutoKernel::small_simt_split_k, simt_small_rows(rows), kSimtSmallTileN,
+                       128, resident, step_us, 1, WholeTile::always, rows};
+  };
+  std::vector<SplitKernel> small{small_tile(SimtSmallRows::r16, 3, 1.7)};
+  if (dims.m > 16 && dims.m <= kSimtTallMaxRows) {
+    small.push_back(small_tile(SimtSmallRows::r32, 2, kSimtStepUs32));
+    small.push_back(small_tile(SimtSmallRows::r48, 2, kSimtStepUs48));
+  }
+  for (SplitKernel& kernel : small) {
+    if (!b_vector) kernel.step_us *= kSimtScalarCopyCost;
+    // A's padded copy: read and written once, plus its launch.
+    if (pad_a) kernel.fixed_us = kPadLaunchUs + 2.0 * static_cast<double>(simt_padded_a_bytes(dims)) / kOperandBytesPerUs;
+  }
+  return small;
+}
+
+/// The outer-product tiles, Aᵀ's copy charged as fixed cost.
+std::vector<SplitKernel> outer_tiles(Dims dims, bool b_vector) {
+  // Aᵀ: A read once and Aᵀ written once, plus the transpose's launch.
+  const double transpose_us =
+      kPadLaunchUs +
+      (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
+          kOperandBytesPerUs;
+  std::vector<SplitKernel> outer;
+  for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
+    const bool tall = tile == OuterSimtTile::rows64_cols32;
+    const double step_us = tall ? kOuterStepUs64x32 : kOuterStepUs32x64;
+    const double scalar_cost = tall ? kOuterScalarCopyCost64x32 : kOuterScalarCopyCost32x64;
+    SplitKernel kernel{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
+                       outer_simt_cols(tile), 128, 2, step_us * (b_vector ? 1.0 : scalar_cost), 1, WholeTile::always};
+    kernel.fixed_us = transpose_us;
+    kernel.outer_tile = tile;
+    outer.push_back(kernel);
+  }
+  return outer;
+}
+
+}  // namespace
+
 // Step times: µs per step of the busiest SM while it holds `resident` blocks, fitted with
 // rounds_for to H100 cold medians (NOTES.md, "fp32 and TF32 split-K", 2026-11-24 outcome).
 std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
@@ -117,48 +157,6 @@ std::vector<SplitKernel> fp32_kernels(Dims dims, bool pointers_aligned16) {
   }
   return kernels;
 }
-
-namespace {
-
-std::vector<SplitKernel> small_tiles(Dims dims, bool b_vector, bool pad_a) {
-  auto small_tile = [](SimtSmallRows rows, int resident, double step_us) {
-    return SplitKernel{AutoKernel::small_simt, AutoKernel::small_simt_split_k, simt_small_rows(rows), kSimtSmallTileN,
-                       128, resident, step_us, 1, WholeTile::always, rows};
-  };
-  std::vector<SplitKernel> small{small_tile(SimtSmallRows::r16, 3, 1.7)};
-  if (dims.m > 16 && dims.m <= kSimtTallMaxRows) {
-    small.push_back(small_tile(SimtSmallRows::r32, 2, kSimtStepUs32));
-    small.push_back(small_tile(SimtSmallRows::r48, 2, kSimtStepUs48));
-  }
-  for (SplitKernel& kernel : small) {
-    if (!b_vector) kernel.step_us *= kSimtScalarCopyCost;
-    // A's padded copy: read and written once, plus its launch.
-    if (pad_a) kernel.fixed_us = kPadLaunchUs + 2.0 * static_cast<double>(simt_padded_a_bytes(dims)) / kOperandBytesPerUs;
-  }
-  return small;
-}
-
-std::vector<SplitKernel> outer_tiles(Dims dims, bool b_vector) {
-  // Aᵀ: A read once and Aᵀ written once, plus the transpose's launch.
-  const double transpose_us =
-      kPadLaunchUs +
-      (static_cast<double>(dims.m) * dims.k * sizeof(float) + static_cast<double>(outer_at_bytes(dims))) /
-          kOperandBytesPerUs;
-  std::vector<SplitKernel> outer;
-  for (OuterSimtTile tile : {OuterSimtTile::rows64_cols32, OuterSimtTile::rows32_cols64}) {
-    const bool tall = tile == OuterSimtTile::rows64_cols32;
-    const double step_us = tall ? kOuterStepUs64x32 : kOuterStepUs32x64;
-    const double scalar_cost = tall ? kOuterScalarCopyCost64x32 : kOuterScalarCopyCost32x64;
-    SplitKernel kernel{AutoKernel::outer_simt, AutoKernel::outer_simt_split_k, outer_simt_rows(tile),
-                       outer_simt_cols(tile), 128, 2, step_us * (b_vector ? 1.0 : scalar_cost), 1, WholeTile::always};
-    kernel.fixed_us = transpose_us;
-    kernel.outer_tile = tile;
-    outer.push_back(kernel);
-  }
-  return outer;
-}
-
-}  // namespace
 
 std::vector<SplitKernel> tf32_kernels(bool aligned, int m) {
   // 128×128, 16 k a step: 4096³ 888.5 µs = 4 rounds × 256 steps (0.87); 3000x1000x2000 105.7 µs =

@@ -64,8 +64,8 @@ int best_splits(Dims dims, const SplitKernel& kernel, int sm_count);
 
 /// The kernels plan_auto weighs for fp32 on `dims`: the 128×128 and 16×32 tiles, for M of 17 to
 /// kSimtTallMaxRows the 32×32 and 48×32 tiles, and for M of 17 to kOuterMaxRows the outer-product
-/// 64×32 and 32×64 tiles (with Aᵀ within kAutoWorkspaceCapBytes; its copy charged as fixed_us). Off the 16-byte paths (K or N not a multiple of
-/// 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
+/// 64×32 and 32×64 tiles (with Aᵀ within kAutoWorkspaceCapBytes; its copy charged as fixed_us).
+/// Off the 16-byte paths (K or N not a multiple of 4, or a misaligned pointer) the 128×128 kernel copies element-wise and runs whole K on any tile
 /// count, and the small tiles are weighed only for M of at most kSimtTallMaxRows with A's padded
 /// copy within kAutoWorkspaceCapBytes: they copy B 4 bytes at a time where N is not a multiple of
 /// 4 or a pointer is misaligned (their step times × kSimtScalarCopyCost), and read A padded

@@ -19,10 +19,6 @@ inline constexpr int kWgmmaTf32MinStepsPerSplit = 8;
 /// back, C written and the reduction's launch.
 double wgmma_tf32_estimate_us(Dims dims, int splits, int sm_count);
 
-/// The extents the TF32 wgmma kernel runs: K rounded up to 4 (TMA's 16-byte rows; the padded
-/// copies hold zeros past K).
-constexpr Dims wgmma_tf32_dims(Dims dims) { return {dims.m, dims.n, static_cast<int>(ceil_div64(dims.k, 4) * 4)}; }
-
 /// The copy of A into rows of K rounded up to 4 that a plan with K not a multiple of 4 makes
 /// first, in µs: its launch, and A read and written.
 double wgmma_tf32_pad_a_us(Dims dims);

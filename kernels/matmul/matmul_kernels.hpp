@@ -304,11 +304,22 @@ struct WgmmaTf32Operands {
   CUtensorMap bt;
 };
 
-/// Bytes of the workspace that holds Bᵀ (N×K fp32), rounded up to 256 so that what follows it
-/// stays aligned.
+/// The extents `auto`'s wgmma_tf32 plans run the kernel on: K rounded up to 4 (TMA's 16-byte rows;
+/// the padded copies of A and Bᵀ hold zeros past K).
+constexpr Dims wgmma_tf32_dims(Dims dims) { return {dims.m, dims.n, round_up4(dims.k)}; }
+
+/// Bytes of the workspace that holds Bᵀ (N rows of K rounded up to 4 floats: TMA's 16-byte rows),
+/// rounded up to 256 so that what follows it stays aligned.
 inline std::size_t wgmma_tf32_transposed_b_bytes(Dims dims) {
-  const std::size_t padded_k = (static_cast<std::size_t>(dims.k) + 3) / 4 * 4;  // rows of 16-byte multiples
-  const std::size_t bytes = static_cast<std::size_t>(dims.n) * padded_k * sizeof(float);
+  const std::size_t bytes =
+      static_cast<std::size_t>(dims.n) * static_cast<std::size_t>(round_up4(dims.k)) * sizeof(float);
+  return (bytes + 255) / 256 * 256;
+}
+/// Bytes of A copied into rows of K rounded up to 4 floats (`auto`'s wgmma_tf32 plans where K is
+/// not a multiple of 4), rounded up to 256.
+inline std::size_t wgmma_tf32_padded_a_bytes(Dims dims) {
+  const std::size_t bytes =
+      static_cast<std::size_t>(dims.m) * static_cast<std::size_t>(round_up4(dims.k)) * sizeof(float);
   return (bytes + 255) / 256 * 256;
 }
 
@@ -317,8 +328,8 @@ inline std::size_t wgmma_tf32_transposed_b_bytes(Dims dims) {
 /// N and B are free (the transpose reads any). Host-only (matmul_wgmma_tf32_operands.cpp).
 std::string wgmma_tf32_unsupported(Dims dims, const void* a, const void* c);
 
-/// The tensor maps of A and of `bt` (a 16-byte aligned N×K buffer that launch_transpose fills with
-/// Bᵀ). Throws std::invalid_argument where the operands are unsupported, CudaError where the
+/// The tensor maps of A and of `bt` (a 16-byte aligned N×K buffer that launch_transpose or
+/// launch_transpose_padded fills with Bᵀ; `auto` passes K rounded up to 4 with padded copies). Throws std::invalid_argument where the operands are unsupported, CudaError where the
 /// driver refuses.
 WgmmaTf32Operands make_wgmma_tf32_operands(const float* a, const float* bt, Dims dims);
 

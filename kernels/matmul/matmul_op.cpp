@@ -344,8 +344,10 @@ std::shared_ptr<const DeviceBuffer> zeroed_workspace(std::size_t bytes) {
 
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
-/// timed window. A split-K plan launches two kernels (the product's slices, then their sum), as
-/// cuBLAS's own split-K does; kernels_per_call stays 1, the count of every other plan.
+/// timed window. Some plans launch more than one kernel (a split-K plan the product's slices, then
+/// their sum, as cuBLAS's own split-K does; the padded and transposed copies of the outer-product and
+/// wgmma_tf32 plans before the product): kernels_per_call stays 1, the count of most plans, and the
+/// CUPTI breakdown reports the kernels each call traced.
 Variant<MatmulArgs> auto_variant() {
   Variant<MatmulArgs> v;
   v.name = "auto";
@@ -359,9 +361,9 @@ Variant<MatmulArgs> auto_variant() {
       "whole K on 128x128 tiles instead); tensor_core below 512^3, off Hopper and for unaligned shapes of "
       "few tiles that do not split; fp32 and tf32: register_blocked_async's 128x128 tile / the small-tile kernel "
       "(16x32 tiles; 32x32 or 48x32 for M of 17-64; A's rows padded to a multiple of 4 floats first where K is not "
-      "one) / for M of 17-128 the outer-product kernel (64x32 or 32x64 tiles, 8x8 outputs a thread, on a transposed "
-      "copy of A written first) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction where a cost model of each finds it "
-      "faster; tf32 on Hopper: wgmma_tf32 (whole or K split; where K is not a multiple of 4, on copies of A and "
+      "one) / for M of 17-128 the outer-product kernel (64x32 or 32x64 tiles, 8x8 outputs a thread, on a "
+      "transposed copy of A written first) / tensor_core (128x128 or 32x32), with K split and the fp32 reduction "
+      "where a cost model of each finds it faster; tf32 on Hopper: wgmma_tf32 (whole or K split; where K is not a multiple of 4, on copies of A and "
       "the transposed B with rows padded to a multiple of 4) where its model, the copies included, is faster still";
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     matmul::AutoPlan plan = matmul::plan_for(args);
@@ -488,12 +490,15 @@ OpDefinition<MatmulArgs> matmul_definition() {
     const double transposed_b =
         problem.dtype == DType::tf32 ? static_cast<double>(matmul::wgmma_tf32_transposed_b_bytes(dims)) : 0.0;
     const bool half = problem.dtype == DType::f16 || problem.dtype == DType::bf16;
-    const double padded = half ? static_cast<double>(matmul::padded_layout_bound(dims).bytes)
-                          : problem.dtype == DType::tf32 ? static_cast<double>(matmul::simt_padded_a_bytes(dims))
-                          : problem.dtype == DType::f32 && dims.m <= matmul::kOuterMaxRows
-                              ? static_cast<double>(std::max<std::int64_t>(
-                                    static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)), matmul::outer_at_bytes(dims)))
-                                                        : 0.0;
+    double padded = 0.0;
+    if (half) {
+      padded = static_cast<double>(matmul::padded_layout_bound(dims).bytes);
+    } else if (problem.dtype == DType::tf32 && dims.k % 4 != 0) {
+      padded = static_cast<double>(matmul::wgmma_tf32_padded_a_bytes(dims));
+    } else if (problem.dtype == DType::f32 && dims.m <= matmul::kOuterMaxRows) {
+      padded = static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)),
+                                                          matmul::outer_at_bytes(dims)));
+    }
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
            static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;
   };

@@ -1,4 +1,4 @@
-// fp32 SIMT matmul for few-row GEMMs (M of 17 to 64) with 8×8 outputs per lane: every k, a lane
+// fp32 SIMT matmul for few-row GEMMs (`auto` runs it for M of 17 to 128) with 8×8 outputs per lane: every k, a lane
 // reads two float4 of Aᵀ (its 8 rows) and two of B (its 8 columns) and does 64 FMAs.
 //
 // Why beside matmul_small_simt.cu. There a lane owns R rows × 4 columns and reads, per 4 k, one

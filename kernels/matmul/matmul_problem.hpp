@@ -42,8 +42,11 @@ constexpr std::int64_t outer_at_bytes(Dims dims) {
   return ceil_div64(std::int64_t{outer_at_rows(dims.k)} * outer_at_pitch(dims.m) * 4, 256) * 256;
 }
 
+/// x rounded up to a multiple of 4: fp32 rows of whole 16-byte vectors.
+constexpr int round_up4(int x) { return static_cast<int>(ceil_div64(x, 4) * 4); }
+
 /// The row pitch of A padded for the small-tile kernel's 16-byte copies: K rounded up to 4 floats.
-constexpr int simt_a_pitch(int k) { return static_cast<int>(ceil_div64(k, 4) * 4); }
+constexpr int simt_a_pitch(int k) { return round_up4(k); }
 
 /// Empty when `shape` is a valid {M, N, K}, otherwise why not.
 inline std::string reject_matmul_shape(const Shape& shape) {

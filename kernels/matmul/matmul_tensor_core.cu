@@ -119,8 +119,9 @@ struct Config {
 /// aligned shapes: 128×256 tiles, 8 warps as 2×4 with 64×64 each, 3 stages of 64 K deep
 /// (153 KB of shared memory, one block per SM) with register double-buffered fragments. TF32:
 /// 128×128 tiles, 4 warps as 2×2, 4 stages of 16 K deep (74 KB, two blocks per SM). The
-/// element-wise fallback for odd shapes takes the latter for every type: its per-element copies
-/// need registers the 128×256 kernel does not have to spare.
+/// element-wise fallback for odd shapes takes the latter for every type (16-bit: its per-element
+/// copies through registers need registers the 128×256 kernel does not have to spare); TF32 split
+/// K may also run the 32×32 tile off the 16-byte paths (launch_tensor_core_tf32_partials).
 ///
 /// Small problems (at most one big tile per 8 SMs: 512³ and below in 16-bit) take Small instead:
 /// a 32×32 tile per block, so a 256³ product spreads over 64 SMs rather than 2, with four warps

@@ -27,7 +27,8 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
   __shared__ float tile[kTile][kTile + 1];
   // A 1-D grid (rows / 32 may pass gridDim.y's 65535): block b is tile (b / tiles_across, b % tiles_across)
   // of the source extended to dst_cols × dst_rows with zeros.
-  const int tile_row = static_cast<int>(blockIdx.x) / tiles_across, tile_col = static_cast<int>(blockIdx.x) % tiles_across;
+  const int tile_row = static_cast<int>(blockIdx.x) / tiles_across;
+  const int tile_col = static_cast<int>(blockIdx.x) % tiles_across;
   const int x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
   const int col = tile_col * kTile + x;
 #pragma unroll
@@ -40,7 +41,9 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
 #pragma unroll
   for (int j = y; j < kTile; j += kRowsPerPass) {
     const int dst_row = tile_col * kTile + j;  // a source column
-    if (dst_row < dst_rows && dst_col < dst_cols) dst[static_cast<std::int64_t>(dst_row) * dst_cols + dst_col] = tile[x][j];
+    if (dst_row < dst_rows && dst_col < dst_cols) {
+      dst[static_cast<std::int64_t>(dst_row) * dst_cols + dst_col] = tile[x][j];
+    }
   }
 }
 

@@ -132,7 +132,7 @@ TEST_CASE("auto: fp32 of 17-64 rows takes the taller small tiles, others the 16-
   }
 }
 
-TEST_CASE("auto: fp32 of 17-64 rows takes the outer-product tiles where its model puts them ahead, with Aᵀ in the "
+TEST_CASE("auto: fp32 of 17-128 rows takes the outer-product tiles where its model puts them ahead, with Aᵀ in the "
           "workspace",
           "[matmul][auto]") {
   struct Case {

@@ -79,7 +79,7 @@ TEST_CASE("auto: tf32 runs wgmma_tf32 only on Hopper with aligned pointers, any 
     const AutoPlan p = plan_auto(d, DType::tf32, kH100, true);
     CHECK(runs_wgmma_tf32(p));
     // A copied into rows of K rounded up to 4 where K is not a multiple of 4, behind Bᵀ.
-    CHECK(p.padded_bytes == (d.k % 4 == 0 ? 0 : simt_padded_a_bytes(d)));
+    CHECK(p.padded_bytes == (d.k % 4 == 0 ? 0 : wgmma_tf32_padded_a_bytes(d)));
   }
   // N is free: the transpose reads any B.
   CHECK(runs_wgmma_tf32(plan_auto({4096, 4097, 4096}, DType::tf32, kH100, true)));
@@ -90,6 +90,9 @@ TEST_CASE("auto: tf32 runs wgmma_tf32 only on Hopper with aligned pointers, any 
   // Rows of 516 floats, each buffer rounded up to 256 bytes.
   CHECK(odd.transposed_b_bytes == (std::size_t(4097) * 516 * 4 + 255) / 256 * 256);
   CHECK(odd.padded_bytes == (std::size_t(1023) * 516 * 4 + 255) / 256 * 256);
+  // The GPU test's other padded shapes (tests/gpu/test_matmul_wgmma_tf32_gpu.cpp) run it too.
+  CHECK(plan_auto({2000, 3001, 1001}, DType::tf32, kH100, true).kernel == AutoKernel::wgmma_tf32);
+  CHECK(plan_auto({1024, 1024, 8191}, DType::tf32, kH100, true).kernel == AutoKernel::wgmma_tf32_split_k);
   // Few rows keep mma.sync: B's transpose would cost more than the product.
   CHECK_FALSE(runs_wgmma_tf32(plan_auto({37, 12653, 6109}, DType::tf32, kH100, true)));
   // Never for the other dtypes.
@@ -115,13 +118,14 @@ TEST_CASE("auto: every wgmma_tf32 plan is a shape the kernel accepts, with its B
           CHECK(wgmma_tf32_unsupported(wgmma_tf32_dims({m, n, k}), buffer, buffer).empty());
           CHECK(p.transposed_b_bytes == wgmma_tf32_transposed_b_bytes({m, n, k}));
           CHECK(p.transposed_b_bytes >= std::size_t(n) * wgmma_tf32_dims({m, n, k}).k * sizeof(float));
-          CHECK(p.padded_bytes == (k % 4 == 0 ? 0 : simt_padded_a_bytes({m, n, k})));
+          CHECK(p.padded_bytes == (k % 4 == 0 ? 0 : wgmma_tf32_padded_a_bytes({m, n, k})));
           CHECK(p.transposed_b_bytes % 256 == 0);
           CHECK((p.splits == 1) == (p.kernel == AutoKernel::wgmma_tf32));
           CHECK(p.workspace_bytes == (p.splits == 1 ? 0 : std::size_t(p.splits) * m * n * sizeof(float)));
           CHECK(p.workspace_bytes <= kAutoWorkspaceCapBytes);
           if (p.splits > 1) {
-            const std::int64_t steps = (std::int64_t{wgmma_tf32_dims({m, n, k}).k} + kWgmmaTf32StepK - 1) / kWgmmaTf32StepK;
+            const std::int64_t padded_k = wgmma_tf32_dims({m, n, k}).k;
+            const std::int64_t steps = (padded_k + kWgmmaTf32StepK - 1) / kWgmmaTf32StepK;
             const std::int64_t per_split = (steps + p.splits - 1) / p.splits;
             CHECK(p.splits <= kMaxSplitK);
             CHECK(per_split >= kWgmmaTf32MinStepsPerSplit);

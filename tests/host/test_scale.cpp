@@ -246,7 +246,9 @@ TEST_CASE("the device pool runs each case on one GPU at a time, largest first, a
   CHECK_FALSE(overlapped);
   CHECK(cases_done == 4);
   REQUIRE(started.size() == 5);
-  CHECK(started[0].first == 3);  // the order given: largest first
+  // The order given, largest first: cases 3 and 2 start on the two GPUs at once, so either may
+  // record its start first.
+  CHECK((started[0].first == 3 || started[1].first == 3));
   CHECK(std::count(started.begin(), started.end(), std::make_pair(std::size_t{2}, std::size_t{2})) == 1);  // the rest of case 2
   REQUIRE(outcome.rows.size() == 4 * per_case);
   for (std::size_t i = 0; i < outcome.rows.size(); ++i) {
