@@ -9,18 +9,22 @@
 //                                             64x8192x8192 32x4096x4096 24x8192x4096 17x6001x5003
 //                                             56x3001x20011 61x4096x12289)
 //
-// A row per tile height and split count: the measured µs, the model's estimate for that plan, and
-// "plan" where the model picks it. Where K is not a multiple of 4, each call first pads A's rows
-// (launch_pad_rows_fp32), as `auto` does. Split counts: 1 (C written directly), 2, 3, 4, 6, 8 (slices,
-// then launch_split_k_reduce). Every row's C is compared with the first tile's whole-K call's: the sums
-// differ only in their order (positive inputs, so a relative difference is well defined).
+// A row per tile and split count: the measured µs, the model's estimate for that plan, and "plan"
+// where the model picks it. Each call is that plan run by `auto`'s own launch_auto, so A's padded
+// copy (K not a multiple of 4) or Aᵀ is written inside the timed call, as there. Split counts: 1
+// (C written directly), 2, 3, 4, 6, 8 (slices, then launch_split_k_reduce). Every row's C is
+// compared with the first tile's whole-K call's: the sums differ only in their order (positive
+// inputs, so a relative difference is well defined).
 #include "apps/probes/probe_support.cuh"
+#include "kbench/ops/matmul.hpp"
+#include "kernels/matmul/matmul_auto.hpp"
 #include "kernels/matmul/matmul_auto_plan.hpp"
 #include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -64,12 +68,11 @@ void run_shape(probe::Session& session, mm::Dims dims) {
   const std::size_t b_count = static_cast<std::size_t>(dims.k) * dims.n;
   const std::size_t c_count = static_cast<std::size_t>(dims.m) * dims.n;
   kbench::DeviceBuffer a(a_count * sizeof(float)), b(b_count * sizeof(float)), c(c_count * sizeof(float));
-  kbench::DeviceBuffer slices(kMostSplits * c_count * sizeof(float));
-  // Where K is not a multiple of 4, A padded as `auto` pads it (inside the timed call, as there).
-  const int a_pitch = mm::simt_a_pitch(dims.k);
+  // The plans' workspace: A's padded copy or Aᵀ in front, then up to kMostSplits slices.
   const bool pad_a = mm::simt_pads_a(dims, true);
-  kbench::DeviceBuffer padded_a(pad_a ? mm::simt_padded_a_bytes(dims) : 0);
-  kbench::DeviceBuffer transposed_a(static_cast<std::size_t>(mm::outer_at_bytes(dims)));
+  const std::size_t copy_bytes =
+      std::max(mm::simt_padded_a_bytes(dims), static_cast<std::size_t>(mm::outer_at_bytes(dims)));
+  kbench::DeviceBuffer workspace(copy_bytes + kMostSplits * c_count * sizeof(float));
   // Positive values of 0.25 to 0.5 (exponent 125, any mantissa).
   probe::fill_hashed<<<1024, 256>>>(a.as<unsigned>(), a_count, 0x007FFFFFu, 1);
   probe::fill_hashed<<<1024, 256>>>(b.as<unsigned>(), b_count, 0x007FFFFFu, 2);
@@ -81,6 +84,9 @@ void run_shape(probe::Session& session, mm::Dims dims) {
     for (unsigned& word : host) word |= exponent;
     KBENCH_CUDA_CALL(cudaMemcpy(buffer->get(), host.data(), buffer->bytes(), cudaMemcpyHostToDevice));
   }
+  kbench::MatmulArgs args;
+  args.m = dims.m, args.n = dims.n, args.k = dims.k;
+  args.a = a.get(), args.b = b.get(), args.c = c.get();
   const mm::AutoPlan plan = mm::plan_auto(dims, kbench::DType::f32, {session.device.sm_count, false}, true);
   const double flops = 2.0 * dims.m * dims.n * static_cast<double>(dims.k);
   const bool plan_outer = mm::runs_outer_simt(plan);
@@ -97,27 +103,16 @@ void run_shape(probe::Session& session, mm::Dims dims) {
     if (kernel.whole != mm::AutoKernel::small_simt && !outer) continue;
     for (int splits : {1, 2, 3, 4, 6, kMostSplits}) {
       KBENCH_CUDA_CALL(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN until written
-      const double us = session.cold_us([&] {
-        if (outer) {
-          // Aᵀ written inside the timed call, as `auto` does.
-          mm::launch_transpose_a_for_outer(a.as<float>(), dims.k, dims, transposed_a.as<float>(), nullptr);
-          mm::OuterOperands x{transposed_a.as<float>(), b.as<float>(), c.as<float>()};
-          if (splits == 1) return mm::launch_outer_simt(x, dims, kernel.outer_tile, nullptr);
-          x.c = slices.as<float>();
-          mm::launch_outer_simt_partials(x, dims, splits, kernel.outer_tile, nullptr);
-          return mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
-        }
-        mm::SimtOperands x{a.as<float>(), dims.k, b.as<float>(), c.as<float>()};
-        if (pad_a) {
-          mm::launch_pad_rows_fp32(a.as<float>(), dims.m, dims.k, padded_a.as<float>(), a_pitch, nullptr);
-          x.a = padded_a.as<float>();
-          x.a_pitch = a_pitch;
-        }
-        if (splits == 1) return mm::launch_small_simt(x, dims, nullptr, kernel.simt_rows);
-        x.c = slices.as<float>();
-        mm::launch_small_simt_partials(x, dims, splits, nullptr, kernel.simt_rows);
-        mm::launch_split_k_reduce(slices.as<float>(), splits, c.as<float>(), dims, nullptr);
-      });
+      // The plan `auto` would run for this tile and split count, launched by auto itself: its
+      // copies of A (padded, or Aᵀ) are inside the timed call there too.
+      mm::AutoPlan forced{splits == 1 ? kernel.whole : kernel.split, splits,
+                          splits == 1 ? 0 : splits * c_count * sizeof(float)};
+      forced.padded_bytes = outer ? static_cast<std::size_t>(mm::outer_at_bytes(dims))
+                                  : pad_a ? mm::simt_padded_a_bytes(dims) : 0;
+      forced.simt_rows = kernel.simt_rows;
+      forced.outer_tile = kernel.outer_tile;
+      const double us = session.cold_us(
+          [&] { mm::launch_auto(forced, args, workspace.as<float>(), mm::AutoTmaOperands{}, nullptr); });
       const bool same_tile = outer ? mm::runs_outer_simt(plan) && plan.outer_tile == kernel.outer_tile
                                    : mm::runs_small_simt(plan) && plan.simt_rows == kernel.simt_rows;
       const bool planned = same_tile && plan.splits == splits;

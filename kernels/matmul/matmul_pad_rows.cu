@@ -1,8 +1,9 @@
 // fp32 rows copied to a longer pitch with zeros after them: `auto`'s copy of A for the small-tile
 // SIMT kernel where K is not a multiple of 4 (matmul_small_simt.cu then reads A in 16-byte copies;
 // A of at most 64 rows and kAutoWorkspaceCapBytes) and for wgmma_tf32 (TMA's 16-byte rows; any A,
-// as its Bᵀ copy); one thread per destination element. (matmul_repitch.cu's 16-bit copy-in could do this on A's 16-bit halves with 16-byte
-// stores; this simpler kernel is the one measured and checked on the GPU.)
+// as its Bᵀ copy); one thread per destination element. (matmul_repitch.cu's 16-bit copy-in could
+// do this on A's 16-bit halves with 16-byte stores; this simpler kernel is the one measured and
+// checked on the GPU.)
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"

@@ -179,12 +179,16 @@ const std::vector<Fp32Split> kFp32Splits{Fp32Split::register_blocked, Fp32Split:
 const std::vector<matmul::SimtSmallRows> kSimtSmallRows{matmul::SimtSmallRows::r16, matmul::SimtSmallRows::r32,
                                                         matmul::SimtSmallRows::r48};
 
+std::string small_simt_whole_name(matmul::SimtSmallRows rows, bool padded) {
+  return "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows)) + (padded ? "_padded_a" : "");
+}
+
 /// The small-tile SIMT kernel whole K (launch_small_simt) at one tile height, whatever the shape;
 /// `padded`: A first copied with its rows padded to a multiple of 4 floats (launch_pad_rows_fp32), as
 /// `auto` does where K is not one.
 Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   Variant<MatmulArgs> v;
-  v.name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows)) + (padded ? "_padded_a" : "");
+  v.name = small_simt_whole_name(rows, padded);
   v.description = "test-only: the small-tile SIMT kernel, whole K, at one tile height";
   v.dtypes = {DType::f32};
   v.prepare = [rows, padded](const MatmulArgs& args) -> CallFn {
@@ -205,12 +209,16 @@ Variant<MatmulArgs> small_simt_whole(matmul::SimtSmallRows rows, bool padded) {
   return v;
 }
 
+std::string outer_simt_whole_name(matmul::OuterSimtTile tile, bool b_offset) {
+  return "outer_simt_whole_" + std::to_string(matmul::outer_simt_rows(tile)) + "x" +
+         std::to_string(matmul::outer_simt_cols(tile)) + (b_offset ? "_b_offset" : "");
+}
+
 /// The outer-product SIMT kernel whole K on one tile, Aᵀ written first (as `auto` does), whatever the
 /// shape. `b_offset`: B read from that many floats into a copy of it (1: B misaligned, 4-byte copies).
 Variant<MatmulArgs> outer_simt_whole(matmul::OuterSimtTile tile, int b_offset) {
   Variant<MatmulArgs> v;
-  v.name = "outer_simt_whole_" + std::to_string(matmul::outer_simt_rows(tile)) + "x" +
-           std::to_string(matmul::outer_simt_cols(tile)) + (b_offset != 0 ? "_b_offset" : "");
+  v.name = outer_simt_whole_name(tile, b_offset != 0);
   v.description = "test-only: the outer-product SIMT kernel, whole K, on one tile";
   v.dtypes = {DType::f32};
   v.prepare = [tile, b_offset](const MatmulArgs& args) -> CallFn {
@@ -842,6 +850,27 @@ TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty 
   }
 }
 
+namespace {
+
+/// Checks each of matmul's variants named `names` in fp32 on every shape of `shapes`, fresh inputs
+/// per shape.
+void check_fp32_variants(const std::vector<Shape>& shapes, const std::vector<std::string>& names) {
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : shapes) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
+    for (const std::string& name : names) {
+      INFO(name << " " << format_shape(shape) << " seed " << seed);
+      const Verification check = workload->verify(variant_index(op, name), stream.get());
+      INFO(check.message);
+      CHECK(check.passed);
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every tile height, on any alignment, A "
           "padded or not",
           "[gpu][matmul][small_simt]") {
@@ -849,23 +878,13 @@ TEST_CASE("the small-tile SIMT kernel matches the reference whole K at every til
   // not of the tile (16-byte copies, guarded), and whole tiles (48x96x128: the 16-row tile's
   // unguarded instantiation); padded, A's rows take 16-byte copies whatever K is (40x1000x1001: B's
   // too).
-  const Op& op = matmul_with_split_variants();
-  CudaStream stream;
-  for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
-                             Shape{48, 96, 128}, Shape{64, 136, 36}, Shape{49, 260, 1000}, Shape{130, 250, 64},
-                             Shape{40, 1000, 1001}}) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
-    for (matmul::SimtSmallRows rows : kSimtSmallRows) {
-      for (const char* suffix : {"", "_padded_a"}) {
-        const std::string name = "small_simt_whole_" + std::to_string(matmul::simt_small_rows(rows)) + suffix;
-        INFO(name << " " << format_shape(shape) << " seed " << seed);
-        const Verification check = workload->verify(variant_index(op, name), stream.get());
-        INFO(check.message);
-        CHECK(check.passed);
-      }
-    }
+  std::vector<std::string> names;
+  for (matmul::SimtSmallRows rows : kSimtSmallRows) {
+    for (bool padded : {false, true}) names.push_back(small_simt_whole_name(rows, padded));
   }
+  check_fp32_variants({{7, 13, 5}, {17, 4099, 1031}, {33, 1001, 999}, {47, 517, 2051}, {48, 96, 128}, {64, 136, 36},
+                       {49, 260, 1000}, {130, 250, 64}, {40, 1000, 1001}},
+                      names);
 }
 
 TEST_CASE("the outer-product SIMT kernel matches the reference whole K on both tiles, B aligned or not",
@@ -873,24 +892,13 @@ TEST_CASE("the outer-product SIMT kernel matches the reference whole K on both t
   // Rows below, at and past each tile's 32 or 64; N and K odd (B's 4-byte copies), multiples of 4
   // but not of a tile (16-byte copies, guarded), whole tiles, K under one chunk; B moved one float
   // off its alignment (4-byte copies whatever N is).
-  const Op& op = matmul_with_split_variants();
-  CudaStream stream;
-  for (const Shape& shape : {Shape{7, 13, 5}, Shape{17, 4099, 1031}, Shape{33, 1001, 999}, Shape{47, 517, 2051},
-                             Shape{64, 96, 128}, Shape{64, 136, 36}, Shape{65, 260, 1000}, Shape{130, 250, 64},
-                             Shape{40, 1000, 1001}, Shape{56, 3001, 2011}}) {
-    const std::uint64_t seed = fresh_seed();
-    auto workload = op.prepare({shape, DType::f32, "test"}, seed);
-    for (matmul::OuterSimtTile tile : kOuterTiles) {
-      for (const char* suffix : {"", "_b_offset"}) {
-        const std::string name = "outer_simt_whole_" + std::to_string(matmul::outer_simt_rows(tile)) + "x" +
-                                 std::to_string(matmul::outer_simt_cols(tile)) + suffix;
-        INFO(name << " " << format_shape(shape) << " seed " << seed);
-        const Verification check = workload->verify(variant_index(op, name), stream.get());
-        INFO(check.message);
-        CHECK(check.passed);
-      }
-    }
+  std::vector<std::string> names;
+  for (matmul::OuterSimtTile tile : kOuterTiles) {
+    for (bool b_offset : {false, true}) names.push_back(outer_simt_whole_name(tile, b_offset));
   }
+  check_fp32_variants({{7, 13, 5}, {17, 4099, 1031}, {33, 1001, 999}, {47, 517, 2051}, {64, 96, 128}, {64, 136, 36},
+                       {65, 260, 1000}, {130, 250, 64}, {40, 1000, 1001}, {56, 3001, 2011}},
+                      names);
 }
 
 TEST_CASE("fp32 and tf32 split-K refuse a split count out of range", "[gpu][matmul]") {
