@@ -35,7 +35,7 @@
 // the probe through KBENCH_CUDA_CALL's error without that report).
 #include "apps/probes/bulk_copy.cuh"
 #include "apps/probes/probe_support.cuh"
-#include "kernels/common/cp_async.cuh"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include <cooperative_groups.h>
@@ -52,9 +52,9 @@
 namespace {
 
 namespace cg = cooperative_groups;
-using kbench::cp_async_16;
-using kbench::cp_async_commit;
-using kbench::cp_async_wait;
+using kbench::matmul::cp_async_16;
+using kbench::matmul::cp_async_commit;
+using kbench::matmul::cp_async_wait;
 
 // The step kernel's constants (matmul_small_simt.cu before 2026-11-23).
 constexpr int kBM = 16, kBN = 32, kBK = 32, kThreads = 256, kSlices = 8, kSliceK = 4, kStages = 4;

@@ -31,7 +31,7 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/common/vector16.cuh"
-#include "kernels/common/cp_async.cuh"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
 namespace kbench::matmul {

@@ -58,7 +58,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/cp_async.cuh"
+#include "kernels/matmul/cp_async.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 

@@ -8,7 +8,6 @@
 // adds its kVector lanes into kVector registers and never needs to know a row boundary: no
 // shared-memory staging of tiles (narrow_columns), no one-column-per-thread 2-4-byte loads on
 // rows that are not whole vectors (two_stage, one_pass), no second launch.
-#include "kernels/common/cp_async.cuh"
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
 
@@ -26,11 +25,7 @@ namespace {
 /// 40 registers keep 1536 threads on an SM (the batch of the last windows would take 48).
 constexpr int kFlatMaxRegisters = 40;
 constexpr int kFlatThreadsPerSm = 1536;  ///< resident threads aimed at: 4 x 16 B in flight each, ~96 KB per SM
-constexpr int kFlatUnroll = 4;           ///< unaligned tensors: windows each thread loads before adding any
-/// Aligned tensors: the stages of each thread's cp.async ring in shared memory, kFlatStages - 1
-/// windows in flight (112 B a thread, ~168 KB an SM at 1536 threads): a block of a tensor that
-/// fits on chip requests all its windows in one round instead of rounds of kFlatUnroll.
-constexpr int kFlatStages = 8;
+constexpr int kFlatUnroll = 4;           ///< windows each thread loads before adding any
 constexpr int kFlatExchangeUnroll = 4;   ///< atomic exchanges each thread of the last block has in flight
 constexpr int kFlatMaxEntries = 2048;    ///< slots x cols at most (flat_columns_slots)
 /// Atomic adds a call may issue (blocks x cols), above two blocks per SM: they all land at the end
@@ -72,63 +67,7 @@ __device__ __forceinline__ void add_group(uint4 v, float (&acc)[kVector<T>]) {
   for (int l = 0; l < kVector<T>; ++l) acc[l] += to_float(x[l]);
 }
 
-/// Adds this block's whole windows (blockIdx.x, + gridDim.x, ...) of a 16-byte aligned tensor
-/// into acc through a ring of kFlatStages 16-byte slots per thread in dynamic shared memory (slot
-/// s of thread t at s x blockDim.x + t): kFlatStages - 1 cp.async copies stay in flight, and a slot
-/// is refilled one step after it was read. Each thread reads only the slots it filled itself, so no
-/// block barrier is needed; the caller's barrier must come before the ring's memory is reused.
-template <typename T>
-__device__ __forceinline__ void stream_windows_ring(const T* __restrict__ in, std::int64_t full_windows,
-                                                    std::int64_t window, std::int64_t offset, float (&acc)[kVector<T>]) {
-  extern __shared__ uint4 flat_columns_ring[];
-  const int threads = blockDim.x;
-  const std::int64_t stride = gridDim.x;
-  const std::int64_t windows = full_windows > blockIdx.x ? (full_windows - blockIdx.x + stride - 1) / stride : 0;
-  const T* first = in + static_cast<std::int64_t>(blockIdx.x) * window + offset;
-  const std::int64_t step = stride * window;
-  uint4* mine = flat_columns_ring + threadIdx.x;
-#pragma unroll
-  for (int s = 0; s < kFlatStages - 1; ++s) {
-    if (s < windows) cp_async_16(mine + s * threads, first + s * step, true);
-    cp_async_commit();
-  }
-  for (std::int64_t i = 0; i < windows; ++i) {
-    const std::int64_t ahead = i + kFlatStages - 1;
-    if (ahead < windows) cp_async_16(mine + (ahead % kFlatStages) * threads, first + ahead * step, true);
-    cp_async_commit();
-    cp_async_wait<kFlatStages - 1>();
-    add_group<T>(mine[(i % kFlatStages) * threads], acc);
-  }
-}
-
-/// Adds this block's whole windows of a tensor that is not 16-byte aligned into acc: batches of
-/// kFlatUnroll windows whose element loads are all out before any is added; what is left, fewer
-/// than kFlatUnroll windows, is one more batch under a mask (a block of a small tensor walks only a
-/// few windows, and one load at a time would cost a round trip each).
-template <typename T>
-__device__ __forceinline__ void stream_windows_batched(const T* __restrict__ in, std::int64_t full_windows,
-                                                       std::int64_t window, std::int64_t offset,
-                                                       float (&acc)[kVector<T>]) {
-  const std::int64_t stride = gridDim.x;
-  std::int64_t w = blockIdx.x;
-  for (; w + (kFlatUnroll - 1) * stride < full_windows; w += kFlatUnroll * stride) {
-    uint4 held[kFlatUnroll];
-#pragma unroll
-    for (int u = 0; u < kFlatUnroll; ++u) held[u] = load_group<T, false>(in, (w + u * stride) * window + offset);
-#pragma unroll
-    for (int u = 0; u < kFlatUnroll; ++u) add_group<T>(held[u], acc);
-  }
-  uint4 rest[kFlatUnroll];
-#pragma unroll
-  for (int u = 0; u < kFlatUnroll; ++u) {
-    rest[u] = w + u * stride < full_windows ? load_group<T, false>(in, (w + u * stride) * window + offset)
-                                            : make_uint4(0u, 0u, 0u, 0u);
-  }
-#pragma unroll
-  for (int u = 0; u < kFlatUnroll; ++u) add_group<T>(rest[u], acc);
-}
-
-/// See launch_columns_flat (sum_kernels.hpp). Dynamic shared memory: flat_shared_bytes.
+/// See launch_columns_flat (sum_kernels.hpp). Dynamic shared memory: blockDim.x x kVector floats.
 template <typename T, bool kAligned>
 __global__ void __maxnreg__(kFlatMaxRegisters)
     columns_flat_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t n, int cols,
@@ -143,27 +82,38 @@ __global__ void __maxnreg__(kFlatMaxRegisters)
   const std::int64_t stride = gridDim.x;
   const std::int64_t offset = static_cast<std::int64_t>(t) * V;
 
-  // 1. Stream the windows blockIdx.x, + gridDim.x, ...; the short last window, where it is this
-  //    block's turn, is loaded first so that it travels with them.
-  const std::int64_t tail = full_windows * window + offset;
-  const bool has_tail = full_windows % stride == blockIdx.x && tail < n;
-  uint4 tail_group = make_uint4(0u, 0u, 0u, 0u);
-  if (has_tail) tail_group = tail + V <= n ? load_group<T, kAligned>(in, tail) : load_group_tail<T>(in, tail, n);
+  // 1. Stream the windows blockIdx.x, + gridDim.x, ... in batches of kFlatUnroll whose loads are
+  //    all out before any is added. What is left, fewer than kFlatUnroll whole windows and the
+  //    short last window where it is this block's turn, is one more batch: a block of a small
+  //    tensor walks only a few windows, and one load at a time would cost a round trip each.
   float acc[V];
 #pragma unroll
   for (int l = 0; l < V; ++l) acc[l] = 0.0f;
-  if constexpr (kAligned) {
-    stream_windows_ring<T>(in, full_windows, window, offset, acc);
-  } else {
-    stream_windows_batched<T>(in, full_windows, window, offset, acc);
+  std::int64_t w = blockIdx.x;
+  for (; w + (kFlatUnroll - 1) * stride < full_windows; w += kFlatUnroll * stride) {
+    uint4 held[kFlatUnroll];
+#pragma unroll
+    for (int u = 0; u < kFlatUnroll; ++u) held[u] = load_group<T, kAligned>(in, (w + u * stride) * window + offset);
+#pragma unroll
+    for (int u = 0; u < kFlatUnroll; ++u) add_group<T>(held[u], acc);
   }
-  if (has_tail) add_group<T>(tail_group, acc);
+  uint4 rest[kFlatUnroll];
+#pragma unroll
+  for (int u = 0; u < kFlatUnroll; ++u) {
+    const std::int64_t e = (w + u * stride) * window + offset;
+    if (w + u * stride < full_windows) rest[u] = load_group<T, kAligned>(in, e);
+    else if (w + u * stride == full_windows && e < n) rest[u] = e + V <= n ? load_group<T, kAligned>(in, e) : load_group_tail<T>(in, e, n);
+    else rest[u] = make_uint4(0u, 0u, 0u, 0u);
+  }
+#pragma unroll
+  for (int u = 0; u < kFlatUnroll; ++u) {
+    if (w + u * stride <= full_windows) add_group<T>(rest[u], acc);
+  }
 
   // 2. Fold the block's threads x V lane sums per column: sums[p] belongs to column p % cols.
   //    `lanes` threads per column add every lanes-th of its window / cols sums, then a fixed tree
   //    joins the lanes: the same order on every call.
   float* sums = reinterpret_cast<float*>(flat_columns_lane_sums);
-  if constexpr (kAligned) __syncthreads();  // the lane sums overwrite the ring's slots
 #pragma unroll
   for (int l = 0; l < V; l += 4) {
     flat_columns_lane_sums[(offset + l) / 4] = make_float4(acc[l], acc[l + 1], acc[l + 2], acc[l + 3]);
@@ -218,13 +168,9 @@ __global__ void __maxnreg__(kFlatMaxRegisters)
   if (t == 0) *counter = 0u;
 }
 
-/// Dynamic shared memory of a block: the threads x kVector lane sums of the fold, and for aligned
-/// tensors the cp.async ring they overwrite (kFlatStages 16-byte slots a thread).
 template <typename T>
-std::size_t flat_shared_bytes(int threads, bool aligned) {
-  const std::size_t lane_sums = static_cast<std::size_t>(threads) * kVector<T> * sizeof(float);
-  const std::size_t ring = static_cast<std::size_t>(threads) * kFlatStages * sizeof(uint4);
-  return aligned ? std::max(lane_sums, ring) : lane_sums;
+std::size_t lane_sums_bytes(int threads) {
+  return static_cast<std::size_t>(threads) * kVector<T> * sizeof(float);
 }
 
 void check_flat_cols(std::int64_t cols) {
@@ -242,15 +188,11 @@ FlatColumnsShape flat_columns_shape(std::int64_t rows, std::int64_t cols, int sm
   FlatColumnsShape shape;
   shape.threads = flat_columns_threads(cols, sizeof(T));
   shape.slots = flat_columns_slots(cols);
-  // The aligned kernel's limit is raised to what its widest block (1024 threads) uses, so that no
-  // problem's shape narrows another's.
-  KBENCH_CUDA_CALL(cudaFuncSetAttribute(columns_flat_kernel<T, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(flat_shared_bytes<T>(1024, true))));
   int aligned = 0, unaligned = 0;
   KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&aligned, columns_flat_kernel<T, true>, shape.threads,
-                                                                 flat_shared_bytes<T>(shape.threads, true)));
+                                                                 lane_sums_bytes<T>(shape.threads)));
   KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &unaligned, columns_flat_kernel<T, false>, shape.threads, flat_shared_bytes<T>(shape.threads, false)));
+      &unaligned, columns_flat_kernel<T, false>, shape.threads, lane_sums_bytes<T>(shape.threads)));
   const int padded = (shape.threads + 31) / 32 * 32;
   const int per_sm = std::max(1, std::min({aligned, unaligned, kFlatThreadsPerSm / padded}));
   const std::int64_t resident = std::int64_t{per_sm} * sm_count;
@@ -270,13 +212,14 @@ void launch_columns_flat(const T* in, T* out, std::int64_t rows, std::int64_t co
     throw std::invalid_argument("sum_outer flat columns: the launch shape was made for another problem");
   }
   const std::int64_t n = rows * cols;
+  const std::size_t smem = lane_sums_bytes<T>(shape.threads);
   const int c = static_cast<int>(cols);
   if (aligned16(in)) {
-    columns_flat_kernel<T, true><<<shape.blocks, shape.threads, flat_shared_bytes<T>(shape.threads, true), stream>>>(
-        in, out, n, c, scratch, counter, shape.slots);
+    columns_flat_kernel<T, true><<<shape.blocks, shape.threads, smem, stream>>>(in, out, n, c, scratch, counter,
+                                                                               shape.slots);
   } else {
-    columns_flat_kernel<T, false><<<shape.blocks, shape.threads, flat_shared_bytes<T>(shape.threads, false),
-                                    stream>>>(in, out, n, c, scratch, counter, shape.slots);
+    columns_flat_kernel<T, false><<<shape.blocks, shape.threads, smem, stream>>>(in, out, n, c, scratch, counter,
+                                                                                shape.slots);
   }
   KBENCH_CHECK_LAUNCH();
 }

@@ -362,8 +362,7 @@ FlatColumnsShape flat_columns_shape(std::int64_t rows, std::int64_t cols, int sm
 
 /// Outer sums of up to kFlatColumnsMaxCols columns, any width, rows or alignment: the tensor is
 /// read as one flat stream of 16-byte vectors, as a copy would (grid-stride over windows of
-/// threads x kVector elements; 7 windows in flight per thread through a cp.async ring in shared
-/// memory when `in` is 16-byte aligned, batches of 4 in registers otherwise). A window is a whole number of
+/// threads x kVector elements, 4 windows in flight per thread). A window is a whole number of
 /// column periods, so lane l of thread t's vectors always belongs to column (t * kVector + l) %
 /// cols: each thread keeps kVector fp32 sums in registers, whatever cols is. The block folds them
 /// per column in shared memory (a fixed tree) and adds its cols sums atomically into copy

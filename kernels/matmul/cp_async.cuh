@@ -1,9 +1,9 @@
 #pragma once
 /// cp.async (sm_80+): 16-byte (and 4-byte) copies from global to shared memory that bypass registers and do
 /// not block the thread, grouped into commit groups a thread can wait on. The matmul kernels'
-/// pipelines and flat_columns' per-thread ring (kernels/sum) are built on these.
+/// pipelines are built on these.
 
-namespace kbench {
+namespace kbench::matmul {
 
 /// Copies 16 bytes global -> shared (`dst_shared`: a shared-window address), or writes 16 zero
 /// bytes when `inside` is false (source size 0: nothing is read from `src`, which must still be
@@ -34,4 +34,4 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 
-}  // namespace kbench
+}  // namespace kbench::matmul
