@@ -20,6 +20,25 @@ __device__ __forceinline__ float exp_via_exp2(float a) {
   return exp2f(a * kLog2e);
 }
 
+/// 2^a by the hardware's ex2 alone (`ex2.approx.ftz.f32`, one MUFU instruction, 2^-22 relative
+/// error). exp2f compiles to the non-ftz form, which wraps the MUFU in a range check and two
+/// predicated multiplies to keep subnormal results: four instructions per element where a short
+/// row's kernel is issue-bound. Results under 2^-126 become 0, an absolute error no 16-bit output
+/// and no fp32 tolerance (1e-7 absolute) can see.
+__device__ __forceinline__ float fast_exp2(float a) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+
+/// 1 / a by the hardware's reciprocal (`rcp.approx.ftz.f32`, 1 ulp), where the IEEE division adds
+/// a refinement and a slow path: once per row, which in short rows is a few elements' worth.
+__device__ __forceinline__ float fast_reciprocal(float a) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+  return r;
+}
+
 /// Online softmax state of a stretch of elements: m is their maximum, d = sum of e^(x - m).
 /// The empty stretch is (-inf, 0).
 ///

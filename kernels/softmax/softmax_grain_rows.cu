@@ -70,8 +70,8 @@ __global__ void __launch_bounds__(kGrainRowsBlock)
 
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
-    // Values in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
-    float scaled[kGrains][kGrain];
+    // e^(x - max) = 2^(x log2 e - max log2 e): one fma and one ex2 per element.
+    float v[kGrains][kGrain];
     float row_max = negative_infinity();
 #pragma unroll
     for (int k = 0; k < kGrains; ++k) {
@@ -79,27 +79,27 @@ __global__ void __launch_bounds__(kGrainRowsBlock)
       memcpy(part, &held[r][k], sizeof(Grain));
 #pragma unroll
       for (int j = 0; j < kGrain; ++j) {
-        scaled[k][j] = to_float(part[j]) * kLog2e;
-        if (valid(r, k)) row_max = fmaxf(row_max, scaled[k][j]);
+        v[k][j] = to_float(part[j]);
+        if (valid(r, k)) row_max = fmaxf(row_max, v[k][j]);
       }
     }
-    row_max = group_allreduce<kLanes>(row_max, MaxOp{});
+    const float shift = -group_allreduce<kLanes>(row_max, MaxOp{}) * kLog2e;
     float sum = 0.0f;
 #pragma unroll
     for (int k = 0; k < kGrains; ++k) {
 #pragma unroll
       for (int j = 0; j < kGrain; ++j) {
-        scaled[k][j] = valid(r, k) ? exp2f(scaled[k][j] - row_max) : 0.0f;
-        sum += scaled[k][j];
+        v[k][j] = valid(r, k) ? fast_exp2(fmaf(v[k][j], kLog2e, shift)) : 0.0f;
+        sum += v[k][j];
       }
     }
-    const float inverse_sum = 1.0f / group_allreduce<kLanes>(sum, SumOp{});
+    const float inverse_sum = fast_reciprocal(group_allreduce<kLanes>(sum, SumOp{}));
 #pragma unroll
     for (int k = 0; k < kGrains; ++k) {
       if (!valid(r, k)) continue;
       T part[kGrain];
 #pragma unroll
-      for (int j = 0; j < kGrain; ++j) part[j] = from_float<T>(scaled[k][j] * inverse_sum);
+      for (int j = 0; j < kGrain; ++j) part[j] = from_float<T>(v[k][j] * inverse_sum);
       Grain out;
       memcpy(&out, part, sizeof(Grain));
       ys[slot(r, k)] = out;
