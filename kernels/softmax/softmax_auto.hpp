@@ -128,7 +128,6 @@ constexpr WarpRowsShape warp_rows_shape(std::int64_t cols, std::size_t element_s
 /// widths load single elements and a warp's load covers consecutive elements of its rows.
 constexpr std::int64_t kGrainRowsMaxCols = 256;
 constexpr int kGrainRowsBytesInFlight = 32;  ///< bytes of x each lane loads before its first reduction
-constexpr int kGrainRowsMaxGrains = 8;       ///< loads per lane and row (the instantiations' bound)
 
 struct GrainRowsShape {
   int grain = 1;   ///< elements per load
@@ -144,14 +143,11 @@ constexpr int log2_floor(std::int64_t n) {
 }
 
 /// `pointer_alignment`: the largest power of two (up to 16) dividing both x's and y's addresses.
-/// Lanes: one per grain up to 32, then halved while lanes x log2(lanes) > cols and the halved
-/// lanes need at most kGrainRowsMaxGrains loads a row. A row's two reductions cost 2 log2(lanes)
-/// shuffles and as many adds or maxima on each of its lanes, and a warp's instruction serves 32 /
-/// lanes rows, so a row's share of them is (lanes / 32) x 4 log2(lanes): with few elements a lane
-/// (100 columns on 32 lanes: 4) they cost more issue slots than the elements themselves, and these
-/// kernels are issue-bound (Nsight Compute, 65536x100: 0.79 instructions a cycle per scheduler).
-/// Fewer lanes take the same elements in fewer groups of loads (7 columns: 2 lanes x 4, 33: 8 x 5,
-/// 61: 8 x 8, 100: 16 x 2 grains of 4, 127: 16 x 8; 129 and up: 32).
+/// Lanes: one per grain up to 32, then halved while lanes x log2(lanes) > 2 x cols. A warp
+/// shuffle issues once per clock per SM; a row costs 2 log2(lanes) of them for 32 / lanes rows,
+/// and at the DRAM rate an H100 SM sees ~3.6 16-bit elements per clock (14.5 bytes per clock, read
+/// plus write), so the rule keeps the shuffles under ~45 % of that pipe (7 columns: 4 lanes x 2,
+/// not 8 x 1; 33: 16 x 3, not 32 x 2; 100 and up: 32).
 constexpr GrainRowsShape grain_rows_shape(std::int64_t cols, std::size_t element_size, int pointer_alignment) {
   GrainRowsShape shape;
   const int size = static_cast<int>(element_size);
@@ -159,10 +155,7 @@ constexpr GrainRowsShape grain_rows_shape(std::int64_t cols, std::size_t element
   while (shape.grain > 1 && (cols % shape.grain != 0 || shape.grain * size > pointer_alignment)) shape.grain /= 2;
   const std::int64_t grains = cols / shape.grain;
   shape.lanes = next_power_of_two(grains < 32 ? grains : 32);
-  while (shape.lanes > 1 && shape.lanes * log2_floor(shape.lanes) > cols &&
-         (grains + shape.lanes / 2 - 1) / (shape.lanes / 2) <= kGrainRowsMaxGrains) {
-    shape.lanes /= 2;
-  }
+  while (shape.lanes > 1 && shape.lanes * log2_floor(shape.lanes) > 2 * cols) shape.lanes /= 2;
   shape.grains = static_cast<int>((grains + shape.lanes - 1) / shape.lanes);
   const int row_bytes = shape.grains * shape.grain * size;
   shape.rows = row_bytes < kGrainRowsBytesInFlight ? kGrainRowsBytesInFlight / row_bytes : 1;

@@ -477,23 +477,21 @@ TEST_CASE("grain rows: loads that never straddle rows, lanes under the shuffle b
   CHECK(grain_rows_shape(256, 2, 16).grain == 8);
   CHECK(grain_rows_shape(100, 4, 16).grain == 4);
   CHECK(grain_rows_shape(100, 4, 8).grain == 2);
-  // Lanes: one per grain, halved while lanes x log2(lanes) > cols and the halved lanes need at
-  // most 8 loads a row.
+  // Lanes: one per grain, halved while lanes x log2(lanes) > 2 x cols.
   CHECK(grain_rows_shape(1, 2, 16).lanes == 1);
-  CHECK(grain_rows_shape(3, 2, 16).lanes == 2);  // 2 x 1 <= 3
-  CHECK(grain_rows_shape(7, 2, 16).lanes == 2);  // 4 x 2 > 7: 2 lanes x 4 elements
-  CHECK(grain_rows_shape(7, 2, 16).grains == 4);
-  CHECK(grain_rows_shape(7, 2, 16).rows == 4);   // 4 rows x 4 x 2 bytes = 32 bytes per lane
-  CHECK(grain_rows_shape(33, 2, 16).lanes == 8);  // 16 x 4 > 33, 8 x 3 <= 33
-  CHECK(grain_rows_shape(33, 2, 16).grains == 5);
-  CHECK(grain_rows_shape(61, 2, 16).lanes == 8);
-  CHECK(grain_rows_shape(61, 2, 16).grains == 8);
-  CHECK(grain_rows_shape(100, 2, 16).lanes == 16);  // 25 grains of 8 bytes: 16 x 4 <= 100
-  CHECK(grain_rows_shape(100, 2, 16).grains == 2);
-  CHECK(grain_rows_shape(100, 2, 16).rows == 2);
-  CHECK(grain_rows_shape(127, 2, 16).lanes == 16);
-  CHECK(grain_rows_shape(127, 2, 16).grains == 8);
-  CHECK(grain_rows_shape(129, 2, 16).lanes == 32);  // 16 lanes would need 9 loads a row
+  CHECK(grain_rows_shape(3, 2, 16).lanes == 2);  // 4 x 2 > 6
+  CHECK(grain_rows_shape(7, 2, 16).lanes == 4);  // 8 x 3 > 14: 4 lanes x 2 elements
+  CHECK(grain_rows_shape(7, 2, 16).grains == 2);
+  CHECK(grain_rows_shape(7, 2, 16).rows == 8);   // 8 rows x 2 x 2 bytes = 32 bytes per lane
+  CHECK(grain_rows_shape(33, 2, 16).lanes == 16);  // 32 x 5 > 66
+  CHECK(grain_rows_shape(33, 2, 16).grains == 3);
+  CHECK(grain_rows_shape(61, 2, 16).lanes == 16);
+  CHECK(grain_rows_shape(61, 2, 16).grains == 4);
+  CHECK(grain_rows_shape(100, 2, 16).lanes == 32);  // 25 grains of 8 bytes
+  CHECK(grain_rows_shape(100, 2, 16).grains == 1);
+  CHECK(grain_rows_shape(100, 2, 16).rows == 4);
+  CHECK(grain_rows_shape(127, 2, 16).lanes == 32);
+  CHECK(grain_rows_shape(127, 2, 16).grains == 4);
   CHECK(grain_rows_shape(129, 2, 16).grains == 5);
   CHECK(grain_rows_shape(129, 2, 16).rows == 3);
   CHECK(grain_rows_shape(255, 2, 16).grains == 8);
