@@ -119,16 +119,16 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
     for (int k = 0; k < kVectors; ++k) {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
-        v[k][j] = body_valid[k] ? exp2f(v[k][j] - row_max) : 0.0f;
+        v[k][j] = body_valid[k] ? fast_exp2(v[k][j] - row_max) : 0.0f;
         sum += v[k][j];
       }
     }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
-      e_v[e] = live(r) && lane + e * kLanes < cut.edges ? exp2f(e_v[e] - row_max) : 0.0f;
+      e_v[e] = live(r) && lane + e * kLanes < cut.edges ? fast_exp2(e_v[e] - row_max) : 0.0f;
       sum += e_v[e];
     }
-    const float inverse_sum = 1.0f / ring::group_allreduce<kLanes>(sum, SumOp{});
+    const float inverse_sum = fast_reciprocal(ring::group_allreduce<kLanes>(sum, SumOp{}));
 #pragma unroll
     for (int k = 0; k < kVectors; ++k) {
       if (!body_valid[k]) continue;

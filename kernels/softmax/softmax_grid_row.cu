@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(kGridBlock)
       *left = 0;
     }
 
-    const float inverse_sum = 1.0f / total.d;
+    const float inverse_sum = fast_reciprocal(total.d);
     auto* out = reinterpret_cast<uint4*>(yr + span.head) + begin;
     for (int v = threadIdx.x; v < count; v += kGridBlock) out[v] = normalize_vector<T>(grid_slice[v], total.m, inverse_sum);
     if (scalar_at >= 0) yr[scalar_at] = from_float<T>(exp_via_exp2(scalar - total.m) * inverse_sum);

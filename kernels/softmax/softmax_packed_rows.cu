@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kPackedBlock)
     }
     sum = group_allreduce<kLanes>(sum, SumOp{});
     if (owned) {
-      const float inverse_sum = 1.0f / sum;
+      const float inverse_sum = fast_reciprocal(sum);
       for (int c = lane; c < width; c += kLanes) row[c] = from_float<T>(exp_via_exp2(to_float(row[c]) - row_max) * inverse_sum);
     }
   }

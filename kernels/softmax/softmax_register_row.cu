@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(kBlock)
 
   const MaxSum total = block_combine({thread_max, thread_sum});
 
-  const float inverse_sum = 1.0f / total.d;
+  const float inverse_sum = fast_reciprocal(total.d);
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     const int u = threadIdx.x + k * kBlock;

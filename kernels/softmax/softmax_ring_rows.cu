@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kRingBlock)
         sum += values[i];
       }
     }
-    const float inverse_sum = 1.0f / ring::group_allreduce<kLanes>(sum, SumOp{});
+    const float inverse_sum = fast_reciprocal(ring::group_allreduce<kLanes>(sum, SumOp{}));
 #pragma unroll
     for (int i = 0; i < kElements; ++i) {
       if (valid[i]) row[lane + i * kLanes] = from_float<T>(values[i] * inverse_sum);

@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(kShortBlock)
         valid[k * kVector<T> + i] = here;
       }
     }
-    const float inverse_sum = 1.0f / exponentiate<kLanes>(values, valid);
+    const float inverse_sum = fast_reciprocal(exponentiate<kLanes>(values, valid));
 #pragma unroll
     for (int k = 0; k < kVectors; ++k) {
       const int v = lane + k * kLanes;
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kShortBlock)
       valid[i] = r < tile_rows && c < cols;
       values[i] = valid[i] ? to_float(row[c]) : 0.0f;
     }
-    const float inverse_sum = 1.0f / exponentiate<kLanes>(values, valid);
+    const float inverse_sum = fast_reciprocal(exponentiate<kLanes>(values, valid));
 #pragma unroll
     for (int i = 0; i < kElements; ++i) {
       if (valid[i]) row[lane + i * kLanes] = from_float<T>(values[i] * inverse_sum);

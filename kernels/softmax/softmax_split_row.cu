@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kSplitBlock)
     state = combine(state, MaxSum{states[first + k], states[gridDim.x + first + k]});
   }
   const MaxSum total = block_combine(state);
-  const float inverse_sum = 1.0f / total.d;
+  const float inverse_sum = fast_reciprocal(total.d);
   auto* out = reinterpret_cast<uint4*>(yr + c.span.head) + c.begin;
 #pragma unroll
   for (int k = 0; k < kSplitUnroll; ++k) {

@@ -53,10 +53,10 @@ __device__ __forceinline__ void softmax_in_registers(float (&v)[kCols]) {
   float sum = 0.0f;
 #pragma unroll
   for (int j = 0; j < kCols; ++j) {
-    v[j] = exp2f(v[j] - row_max);
+    v[j] = fast_exp2(v[j] - row_max);
     sum += v[j];
   }
-  const float inverse_sum = 1.0f / sum;
+  const float inverse_sum = fast_reciprocal(sum);
 #pragma unroll
   for (int j = 0; j < kCols; ++j) v[j] *= inverse_sum;
 }

@@ -152,11 +152,11 @@ __global__ void __launch_bounds__(kWarpRowsBlock)
     for (int k = 0; k < kWords; ++k) {
 #pragma unroll
       for (int j = 0; j < kPack; ++j) {
-        scaled[k][j] = valid[k][j] ? exp2f(scaled[k][j] - row_max) : 0.0f;
+        scaled[k][j] = valid[k][j] ? fast_exp2(scaled[k][j] - row_max) : 0.0f;
         sum += scaled[k][j];
       }
     }
-    const float inverse_sum = 1.0f / group_allreduce<kLanes>(sum, SumOp{});
+    const float inverse_sum = fast_reciprocal(group_allreduce<kLanes>(sum, SumOp{}));
 #pragma unroll
     for (int k = 0; k < kWords; ++k) {
       float out[kPack];
