@@ -4,6 +4,7 @@
 /// kernels/common/dtype_convert.cuh's. Included by the .cu files of kernels/gelu/ only.
 
 #include "kernels/common/dtype_convert.cuh"
+#include "kernels/common/fast_math.cuh"
 
 #include <type_traits>
 
@@ -89,8 +90,7 @@ struct GeluErf16BitInput {
   __device__ float operator()(float x) const {
     constexpr float kHalfOverSqrt2 = 0.35355339f;  // t = 1 / (1 + z / 2), z = |x| / sqrt 2
     constexpr float kMinusHalfLog2e = -0.72134752f;
-    float t;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(t) : "f"(fmaf(fabsf(x), kHalfOverSqrt2, 1.0f)));
+    const float t = fast_reciprocal(fmaf(fabsf(x), kHalfOverSqrt2, 1.0f));
     float q = -0.264238864f;
     q = fmaf(q, t, 1.05572534f);
     q = fmaf(q, t, -1.39375794f);
@@ -99,8 +99,7 @@ struct GeluErf16BitInput {
     q = fmaf(q, t, 0.560554147f);
     q = fmaf(q, t, 1.4418987f);
     q = fmaf(q, t, -2.82577634f);
-    float power;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(fmaf(kMinusHalfLog2e, x * x, q)));
+    const float power = fast_exp2(fmaf(kMinusHalfLog2e, x * x, q));
     const float half_erfc = t * power;
     return x * (x < 0.0f ? half_erfc : 1.0f - half_erfc);
   }

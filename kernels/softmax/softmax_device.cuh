@@ -6,30 +6,17 @@
 /// files of kernels/softmax/ only.
 
 #include "kernels/common/dtype_convert.cuh"
+#include "kernels/common/fast_math.cuh"
 #include "kernels/common/flat_tile.cuh"
 #include "kernels/common/reductions.cuh"
 #include "kernels/common/vector16.cuh"
 
 namespace kbench::softmax {
 
-/// 2^a by the hardware's ex2 alone (`ex2.approx.ftz.f32`, one MUFU instruction, 2^-22 relative
-/// error). exp2f compiles to the non-ftz form, which wraps the MUFU in a range check and two
-/// predicated multiplies to keep subnormal results: four instructions per element where a short
-/// row's kernel is issue-bound. Results under 2^-126 become 0, an absolute error no 16-bit output
-/// and no fp32 tolerance (1e-7 absolute) can see.
-__device__ __forceinline__ float fast_exp2(float a) {
-  float r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
-  return r;
-}
-
-/// 1 / a by the hardware's reciprocal (`rcp.approx.ftz.f32`, 1 ulp), where the IEEE division adds
-/// a refinement and a slow path: once per row, which in short rows is a few elements' worth.
-__device__ __forceinline__ float fast_reciprocal(float a) {
-  float r;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
-  return r;
-}
+// fast_exp2 and fast_reciprocal (kernels/common/fast_math.cuh): where a short row's kernel is
+// issue-bound, the non-ftz exp2f costs four instructions an element and the IEEE division a few
+// elements' worth a row. Their flushed results under 2^-126 are an absolute error no 16-bit
+// output and no fp32 tolerance (1e-7 absolute) can see.
 
 /// e^a as 2^(a * log2 e): one multiply and the hardware's ex2 (fast_exp2), cheaper than expf's
 /// range reduction. The rounding of the product moves the result by at most |a| * 2^-24 * ln 2
