@@ -1,8 +1,9 @@
 #pragma once
 /// The hardware's approximate special functions, one MUFU instruction each, with denormals
-/// flushed (`.ftz`). The CUDA math library's exp2f and `/` compile to the non-ftz and IEEE forms:
-/// exp2f wraps the MUFU in a range check and two predicated multiplies to keep subnormal results,
-/// and the division adds a refinement and a slow path. Results under 2^-126 become 0.
+/// flushed (`.ftz`). Without --use_fast_math or -ftz=true (kbench builds with neither), the CUDA
+/// math library's exp2f and `/` compile to the non-ftz and IEEE forms: exp2f wraps the MUFU in a
+/// range check and two predicated multiplies to keep subnormal results, and the division adds a
+/// refinement and a slow path. Results under 2^-126 become 0. Included by .cu files only.
 
 namespace kbench {
 

@@ -57,7 +57,6 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
   using Place = LaneGroupRows<kBodyRowsBlock, kLanes, kRows>;
   constexpr int kGroups = Place::kGroups;
   constexpr int kSlots = kEdges > 0 ? kEdges : 1;
-  constexpr float kLog2e = 1.4426950408889634f;
   const Place place(rows);
   if (place.warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
   const int lane = place.lane, group = place.group, rows_here = place.rows_here;

@@ -1,9 +1,9 @@
 #pragma once
 /// Device building blocks shared by the softmax kernels: the exponential they use, the online
 /// (max, sum) pair with its combine rule, 16-byte vector packing, and which thread holds a row's
-/// head and tail elements. Conversions (all math is
-/// fp32), warp and block reductions and kVector come from kernels/common/. Included by the .cu
-/// files of kernels/softmax/ only.
+/// head and tail elements. Conversions (all math is fp32), warp and block reductions, kVector and
+/// the approximate ex2 and reciprocal (fast_math.cuh) come from kernels/common/. Included by the
+/// .cu files of kernels/softmax/ only.
 
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/common/fast_math.cuh"
@@ -13,18 +13,14 @@
 
 namespace kbench::softmax {
 
-// fast_exp2 and fast_reciprocal (kernels/common/fast_math.cuh): where a short row's kernel is
-// issue-bound, the non-ftz exp2f costs four instructions an element and the IEEE division a few
-// elements' worth a row. Their flushed results under 2^-126 are an absolute error no 16-bit
-// output and no fp32 tolerance (1e-7 absolute) can see.
+constexpr float kLog2e = 1.4426950408889634f;
 
-/// e^a as 2^(a * log2 e): one multiply and the hardware's ex2 (fast_exp2), cheaper than expf's
-/// range reduction. The rounding of the product moves the result by at most |a| * 2^-24 * ln 2
-/// relative, under 1e-6 for the |a| <= 16 that softmax of our inputs sees.
-__device__ __forceinline__ float exp_via_exp2(float a) {
-  constexpr float kLog2e = 1.4426950408889634f;
-  return fast_exp2(a * kLog2e);
-}
+/// e^a as 2^(a * log2 e): one multiply and the hardware's ex2 (fast_exp2: 2^-22 relative, results
+/// under 2^-126 flushed to 0, an absolute error no tolerance of ours can see). Short rows are
+/// issue-bound, and exp2f's non-ftz form costs four instructions an element there. The rounding of
+/// the product moves the result by at most |a| * 2^-24 relative, under 1e-6 for the |a| <= 16 that
+/// softmax of our inputs sees.
+__device__ __forceinline__ float exp_via_exp2(float a) { return fast_exp2(a * kLog2e); }
 
 /// Online softmax state of a stretch of elements: m is their maximum, d = sum of e^(x - m).
 /// The empty stretch is (-inf, 0).

@@ -49,7 +49,6 @@ __global__ void __launch_bounds__(kGrainRowsBlock)
   using Grain = typename GrainBits<kGrain * static_cast<int>(sizeof(T))>::type;
   using Place = LaneGroupRows<kGrainRowsBlock, kLanes, kRows>;
   constexpr int kGroups = Place::kGroups;
-  constexpr float kLog2e = 1.4426950408889634f;
   const Place place(rows);
   if (place.warp_row >= rows) return;  // the whole warp: no shuffle partner leaves alone
   const int lane = place.lane, group = place.group, rows_here = place.rows_here;

@@ -35,14 +35,14 @@ __device__ __forceinline__ float lanes_allreduce(float v, Op op) {
   return v;
 }
 
+// short_rows keeps exp2f and the IEEE division where the other kernels run fast_exp2 and
+// fast_reciprocal: with fast_exp2, fp32 1048576x32 (short_direct, 2 lanes x 4 vectors) took 32
+// registers instead of 45 and ran 5 % slower on the H100 (95.6 -> 100.3 µs; softmax NOTES,
+// "the same math in every softmax kernel").
+
 /// Turns the n values a lane holds into e^(v - max) and returns the row's sum of them over the
 /// group (max and sum reduced over kLanes lanes). `valid[i]` says which values are the row's;
 /// the others stay untouched and count nothing.
-/// log2 e. short_rows keeps exp2f and the IEEE division where the other kernels run fast_exp2 and
-/// fast_reciprocal: with them fp32 1048576x32 (short_direct, 2 lanes x 4 vectors) took 45 -> 32
-/// registers and ran 5 % slower on the H100 (95.6 -> 100.3 µs, session 23; softmax NOTES).
-constexpr float kShortLog2e = 1.4426950408889634f;
-
 template <int kLanes, int kCount>
 __device__ __forceinline__ float exponentiate(float (&v)[kCount], const bool (&valid)[kCount]) {
   float row_max = negative_infinity();
@@ -53,7 +53,7 @@ __device__ __forceinline__ float exponentiate(float (&v)[kCount], const bool (&v
 #pragma unroll
   for (int i = 0; i < kCount; ++i) {
     if (valid[i]) {
-      v[i] = exp2f((v[i] - row_max) * kShortLog2e);
+      v[i] = exp2f((v[i] - row_max) * kLog2e);
       sum += v[i];
     }
   }

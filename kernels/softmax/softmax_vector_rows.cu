@@ -43,7 +43,6 @@ constexpr int vector_rows_min_blocks(int vectors, int cols) {
 /// y = softmax(v) over one row held in registers.
 template <int kCols>
 __device__ __forceinline__ void softmax_in_registers(float (&v)[kCols]) {
-  constexpr float kLog2e = 1.4426950408889634f;
   float row_max = negative_infinity();
 #pragma unroll
   for (int j = 0; j < kCols; ++j) {

@@ -96,7 +96,6 @@ __global__ void __launch_bounds__(kWarpRowsBlock)
     softmax_warp_rows_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, int cols) {
   constexpr int kPack = kPerWord<T>;
   constexpr int kGroups = 32 / kLanes;
-  constexpr float kLog2e = 1.4426950408889634f;
   const int lane = static_cast<int>(threadIdx.x) % kLanes;
   const int group = static_cast<int>(threadIdx.x % 32) / kLanes;
   const std::int64_t warp_row = (static_cast<std::int64_t>(blockIdx.x) * (kWarpRowsBlock / 32) + threadIdx.x / 32) *
