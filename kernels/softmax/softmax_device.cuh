@@ -17,9 +17,9 @@ constexpr float kLog2e = 1.4426950408889634f;
 
 /// e^a as 2^(a * log2 e): one multiply and the hardware's ex2 (fast_exp2: 2^-22 relative, results
 /// under 2^-126 flushed to 0, an absolute error no tolerance of ours can see). Short rows are
-/// issue-bound, and exp2f's non-ftz form costs four instructions an element there. The rounding of
-/// the product moves the result by at most |a| * 2^-24 relative, under 1e-6 for the |a| <= 16 that
-/// softmax of our inputs sees.
+/// issue-bound, and exp2f's non-ftz form wraps each MUFU in a range check and two predicated
+/// multiplies. The rounding of the product moves the result by at most |a| * 2^-24 relative, under
+/// 1e-6 for the |a| <= 16 that softmax of our inputs sees.
 __device__ __forceinline__ float exp_via_exp2(float a) { return fast_exp2(a * kLog2e); }
 
 /// Online softmax state of a stretch of elements: m is their maximum, d = sum of e^(x - m).
