@@ -451,7 +451,7 @@ void run_full(Case<T>& c) {
     KBENCH_CUDA_CALL(cudaFree(copy_dst));
   }
   const int cc_major = c.session.device.cc_major;
-  const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(c.elements(), cc_major);
+  const int one_pass_blocks = kbench::sum::full_one_pass_blocks<T>(c.elements(), cc_major, c.session.device.sm_count);
   c.report("full: shipped one_pass", c.session.cold_us([&] {
     kbench::sum::launch_full_one_pass<T>(c.in, c.shipped_out, c.elements(), c.partials, c.counters, one_pass_blocks,
                                          cc_major, nullptr);

@@ -330,8 +330,16 @@ struct SoftmaxLayout {
 /// staged tiles at 1048573x13 (42.9 against 51.2), 2097143x17 (104.1 against 139.4) and 699051x23
 /// (45.3 against 60.6), and ring_rows at 1000003x33 (99.3 against 105.8) and 524287x47 (68.7
 /// against 79.5); ring_rows won only 1048573x9 (26.9 against 29.1), whose 36-byte rows it does not take.
+///
+/// Rows of whole 16-byte vectors up to kGrainRowsMaxCols columns, any dtype: grain_rows too (16-byte
+/// grains), ahead of short_rows' direct path. On the H200 (2026-11-28, session 24, cold µs, 64 MiB
+/// tensors against a 64.7 µs copy) grain_rows ran 65.5-66.5 at every such width measured, short_rows
+/// 65.4-96.3: fp32 x8 65.8 against 76.9, x16 65.8 against 96.3, x32 66.0 against 74.7; fp16 x16 65.7
+/// against 77.7, x32 65.6 against 89.3, x64 65.5 against 79.0, x256 66.5 against 70.7; level (within
+/// 1.3 %) at fp32 x4, x64, x128, x256, 65537x96 and fp16 x8. On the H100 (session 22) fp32
+/// 1048576x32 ran 88.7 against short_rows' 95.1.
 constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
-  if (layout.vector_rows) return false;
+  if (layout.vector_rows) return cols <= kGrainRowsMaxCols;
   if (element_size == 2) return cols <= kGrainRowsMaxCols;
   return element_size == 4 && cols * 4 > kVectorRowsMaxRowBytes && cols < kBodyRowsAutoMinColsFp32;
 }
@@ -440,7 +448,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 /// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
 ///    vectors, a warp's tile through its slice of shared memory); rows auto_takes_body_rows:
 ///    body_rows (a lane group per row, its aligned body by 16-byte vectors, head and tail by
-///    elements); rows auto_takes_grain_rows (16-bit ones unless auto_takes_ring_rows): grain_rows (a lane group per row, loads of the widest
+///    elements); rows auto_takes_grain_rows (whole-vector rows up to kGrainRowsMaxCols, odd ones
+///    unless auto_takes_ring_rows takes 16-bit ones): grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); other rows
 ///    auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory ring by
 ///    bulk copies, a lane group per row);

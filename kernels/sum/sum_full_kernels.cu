@@ -29,6 +29,10 @@ constexpr std::int64_t kSingleBlockMaxVectors = std::int64_t{kSingleBlock} * kSi
 /// Vectors up to which the one-pass sum runs as one cluster: at most two groups of kUnroll loads
 /// per thread.
 constexpr std::int64_t kClusterMaxVectors = std::int64_t{kClusterBlocks} * kClusterBlock * kUnroll * 2;
+/// The tiles path: blocks of kBlock threads an SM holds at once (2048 threads), and the most
+/// consecutive 16 KB tiles one block takes (full_one_pass_blocks).
+constexpr int kResidentBlocksPerSm = 2048 / kBlock;
+constexpr int kMostTilesPerBlock = 4;
 
 template <typename T>
 __global__ void full_atomic_kernel(const T* __restrict__ in, std::int64_t n, float* accumulator) {
@@ -294,21 +298,29 @@ OnePassPath one_pass_path(std::int64_t vectors, int cc_major) {
 }  // namespace
 
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int cc_major) {
+int full_one_pass_blocks(std::int64_t n, int cc_major, int sm_count) {
+  if (sm_count < 1) throw std::invalid_argument("sum one_pass: sm_count must be at least 1");
   const std::int64_t vectors = n / kVector<T>;
   switch (one_pass_path(vectors, cc_major)) {
     case OnePassPath::single_block: return 1;
     case OnePassPath::cluster: return kClusterBlocks;
     case OnePassPath::tiles: break;
   }
-  // One tile of kBlock x kUnroll vectors (16 KB) per block, as many blocks as tiles: each block
-  // issues its loads once and leaves, and the blocks in flight read one sliding window of the
-  // tensor. sum_layout_probe measured this at 87.7 % (fp16) and 91.1 % (fp32) of the H100's peak
-  // for 8192^2, against 82.7-83.4 % and 87.9-88.3 % for a resident wave of blocks each walking
-  // its own contiguous chunk (this kernel's earlier layout); grid-stride was in between.
+  // Tiles of kBlock x kUnroll vectors (16 KB), each block taking 1 to kMostTilesPerBlock
+  // consecutive ones: each block issues its loads and leaves, and the blocks in flight read one
+  // sliding window of the tensor. sum_layout_probe measured one tile a block at 87.7 % (fp16) and
+  // 91.1 % (fp32) of the H100's peak for 8192^2, against 82.7-83.4 % and 87.9-88.3 % for a resident
+  // wave of blocks each walking its own contiguous chunk (this kernel's earlier layout). Where the
+  // tiles fill every resident slot more than once, a block takes several (NOTES.md, "Tiles per
+  // block"): on the H200 (cold µs, one tile → four) fp32 268435456 280.3 → 244.0, 8192^2 fp32 75.2
+  // → 66.4 and fp16 40.1 → 36.3, fp16 33554431 22.8 → 21.4: a block's launch, its block reduction
+  // and its release cost the same for 16 KB as for 64 KB.
   const std::int64_t tiles = (vectors + kBlock * kUnroll - 1) / (kBlock * kUnroll);
-  if (tiles >= 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many elements for a 1-D grid");
-  return static_cast<int>(std::max<std::int64_t>(1, tiles));
+  const std::int64_t resident = std::int64_t{kResidentBlocksPerSm} * sm_count;
+  const std::int64_t per_block = std::clamp<std::int64_t>(tiles / resident, 1, kMostTilesPerBlock);
+  const std::int64_t blocks = (tiles + per_block - 1) / per_block;
+  if (blocks >= 0x7FFFFFFF) throw std::invalid_argument("sum one_pass: too many elements for a 1-D grid");
+  return static_cast<int>(std::max<std::int64_t>(1, blocks));
 }
 
 int full_one_pass_counters(int blocks) { return (blocks + kGroupWorkers - 1) / kGroupWorkers; }
@@ -350,7 +362,7 @@ void launch_full_one_pass(const T* in, T* out, std::int64_t n, float* partials, 
 #define KBENCH_INSTANTIATE_FULL(T)                                                                   \
   template void launch_full_atomic<T>(const T*, T*, std::int64_t, float*, cudaStream_t);             \
   template void launch_full_two_stage<T>(const T*, T*, std::int64_t, float*, int, cudaStream_t);     \
-  template int full_one_pass_blocks<T>(std::int64_t, int);                                           \
+  template int full_one_pass_blocks<T>(std::int64_t, int, int);                                      \
   template void launch_full_one_pass<T>(const T*, T*, std::int64_t, float*, unsigned*, int, int, cudaStream_t);
 
 KBENCH_INSTANTIATE_FULL(float)

@@ -55,20 +55,27 @@ struct OnePassState {
   DeviceBuffer counters;
 };
 
-/// Blocks of one_pass for n elements of `dtype` on a device of compute capability `cc_major`.
-int one_pass_blocks(std::int64_t n, DType dtype, int cc_major) {
-  return dispatch_dtype(dtype, [&](auto tag) { return full_one_pass_blocks<typename decltype(tag)::type>(n, cc_major); });
+/// Blocks of one_pass for n elements of `dtype` on a device of compute capability `cc_major` with
+/// `sm_count` SMs.
+int one_pass_blocks(std::int64_t n, DType dtype, int cc_major, int sm_count) {
+  return dispatch_dtype(dtype, [&](auto tag) {
+    return full_one_pass_blocks<typename decltype(tag)::type>(n, cc_major, sm_count);
+  });
 }
+
+/// No device has this many SMs: one_pass then gives each block one tile, its most blocks.
+constexpr int kSmCountForMostBlocks = std::numeric_limits<int>::max();
 
 Variant<ReductionArgs> one_pass() {
   Variant<ReductionArgs> v;
   v.name = "one_pass";
   v.description =
-      "one kernel: a contiguous chunk per block, 4 16-byte loads in flight per thread, the last block to finish "
-      "folds the partials; up to 512 KiB on Hopper, one 8-block cluster meeting in shared memory";
+      "one kernel: blocks of one 16 KiB tile each (up to 4 consecutive ones on tensors that fill the SMs' block "
+      "slots that many times), 4 16-byte loads in flight per thread, a collector block folding the partials group by "
+      "group; up to 512 KiB on Hopper, one 8-block cluster meeting in shared memory";
   v.prepare = [](const ReductionArgs& args) -> CallFn {
     auto state = std::make_shared<OnePassState>();
-    state->blocks = one_pass_blocks(elements(args), args.dtype, args.device.cc_major);
+    state->blocks = one_pass_blocks(elements(args), args.dtype, args.device.cc_major, args.device.sm_count);
     state->partials = DeviceBuffer(static_cast<std::size_t>(state->blocks) * sizeof(float));
     state->counters = zeroed_tickets(static_cast<std::size_t>(full_one_pass_counters(state->blocks)));
     return [args, state](cudaStream_t stream) {
@@ -86,7 +93,7 @@ Variant<ReductionArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "one_pass at every size (sum/NOTES.md): its own choice by size is the heuristic (one block up to 128 KiB, one "
-      "8-block cluster up to 512 KiB on Hopper, 16 KiB tiles and a collector block beyond)";
+      "8-block cluster up to 512 KiB on Hopper, 16 KiB tiles (up to 4 a block) and a collector block beyond)";
   return v;
 }
 
@@ -118,7 +125,8 @@ double full_scratch_bytes(std::int64_t n, DType dtype) {
   int one_pass_most = 1;
   try {
     // The larger of the cluster path (compute capability 9+) and the tiles path.
-    one_pass_most = std::max(one_pass_blocks(n, dtype, 0), one_pass_blocks(n, dtype, 9));
+    one_pass_most = std::max(one_pass_blocks(n, dtype, 0, kSmCountForMostBlocks),
+                             one_pass_blocks(n, dtype, 9, kSmCountForMostBlocks));
   } catch (const std::invalid_argument&) {
     return std::numeric_limits<double>::infinity();  // a grid past 2^31 blocks: an input no device holds
   }

@@ -30,10 +30,12 @@ int full_two_stage_blocks(std::int64_t n, int sm_count);
 template <typename T>
 void launch_full_two_stage(const T* in, T* out, std::int64_t n, float* partials, int blocks, cudaStream_t stream);
 
-/// Blocks of the one-pass full reduction: one per tile of 1024 16-byte vectors; 1 or the
-/// cluster's blocks where the single-block or cluster path runs (see launch_full_one_pass).
+/// Blocks of the one-pass full reduction: one per tile of 1024 16-byte vectors, or one per 2-4
+/// consecutive tiles where the tiles outnumber the blocks `sm_count` SMs hold at once (8 each)
+/// that many times; 1 or the cluster's blocks where the single-block or cluster path runs (see
+/// launch_full_one_pass).
 template <typename T>
-int full_one_pass_blocks(std::int64_t n, int cc_major);
+int full_one_pass_blocks(std::int64_t n, int cc_major, int sm_count);
 
 /// One kernel. Up to 8192 16-byte vectors (128 KiB): one block of 1024 threads. Up to 32768 on
 /// compute capability 9.0+: one cluster of 8 blocks whose sums meet in block 0's shared memory.

@@ -39,20 +39,36 @@ TEST_CASE("the one-pass outer sum takes one cluster per strip for up to 512 rows
 }
 
 TEST_CASE("the one-pass full sum runs one block per 16 KB tile, or one cluster when small on sm_90+", "[sum]") {
-  // 8192^2: 16.8M fp32 vectors of 4 elements / 1024 per tile; fp16 has half the vectors.
-  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192, 9) == 16384);
-  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192, 9) == 8192);
-  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192 + 4, 9) == 16385);  // a partial last tile
-  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192 + 3, 9) == 16384);  // 3 scalars: folded grid-stride
+  // On 1024 SMs (8192 resident blocks) fp16 8192^2 has one tile per resident slot: one tile a
+  // block; fp32 has two a slot. 16.8M fp32 vectors of 4 elements / 1024 per tile; fp16 has half.
+  constexpr int kMany = 1024;
+  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192, 9, kMany) == 16384 / 2);
+  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192, 9, kMany) == 8192);
+  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192 + 8, 9, kMany) == 8193);  // a partial last tile
+  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192 + 7, 9, kMany) == 8192);  // 7 scalars: folded grid-stride
   // Up to 32768 vectors (512 KiB): the 8 blocks of one cluster on Hopper, tiles before it.
-  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 9) == 8);
-  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 8) == 32);
-  CHECK(sum::full_one_pass_blocks<float>(4 * 32768 + 4, 9) == 33);
-  CHECK(sum::full_one_pass_blocks<float>(3, 8) == 1);
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 9, 132) == 8);
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768, 8, 132) == 32);
+  CHECK(sum::full_one_pass_blocks<float>(4 * 32768 + 4, 9, 132) == 33);
+  CHECK(sum::full_one_pass_blocks<float>(3, 8, 132) == 1);
   // Up to 8192 vectors (128 KiB): one block on any GPU; 256² fp32 (16384 vectors) is a cluster.
-  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 9) == 1);
-  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 8) == 1);
-  CHECK(sum::full_one_pass_blocks<float>(256 * 256, 9) == 8);
+  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 9, 132) == 1);
+  CHECK(sum::full_one_pass_blocks<__half>(256 * 256, 8, 132) == 1);
+  CHECK(sum::full_one_pass_blocks<float>(256 * 256, 9, 132) == 8);
+  CHECK_THROWS_AS(sum::full_one_pass_blocks<float>(1 << 20, 9, 0), std::invalid_argument);
+}
+
+TEST_CASE("the one-pass full sum gives a block up to 4 tiles where the tiles fill the resident slots again and again",
+          "[sum]") {
+  // 132 SMs hold 1056 blocks of 256 threads. Tiles per block: tiles / 1056, between 1 and 4.
+  CHECK(sum::full_one_pass_blocks<float>(268435456, 9, 132) == 65536 / 4);  // 62 tiles a slot
+  CHECK(sum::full_one_pass_blocks<float>(8192LL * 8192, 9, 132) == 16384 / 4);
+  CHECK(sum::full_one_pass_blocks<__half>(8192LL * 8192, 9, 132) == 8192 / 4);  // 7.8 tiles a slot
+  CHECK(sum::full_one_pass_blocks<__half>(33554431, 9, 132) == (4096 + 2) / 3);  // 3.9: three tiles a block
+  CHECK(sum::full_one_pass_blocks<float>(8388608, 9, 132) == 2048);              // 1.9 a slot: one tile a block
+  CHECK(sum::full_one_pass_blocks<float>(4194304, 9, 132) == 1024);              // under one tile a slot
+  // The last block takes what is left of the tiles: 4097 tiles in blocks of 3.
+  CHECK(sum::full_one_pass_blocks<float>(4LL * 1024 * 4097, 9, 132) == (4097 + 2) / 3);
 }
 
 TEST_CASE("the one-pass full sum has one counter per group of 1024 workers", "[sum]") {

@@ -260,12 +260,12 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   // against short_rows' 50.9, 1048576x15 47.3 against 57.9); ring_rows where it applies.
   CHECK(softmax_pick(1048573, 13, 4) == SoftmaxKernel::grain_rows);
   CHECK(softmax_pick(1048576, 15, 4, false) == SoftmaxKernel::grain_rows);  // any alignment
-  CHECK(softmax_pick(1048576, 12, 4) == SoftmaxKernel::short_rows);        // whole vectors: the direct path
+  CHECK(softmax_pick(1048576, 12, 4) == SoftmaxKernel::grain_rows);        // whole vectors: 16-byte grains
   CHECK(softmax_pick(262144, 127, 4, false) == SoftmaxKernel::short_rows);  // unaligned fp32: staged tiles
   CHECK(softmax_pick(262144, 127, 4, true, 8) == SoftmaxKernel::body_rows);   // body_rows needs no Hopper feature
-  CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(1048576, 32, 4) == SoftmaxKernel::grain_rows);  // H200: 66.0 against short_rows' 74.7
   CHECK(softmax_pick(262144, 127, 2, false) == SoftmaxKernel::grain_rows);  // 16-bit: single elements at any alignment
-  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);  // whole vectors: the direct path
+  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::grain_rows);  // whole vectors: 16-byte grains
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(1000003, 2, 2, false) == SoftmaxKernel::grain_rows);
   CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
@@ -291,7 +291,8 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 1025, 2, false) == SoftmaxKernel::online); // x and y out of phase
   CHECK(softmax_pick(100, 1999, 2) == SoftmaxKernel::cluster);        // under 2 rows per SM
   CHECK(softmax_pick(100, 1000, 4) == SoftmaxKernel::short_rows);     // under 2 rows per SM
-  CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::short_rows);
+  CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::grain_rows);  // whole vectors up to kGrainRowsMaxCols
+  CHECK(softmax_pick(262144, 260, 4) == SoftmaxKernel::short_rows);  // past it
   CHECK(softmax_pick(4096, 1025, 4) == SoftmaxKernel::register_row);  // odd width, past short rows
   CHECK(softmax_pick(4096, 16383, 4) == SoftmaxKernel::register_row); // 4095 vectors' worth
   CHECK(softmax_pick(3000, 32003, 4) == SoftmaxKernel::cluster);      // past 4096: cluster_row, 93 % (session 13)
@@ -333,7 +334,7 @@ TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd widths, g
       const bool vector = softmax::vector_rows_fits(cols, size);  // aligned rows under 32 bytes
       const bool body = cols % 4 != 0 && (size == 2 ? cols >= 65 : cols >= 48);  // aligned
       const bool fp32_grain = size == 4 && cols >= 9 && cols < 48;
-      const bool grain = !vector_rows && !vector && !body && (size == 2 || fp32_grain);
+      const bool grain = vector_rows || (!vector && !body && (size == 2 || fp32_grain));
       for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::body_rows) == body);
@@ -346,7 +347,8 @@ TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd widths, g
       if (!grain && !vector && !body) CHECK(softmax_pick(3001, cols, size) == SoftmaxKernel::short_rows);  // under 24 MiB: no ring
     }
   }
-  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::short_rows);   // whole vectors: the direct path
+  CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::grain_rows);   // whole vectors: 16-byte grains
+  CHECK(softmax_pick(65536, 104, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: 2-byte grains
   CHECK(softmax_pick(262144, 257, 2) != SoftmaxKernel::grain_rows);  // past kGrainRowsMaxCols
   CHECK(std::string(softmax::kernel_name(SoftmaxKernel::grain_rows)) == "grain_rows");
 }
