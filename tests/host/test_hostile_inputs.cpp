@@ -228,6 +228,12 @@ TEST_CASE("hostile: control characters from input are escaped in messages", "[ho
   const std::string config = R"({"sweeps": [{"op": "add", "size_class": "small", "shape": [8]}], "de\u001bsc\nription": 1})";
   CHECK(contains(printable(error_of([&] { parse_sweep_config(parse_json_text(config, "in.json"), "in.json"); })),
                  "unknown key 'de\\esc\\nription'"));
+  // A NUL byte (\u0000 in a JSON string) would end what(): InputError writes it \x00, and the rest
+  // of the message stays.
+  CHECK(std::string(InputError(std::string("a\0b", 3)).what()) == "a\\x00b");
+  const std::string nul_key = R"({"sweeps": [{"op": "add", "size_class": "small", "shape": [8]}], "de\u0000sc": 1})";
+  const std::string nul_error = error_of([&] { parse_sweep_config(parse_json_text(nul_key, "in.json"), "in.json"); });
+  CHECK(contains(nul_error, "unknown key 'de\\x00sc'; expected one of"));
   std::ostringstream out;
   print_gate_result(out, evaluate_gate(read_results_file(bad_results("control-characters.json")),
                                        load_thresholds(test::fixture_path("thresholds.json")), nullptr, {}));
