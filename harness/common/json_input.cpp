@@ -1,6 +1,7 @@
 #include "harness/common/json_input.hpp"
 
 #include "harness/common/did_you_mean.hpp"
+#include "harness/common/printable_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,14 @@ std::string JsonObject::string(const std::string& key) const {
   const json& value = at(key);
   if (!value.is_string()) fail(key, "a string");
   return value.get<std::string>();
+}
+
+std::string JsonObject::display_string(const std::string& key) const { return printable(string(key)); }
+
+std::vector<std::string> JsonObject::display_string_items(const std::string& key) const {
+  std::vector<std::string> items = string_items(key);
+  for (std::string& item : items) item = printable(item);
+  return items;
 }
 
 std::string JsonObject::string_or(const std::string& key, const std::string& fallback) const {

@@ -71,6 +71,9 @@ class JsonObject {
 
   std::string string(const std::string& key) const;                            ///< a required string
   std::string string_or(const std::string& key, const std::string& fallback) const;  ///< an optional string
+  /// A required string for display (a results file's names, messages, device and build text):
+  /// control characters escaped once, here, so that no report, table or note echoes them raw.
+  std::string display_string(const std::string& key) const;
   double number(const std::string& key) const;                                 ///< a required number
   /// Times, rates, byte counts: NaN (written as null) and negative values are refused.
   double non_negative(const std::string& key) const;
@@ -86,6 +89,7 @@ class JsonObject {
   const nlohmann::json& array(const std::string& key) const;                   ///< a required array
   std::vector<std::string> strings(const std::string& key) const;              ///< a required array of strings
   std::vector<std::string> string_items(const std::string& key) const;         ///< the same, "an array" when it is not one
+  std::vector<std::string> display_string_items(const std::string& key) const; ///< string_items, escaped as display_string
   JsonObject object(const std::string& key) const;                             ///< a required object
 
   /// One name of an enum's table: "PLACE.KEY is 'y'; expected a, b or c" otherwise.

@@ -89,12 +89,12 @@ const JsonFields<ModeTiming>& timing_fields() {
       json_field("warmup_calls", &ModeTiming::warmup_calls, &JsonObject::small_count),
       json_field("calls_per_sample", &ModeTiming::calls_per_sample, &JsonObject::small_count),
       json_field("timed_out", &ModeTiming::timed_out, &JsonObject::boolean),
-      json_field("stop_reason", &ModeTiming::stop_reason, &JsonObject::string),
+      json_field("stop_reason", &ModeTiming::stop_reason, &JsonObject::display_string),
       json_field("l2_resident", &ModeTiming::l2_resident, &JsonObject::boolean),
       json_field("sm_clock_mhz", &ModeTiming::sm_clock_mhz, &JsonObject::non_negative),
       json_field("min_sm_clock_mhz", &ModeTiming::min_sm_clock_mhz, &JsonObject::non_negative),
       json_field("low_clock_samples", &ModeTiming::low_clock_samples, &JsonObject::small_count),
-      json_field("warnings", &ModeTiming::warnings, &JsonObject::string_items),
+      json_field("warnings", &ModeTiming::warnings, &JsonObject::display_string_items),
       json_object("stats", &ModeTiming::stats, &stats_fields),
       {"samples_ms", [](const ModeTiming& t) { return samples_to_json(t.samples_ms); }, &read_samples},
       // Written only when more than one process contributed; absent means 1.
@@ -134,7 +134,7 @@ const JsonFields<Traffic>& traffic_fields() {
       json_field("bytes_read", &Traffic::bytes_read, &JsonObject::non_negative),
       json_field("bytes_written", &Traffic::bytes_written, &JsonObject::non_negative),
       json_field("flops", &Traffic::flops, &JsonObject::non_negative),
-      json_field("math", &Traffic::math, &JsonObject::string),
+      json_field("math", &Traffic::math, &JsonObject::display_string),
   };
   return fields;
 }
@@ -162,22 +162,22 @@ void read_shape(const JsonObject& object, const std::string& key, CaseResult& c)
 
 const JsonFields<CaseResult>& case_fields() {
   static const JsonFields<CaseResult> fields{
-      json_field("op", &CaseResult::op, &JsonObject::string),
-      json_field("variant", &CaseResult::variant, &JsonObject::string),
+      json_field("op", &CaseResult::op, &JsonObject::display_string),
+      json_field("variant", &CaseResult::variant, &JsonObject::display_string),
       json_field("role", &CaseResult::role, &JsonObject::name<VariantRole>),
       json_field("kernels_per_call", &CaseResult::kernels_per_call, &JsonObject::small_count),
       // Only for variants from outside kbench: a plugin's or kernel file's path.
       {"source", [](const CaseResult& c) { return c.source == kKbenchSource ? json(json::value_t::discarded) : json(c.source); },
        [](const JsonObject& object, const std::string& key, CaseResult& c) {
-         c.source = object.has(key) ? object.string(key) : std::string(kKbenchSource);
+         c.source = object.has(key) ? object.display_string(key) : std::string(kKbenchSource);
        }},
-      json_field("dtype", &CaseResult::dtype, &JsonObject::string),
-      json_field("size_class", &CaseResult::size_class, &JsonObject::string),
+      json_field("dtype", &CaseResult::dtype, &JsonObject::display_string),
+      json_field("size_class", &CaseResult::size_class, &JsonObject::display_string),
       {"shape", [](const CaseResult& c) { return json(c.shape); }, &read_shape},
       json_field("elements", &CaseResult::elements, &JsonObject::count),
       json_object("traffic", &CaseResult::traffic, &traffic_fields),
       json_field("status", &CaseResult::status, &JsonObject::name<CaseStatus>),
-      json_field("message", &CaseResult::message, &JsonObject::string),
+      json_field("message", &CaseResult::message, &JsonObject::display_string),
       json_group<CaseResult>("verification",
                              {json_field("mismatches", &CaseResult::mismatches, &JsonObject::count),
                               json_field("max_abs_error", &CaseResult::max_abs_error, &JsonObject::non_negative),
@@ -231,8 +231,8 @@ const JsonFields<CaseResult>& case_fields() {
 const JsonFields<DeviceInfo>& device_fields() {
   static const JsonFields<DeviceInfo> fields{
       json_field("index", &DeviceInfo::index, &JsonObject::small_count),
-      json_field("name", &DeviceInfo::name, &JsonObject::string),
-      json_field("pci_bus_id", &DeviceInfo::pci_bus_id, &JsonObject::string),
+      json_field("name", &DeviceInfo::name, &JsonObject::display_string),
+      json_field("pci_bus_id", &DeviceInfo::pci_bus_id, &JsonObject::display_string),
       {"compute_capability", [](const DeviceInfo& d) { return json(std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)); },
        [](const JsonObject& object, const std::string& key, DeviceInfo& d) {
          if (!parse_compute_capability(object.string(key), d.cc_major, d.cc_minor)) object.fail(key, "MAJOR.MINOR, e.g. \"9.0\"");
@@ -247,11 +247,11 @@ const JsonFields<DeviceInfo>& device_fields() {
       json_field("driver_version", &DeviceInfo::driver_version, &JsonObject::small_count),
       json_field("runtime_version", &DeviceInfo::runtime_version, &JsonObject::small_count),
       json_scaled("peak_bandwidth_gbps", &DeviceInfo::peak_bandwidth_bytes_per_s, 1e9),
-      json_field("peak_bandwidth_source", &DeviceInfo::peak_bandwidth_source, &JsonObject::string),
+      json_field("peak_bandwidth_source", &DeviceInfo::peak_bandwidth_source, &JsonObject::display_string),
       json_scaled("peak_fp32_tflops", &DeviceInfo::peak_fp32_flops, 1e12),
       json_scaled("peak_tf32_tensor_tflops", &DeviceInfo::peak_tf32_tensor_flops, 1e12),
       json_scaled("peak_fp16_tensor_tflops", &DeviceInfo::peak_fp16_tensor_flops, 1e12),
-      json_field("peak_flops_source", &DeviceInfo::peak_flops_source, &JsonObject::string),
+      json_field("peak_flops_source", &DeviceInfo::peak_flops_source, &JsonObject::display_string),
   };
   return fields;
 }
@@ -260,15 +260,15 @@ const JsonFields<DeviceInfo>& device_fields() {
 
 const JsonFields<BuildInfo>& build_fields() {
   static const JsonFields<BuildInfo> fields{
-      json_field("version", &BuildInfo::version, &JsonObject::string),
-      json_field("git_commit", &BuildInfo::git_commit, &JsonObject::string),
-      json_field("git_dirty", &BuildInfo::git_dirty, &JsonObject::string),
-      json_field("build_type", &BuildInfo::build_type, &JsonObject::string),
+      json_field("version", &BuildInfo::version, &JsonObject::display_string),
+      json_field("git_commit", &BuildInfo::git_commit, &JsonObject::display_string),
+      json_field("git_dirty", &BuildInfo::git_dirty, &JsonObject::display_string),
+      json_field("build_type", &BuildInfo::build_type, &JsonObject::display_string),
       json_field("optimized", &BuildInfo::optimized, &JsonObject::boolean),
       json_field("device_debug", &BuildInfo::device_debug, &JsonObject::boolean),
-      json_field("cuda_architectures", &BuildInfo::cuda_architectures, &JsonObject::string),
-      json_field("cxx_compiler", &BuildInfo::cxx_compiler, &JsonObject::string),
-      json_field("cuda_compiler", &BuildInfo::cuda_compiler, &JsonObject::string),
+      json_field("cuda_architectures", &BuildInfo::cuda_architectures, &JsonObject::display_string),
+      json_field("cxx_compiler", &BuildInfo::cxx_compiler, &JsonObject::display_string),
+      json_field("cuda_compiler", &BuildInfo::cuda_compiler, &JsonObject::display_string),
   };
   return fields;
 }
@@ -341,9 +341,9 @@ const JsonFields<RunResults>& results_fields() {
   static const JsonFields<RunResults> fields{
       {"schema_version", [](const RunResults& r) { return json(r.schema_version); }, &read_schema_version},
       json_object("kbench", &RunResults::build, &build_fields),
-      json_field("command_line", &RunResults::command_line, &JsonObject::string),
-      json_field("utc_time", &RunResults::utc_time, &JsonObject::string),
-      json_field("host", &RunResults::host, &JsonObject::string),
+      json_field("command_line", &RunResults::command_line, &JsonObject::display_string),
+      json_field("utc_time", &RunResults::utc_time, &JsonObject::display_string),
+      json_field("host", &RunResults::host, &JsonObject::display_string),
       json_field("seed", &RunResults::seed, &JsonObject::unsigned_integer),
       json_field("run_state", &RunResults::run_state, &JsonObject::name<RunState>),
       json_object("device", &RunResults::device, &device_fields),
@@ -351,7 +351,7 @@ const JsonFields<RunResults>& results_fields() {
       // Files from before run notes leave the key out.
       {"notes", [](const RunResults& r) { return json(r.notes); },
        [](const JsonObject& object, const std::string& key, RunResults& r) {
-         if (object.has(key)) r.notes = object.string_items(key);
+         if (object.has(key)) r.notes = object.display_string_items(key);
        }},
       json_list("cases", &RunResults::cases, &case_fields),
       // Both optional: only runs over several devices write devices; files from before plans lack plan.

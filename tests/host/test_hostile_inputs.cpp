@@ -10,6 +10,7 @@
 #include "harness/config/sweep_config.hpp"
 #include "harness/config/thresholds.hpp"
 #include "harness/judge/gate.hpp"
+#include "harness/report/markdown_report.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/results/result_queries.hpp"
 #include "harness/results/results_json.hpp"
@@ -242,4 +243,22 @@ TEST_CASE("hostile: control characters from input are escaped in messages", "[ho
   // Row labels, which every report and the comparison print, are escaped too.
   const RunResults renamed = read_results_file(bad_results("control-op-name.json"));
   CHECK(row_label(renamed.cases[0]) == "add\\e[2J naive fp32 256x256");
+}
+
+TEST_CASE("hostile: a results file's display text is escaped when read, so no report echoes it raw", "[hostile]") {
+  // Device name, dtype, size class and message with ESC, NUL, a newline and a bell: the Markdown
+  // table cells and the comparison's device note printed them raw before.
+  const RunResults run = read_results_file(bad_results("control-display-text.json"));
+  CHECK(run.device.name == "Synthetic\\e[2J GPU\\x00");
+  CHECK(run.cases[0].dtype == "fp32\\e[31m");
+  CHECK(run.cases[0].size_class == "small\\nFAKE");
+  CHECK(run.cases[0].message == "bad\\x07 bell");
+  const Thresholds thresholds = load_thresholds(test::fixture_path("thresholds.json"));
+  std::ostringstream markdown;
+  write_markdown_report(markdown, ReportInput{&run, &thresholds, "run.json", nullptr, ""});
+  const std::string text = markdown.str();
+  CHECK(contains(text, "Synthetic\\e[2J GPU\\x00"));
+  for (const char control : {'\x1b', '\0', '\x07'}) CHECK(text.find(control) == std::string::npos);
+  const RunResults plain = read_results_file(test::fixture_path("run-pass.json"));
+  CHECK(contains(device_mismatch(plain, run), "'Synthetic\\e[2J GPU\\x00'"));
 }
