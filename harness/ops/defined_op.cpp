@@ -5,6 +5,7 @@
 #include "harness/device/device_setup.hpp"
 #include "harness/ops/first_call.hpp"
 #include "harness/ops/host_tensor.hpp"
+#include "harness/common/printable_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,21 @@
 namespace kbench {
 
 namespace {
+
+/// Op, family and variant names are typed in options, listed comma-separated and written into
+/// JSON, CSV and Markdown: 1 to kMostNameChars ASCII letters, digits, '_', '-' or '.'.
+constexpr std::size_t kMostNameChars = 64;
+
+void check_name(const std::string& what, const std::string& name) {
+  const auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
+  };
+  if (name.empty() || name.size() > kMostNameChars || !std::all_of(name.begin(), name.end(), allowed)) {
+    throw std::invalid_argument(what + " '" + printable(name.substr(0, 2 * kMostNameChars)) +
+                                "': expected 1-64 ASCII letters, digits, '_', '-' or '.'");
+  }
+}
 
 constexpr unsigned char kGuardByte = 0xA5;
 constexpr unsigned char kPoisonByte = 0xFF;  // all-ones: a NaN in fp32, fp16 and bf16
@@ -371,6 +387,8 @@ DefinedOp::DefinedOp(detail::AnyOpDefinition definition, std::string source) : d
     throw std::invalid_argument("op '" + definition_.name + "' defines no " + what);
   };
   if (definition_.name.empty()) throw std::invalid_argument("an op definition has no name");
+  check_name("op name", definition_.name);
+  if (!definition_.family.empty()) check_name("op '" + definition_.name + "': family name", definition_.family);
   if (!definition_.traffic) missing("traffic");
   if (!definition_.inputs) missing("inputs");
   if (!definition_.outputs) missing("outputs");
@@ -389,6 +407,7 @@ void DefinedOp::add_variant(detail::AnyVariant variant, const std::string& args_
                                 definition_.name + "' takes " + definition_.args_kind);
   }
   if (variant.name.empty()) throw std::invalid_argument("a variant of op '" + definition_.name + "' has no name");
+  check_name("op '" + definition_.name + "': variant name", variant.name);
   for (std::size_t i = 0; i < definition_.variants.size(); ++i) {
     if (definition_.variants[i].name == variant.name) {
       throw std::invalid_argument("op '" + definition_.name + "' already has a variant '" + variant.name + "' (from " +

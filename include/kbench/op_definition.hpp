@@ -51,8 +51,8 @@ struct Buffers {
 
 template <class Args>
 struct OpDefinition {
-  std::string name;     ///< unique; what --op selects
-  std::string family;   ///< another name --op accepts for a group of ops ("sum"); empty: none
+  std::string name;     ///< unique; what --op selects: 1-64 ASCII letters, digits, _ - or .
+  std::string family;   ///< another name --op accepts for a group of ops ("sum"), named as `name`; empty: none
   std::string summary;  ///< one line for `kbench list`
   std::vector<DType> dtypes = {DType::f32, DType::f16, DType::bf16};
   /// Empty when the op takes `shape`, else why not. Empty function: any non-empty shape.

@@ -24,7 +24,7 @@ using CallFn = std::function<void(cudaStream_t)>;
 
 template <class Args>
 struct Variant {
-  std::string name;                   ///< unique within its op; what --variant selects
+  std::string name;                   ///< unique within its op; what --variant selects: 1-64 ASCII letters, digits, _ - or .
   VariantRole role = VariantRole::own;
   std::string description;            ///< one line for `kbench list` and reports
   int kernels_per_call = 1;           ///< kernels one call launches (unfused chains show here)
