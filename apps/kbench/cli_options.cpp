@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 #include <sstream>
@@ -45,7 +47,33 @@ CLI::Validator whole_number(Int min) {
         return "found " + text + "; expected an integer from " + std::to_string(min) + " to " +
                std::to_string(std::numeric_limits<Int>::max());
       },
-      std::is_signed_v<Int> ? "INT64" : "UINT64");
+      std::is_same_v<Int, int> ? "" : std::is_signed_v<Int> ? "INT64" : "UINT64");
+}
+
+/// Whether a comma-separated list has an item of nothing but blanks ("a,,b", "a,", ",a"):
+/// split_list drops such items, which would hide a typo.
+bool has_empty_item(const std::string& text) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    if (text.find_first_not_of(" \t", start) >= end) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/// A decimal number (CLI11's own message for "abc" or "1e999" names no expectation); the
+/// settings' checks then apply each option's range.
+CLI::Validator decimal_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        std::strtod(text.c_str(), &end);
+        if (!text.empty() && end == text.c_str() + text.size() && errno != ERANGE) return {};
+        return "found " + text + "; expected a decimal number";
+      },
+      "");
 }
 
 }  // namespace
@@ -62,6 +90,11 @@ void check_option_values(const CLI::App& app) {
       }
       if (list && split_list(value).empty()) {
         throw std::invalid_argument(name + " is '" + value + "', a list of nothing; expected one or more comma-separated names");
+      }
+      if (list && has_empty_item(value)) {
+        throw std::invalid_argument(name + " is '" + value +
+                                    "', with an empty item (two commas in a row, or one at an end); expected names "
+                                    "separated by single commas");
       }
     }
   }
@@ -96,6 +129,9 @@ void check_options(const CLI::App& app, const Options& options, bool running) {
            " (worker options are set by an isolated run, not by hand)");
   }
   if (options.force && options.json_path.empty()) refuse("--force requires --json");
+  if (!options.shapes.empty() && app.count("--size") > 0) {
+    refuse("--shape replaces --size: give one (--size picks size classes, --shape exact shapes)");
+  }
   if (!options.config_path.empty() && !options.shapes.empty()) {
     refuse("--shape cannot be combined with --config: put the shapes in the config, or filter it with --size");
   }
@@ -193,7 +229,11 @@ void configure(CLI::App& app, Options& options, CLI::App*& device_command, CLI::
               return;
             }
           }
-          app.add_option(option_name(row.key), options.settings.*member, help.str())->group("Measurement");
+          CLI::Option* option = app.add_option(option_name(row.key), options.settings.*member, help.str());
+          option->group("Measurement");
+          using Value = std::decay_t<decltype(options.settings.*member)>;
+          if constexpr (std::is_same_v<Value, int>) option->check(whole_number<int>(0));
+          if constexpr (std::is_same_v<Value, double>) option->check(decimal_number());
         },
         row.field);
   }
