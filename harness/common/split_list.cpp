@@ -18,4 +18,14 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+bool has_empty_item(const std::string& text) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    if (text.find_first_not_of(" \t", start) >= end) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace kbench

@@ -77,6 +77,9 @@ std::string option_name(const std::string& key) {
 std::vector<MeasureMode> parse_modes(const std::string& modes) {
   const std::vector<std::string> wanted = split_list(modes);
   if (wanted.empty()) throw std::invalid_argument("--modes is empty; expected " + enum_names_text<MeasureMode>(", ") + " or all");
+  if (has_empty_item(modes)) {
+    throw std::invalid_argument("--modes is '" + modes + "', with an empty item; expected modes separated by single commas");
+  }
   for (const std::string& mode : wanted) {
     if (mode != "all" && !enum_from_name<MeasureMode>(mode))
       throw std::invalid_argument("--modes: unknown mode '" + mode + "'; valid: " + enum_names_text<MeasureMode>(", ") + ", all");

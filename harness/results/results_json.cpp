@@ -301,7 +301,8 @@ void read_plan(const JsonObject& parent, const std::string& key, RunResults& res
   const JsonObject object = parent.object(key);
   PlanIdentity plan;
   plan.fingerprint = object.string("fingerprint");
-  plan.cases = object.strings("cases");
+  // Escaped as the rows' op, variant and dtype are (display_string), so that merges match them.
+  plan.cases = object.display_string_items("cases");
   if (!object.at("shard").is_null()) {
     const JsonObject shard = object.object("shard");
     const std::int64_t count = shard.count("count"), index = shard.count("index");
@@ -309,7 +310,7 @@ void read_plan(const JsonObject& parent, const std::string& key, RunResults& res
     if (index < 1 || index > count) shard.fail("index", "an integer from 1 to the shard count");
     plan.shard_index = static_cast<std::size_t>(index - 1);
     plan.shard_count = static_cast<std::size_t>(count);
-    plan.shard_source = shard.string("source");
+    plan.shard_source = shard.display_string("source");
   }
   results.plan = std::move(plan);
 }

@@ -100,8 +100,8 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
     check_variants(outer, shape, {"column_tiles", "auto"}, stream);
   }
   const Op& full = *registry().find("sum_full");
-  // Tiles per block (132 SMs): 1 at 1000003 and 7x262147; fp32 9000011 2, 13000007 3, 5x3001x2999 4,
-  // each with a short last block.
+  // Tiles per block (132 SMs): 1 at 1000003 and 7x262147 and in 16-bit at 9000011 and 13000007;
+  // fp32 9000011 2 and 13000007 3 (each with a partial last tile), 5x3001x2999 4 (a short last block).
   for (const Shape& shape : std::vector<Shape>{{1000003}, {7, 262147}, {9000011}, {13000007}, {5, 3001, 2999}}) {
     check_variants(full, shape, {"auto"}, stream);
   }

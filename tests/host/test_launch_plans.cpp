@@ -75,7 +75,7 @@ TEST_CASE("the one-pass full sum has one counter per group of 1024 workers", "[s
   CHECK(sum::full_one_pass_counters(1) == 1);
   CHECK(sum::full_one_pass_counters(1024) == 1);
   CHECK(sum::full_one_pass_counters(1025) == 2);
-  CHECK(sum::full_one_pass_counters(8192) == 8);  // 8192^2 fp16
+  CHECK(sum::full_one_pass_counters(8192) == 8);  // 8192^2 fp16 at one tile a block
 }
 
 TEST_CASE("the column sums take 4 blocks per SM of row chunks", "[sum]") {

@@ -78,6 +78,13 @@ TEST_CASE("unknown names are rejected with the valid ones listed", "[plan]") {
 TEST_CASE("comma lists split and trim", "[plan]") {
   CHECK(split_list("a, b,,c ") == std::vector<std::string>{"a", "b", "c"});
   CHECK(split_list("").empty());
+  CHECK(has_empty_item("a,,b"));
+  CHECK(has_empty_item("a, ,b"));
+  CHECK(has_empty_item("a,"));
+  CHECK(has_empty_item(",a"));
+  CHECK(has_empty_item(""));
+  CHECK_FALSE(has_empty_item("a, b,c "));
+  CHECK_FALSE(has_empty_item("a"));
 }
 
 namespace {
