@@ -2,6 +2,7 @@
 
 #include "source_paths.hpp"
 
+#include "harness/common/split_list.hpp"
 #include "harness/config/size_classes.hpp"
 #include "harness/device/device_list.hpp"
 #include "harness/isolate/worker_command_line.hpp"
@@ -48,18 +49,6 @@ CLI::Validator whole_number(Int min) {
                std::to_string(std::numeric_limits<Int>::max());
       },
       std::is_same_v<Int, int> ? "" : std::is_signed_v<Int> ? "INT64" : "UINT64");
-}
-
-/// Whether a comma-separated list has an item of nothing but blanks ("a,,b", "a,", ",a"):
-/// split_list drops such items, which would hide a typo.
-bool has_empty_item(const std::string& text) {
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    if (text.find_first_not_of(" \t", start) >= end) return true;
-    start = end + 1;
-  }
-  return false;
 }
 
 /// A decimal number (CLI11's own message for "abc" or "1e999" names no expectation); the
