@@ -14,7 +14,8 @@ fi
 start=$(date +%s)
 cmake -S . -B build-sanitize -DKBENCH_SANITIZE=ON -DCMAKE_CUDA_ARCHITECTURES=90-virtual "$@"
 # The CLI tests also load two small test libraries (tests/support/*_plugin.cpp).
-cmake --build build-sanitize -j "$(nproc)" --target kbench_host_tests kbench kbench_test_not_a_plugin kbench_test_old_api_plugin
+cmake --build build-sanitize -j "$(nproc)" --target kbench_host_tests kbench kbench_test_not_a_plugin kbench_test_old_api_plugin \
+  kbench_test_bad_name_plugin
 
 # Every report ends the process with exit code 86, which no test expects, so it fails that test
 # (LeakSanitizer's leak reports included). protect_shadow_gap=0: with an NVIDIA driver present,
