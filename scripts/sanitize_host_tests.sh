@@ -13,7 +13,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ -z "${CUDACXX:-}" ] && [ -x /usr/local
 fi
 start=$(date +%s)
 cmake -S . -B build-sanitize -DKBENCH_SANITIZE=ON -DCMAKE_CUDA_ARCHITECTURES=90-virtual "$@"
-# The CLI tests also load two small test libraries (tests/support/*_plugin.cpp).
+# The CLI tests also load three small test libraries (tests/support/*_plugin.cpp).
 cmake --build build-sanitize -j "$(nproc)" --target kbench_host_tests kbench kbench_test_not_a_plugin kbench_test_old_api_plugin \
   kbench_test_bad_name_plugin
 
