@@ -1,11 +1,11 @@
 #include "harness/ops/defined_op.hpp"
 
+#include "harness/common/printable_text.hpp"
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/device_setup.hpp"
 #include "harness/ops/first_call.hpp"
 #include "harness/ops/host_tensor.hpp"
-#include "harness/common/printable_text.hpp"
 
 #include <algorithm>
 #include <cmath>
