@@ -31,8 +31,11 @@ constexpr int kClusterUnroll = 4;
 /// of every block reads the cluster's states through distributed shared memory and combines them
 /// in rank order (the same total, bit for bit, in every block); then the block writes its slice
 /// from shared memory. A block leaves only after every block has read its state (the arrive after
-/// the reads, the wait at the end).
-template <typename T>
+/// the reads, the wait at the end). StoresExps (cluster_stores_exponentials): the load takes each
+/// thread's maximum only, a second pass turns the thread's vectors into e^(x - that maximum) in
+/// place, and the write multiplies by e^(thread max - row max) / row sum: one exponential an
+/// element instead of two.
+template <typename T, bool StoresExps>
 __global__ void __launch_bounds__(kClusterBlock)
     softmax_cluster_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols,
                                std::int64_t slice_vectors) {
@@ -54,6 +57,7 @@ __global__ void __launch_bounds__(kClusterBlock)
   const auto* body = reinterpret_cast<const uint4*>(xr + span.head) + begin;
 
   MaxSum state = empty_max_sum();
+  float thread_max = negative_infinity();  // StoresExps: the maximum of this thread's vectors
   int v = threadIdx.x;
   for (; v + (kClusterUnroll - 1) * kClusterBlock < count; v += kClusterUnroll * kClusterBlock) {
     uint4 group[kClusterUnroll];
@@ -61,12 +65,29 @@ __global__ void __launch_bounds__(kClusterBlock)
     for (int k = 0; k < kClusterUnroll; ++k) group[k] = body[v + k * kClusterBlock];
 #pragma unroll
     for (int k = 0; k < kClusterUnroll; ++k) cluster_slice[v + k * kClusterBlock] = group[k];
-    state = fold_vectors<T, kClusterUnroll>(state, group);
+    if constexpr (StoresExps) {
+#pragma unroll
+      for (int k = 0; k < kClusterUnroll; ++k) thread_max = fmaxf(thread_max, vector_max<T>(group[k]));
+    } else {
+      state = fold_vectors<T, kClusterUnroll>(state, group);
+    }
   }
   for (; v < count; v += kClusterBlock) {
     const uint4 one[1] = {body[v]};
     cluster_slice[v] = one[0];
-    state = fold_vectors<T, 1>(state, one);
+    if constexpr (StoresExps) {
+      thread_max = fmaxf(thread_max, vector_max<T>(one[0]));
+    } else {
+      state = fold_vectors<T, 1>(state, one);
+    }
+  }
+  const float offset = thread_max == negative_infinity() ? 0.0f : thread_max;
+  if constexpr (StoresExps) {
+    float sum = 0.0f;
+    for (int w = threadIdx.x; w < count; w += kClusterBlock) {
+      cluster_slice[w] = exponentiate_vector<T>(cluster_slice[w], offset, sum);
+    }
+    state = MaxSum{thread_max, sum};
   }
   const std::int64_t scalar_at = row_edge_element<T>(span, rank == 0, rank == blocks - 1);
   float scalar = 0.0f;
@@ -101,7 +122,12 @@ __global__ void __launch_bounds__(kClusterBlock)
   // instead of 32, and fp32 1024x50257 ran 8 % slower (148.9 -> 161.3 µs, H100; softmax NOTES).
   const float inverse_sum = 1.0f / row_state[1];
   auto* out = reinterpret_cast<uint4*>(yr + span.head) + begin;
-  for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = normalize_vector<T>(cluster_slice[w], row_max, inverse_sum);
+  if constexpr (StoresExps) {
+    const float factor = thread_max == negative_infinity() ? 0.0f : exp_via_exp2(offset - row_max) * inverse_sum;
+    for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = scale_vector<T>(cluster_slice[w], factor);
+  } else {
+    for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = normalize_vector<T>(cluster_slice[w], row_max, inverse_sum);
+  }
   if (scalar_at >= 0) yr[scalar_at] = from_float<T>(exp_via_exp2(scalar - row_max) * inverse_sum);
   cluster.barrier_wait(std::move(states_read));
 #else
@@ -129,6 +155,24 @@ cudaLaunchConfig_t cluster_config(std::int64_t rows, const ClusterRowPlan& plan,
   return config;
 }
 
+template <typename T>
+auto cluster_row_kernel(bool stores_exponentials) {
+  return stores_exponentials ? softmax_cluster_row_kernel<T, true> : softmax_cluster_row_kernel<T, false>;
+}
+
+/// How many clusters of `plan` the device holds at once (0: not one).
+template <typename T>
+int resident_clusters(std::int64_t rows, const ClusterRowPlan& plan) {
+  const auto kernel = cluster_row_kernel<T>(plan.stores_exponentials);
+  KBENCH_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(plan.slice_vectors * 16)));
+  cudaLaunchAttribute attribute{};
+  const cudaLaunchConfig_t config = cluster_config(rows, plan, &attribute, nullptr);
+  int clusters = 0;
+  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters;
+}
+
 }  // namespace
 
 template <typename T>
@@ -140,14 +184,13 @@ ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::
   if (blocks == 0 || rows * blocks > 0x7FFFFFFF) return plan;
   // At least one vector per slice, so that the dynamic shared memory is never empty.
   const std::int64_t slice = std::max<std::int64_t>(1, cluster_slice_vectors(cols, sizeof(T), blocks));
-  KBENCH_CUDA_CALL(cudaFuncSetAttribute(softmax_cluster_row_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(slice * 16)));
-  ClusterRowPlan candidate{blocks, slice};
-  cudaLaunchAttribute attribute{};
-  const cudaLaunchConfig_t config = cluster_config(rows, candidate, &attribute, nullptr);
-  int clusters = 0;
-  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveClusters(&clusters, softmax_cluster_row_kernel<T>, &config));
+  ClusterRowPlan candidate{blocks, slice, cluster_may_store_exponentials(sizeof(T))};
+  const int clusters = resident_clusters<T>(rows, candidate);
   if (clusters < 1) return plan;  // the device cannot hold one such cluster: the online kernel runs
+  if (!cluster_stores_exponentials(sizeof(T), rows, clusters)) {
+    candidate.stores_exponentials = false;
+    if (resident_clusters<T>(rows, candidate) < 1) return plan;
+  }
   return candidate;
 }
 
@@ -161,7 +204,7 @@ void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
   if (!same_phase(x, y)) throw std::invalid_argument("softmax cluster_row: x and y moved since the plan");
   cudaLaunchAttribute attribute{};
   const cudaLaunchConfig_t config = cluster_config(rows, plan, &attribute, stream);
-  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, softmax_cluster_row_kernel<T>, x, y, cols, plan.slice_vectors));
+  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, cluster_row_kernel<T>(plan.stores_exponentials), x, y, cols, plan.slice_vectors));
 }
 
 #define KBENCH_INSTANTIATE_CLUSTER_ROW(T)                                                                          \

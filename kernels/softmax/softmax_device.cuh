@@ -138,6 +138,44 @@ __device__ __forceinline__ uint4 normalize_vector(uint4 v, float row_max, float 
   return pack<T>(values);
 }
 
+/// The largest element of one 16-byte vector.
+template <typename T>
+__device__ __forceinline__ float vector_max(uint4 v) {
+  float values[kVector<T>];
+  unpack<T>(v, values);
+  float m = values[0];
+#pragma unroll
+  for (int i = 1; i < kVector<T>; ++i) m = fmaxf(m, values[i]);
+  return m;
+}
+
+/// e^(x - offset) for one 16-byte vector, rounded to T; `sum` gains the unrounded exponentials.
+/// Kernels that keep a row in shared memory store these so that their write is scale_vector: one
+/// exponential per element in all. Rounding e to T before the final multiply costs at most one
+/// more rounding of T (e <= 1 and the factor <= 1: no overflow, and an e that T flushes to 0 is
+/// below half T's smallest subnormal, so is its product).
+template <typename T>
+__device__ __forceinline__ uint4 exponentiate_vector(uint4 v, float offset, float& sum) {
+  float values[kVector<T>];
+  unpack<T>(v, values);
+#pragma unroll
+  for (int i = 0; i < kVector<T>; ++i) {
+    values[i] = exp_via_exp2(values[i] - offset);
+    sum += values[i];
+  }
+  return pack<T>(values);
+}
+
+/// x * factor for one 16-byte vector.
+template <typename T>
+__device__ __forceinline__ uint4 scale_vector(uint4 v, float factor) {
+  float values[kVector<T>];
+  unpack<T>(v, values);
+#pragma unroll
+  for (int i = 0; i < kVector<T>; ++i) values[i] *= factor;
+  return pack<T>(values);
+}
+
 /// Where this thread sits when each warp takes kGroups = 32 / kLanes groups of kLanes lanes, each
 /// group kRows rows: warp w of the grid (kBlock threads a block) takes rows [w x kWarpRows,
 /// +kWarpRows), and in step r group g takes row r x kGroups + g of them. `rows_here` counts the

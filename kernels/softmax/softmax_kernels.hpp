@@ -139,6 +139,9 @@ void launch_grid_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, con
 struct ClusterRowPlan {
   int blocks = 0;                  ///< per row (the cluster's size); 0: the online kernel runs instead
   std::int64_t slice_vectors = 0;  ///< 16-byte vectors of one block's slice (its shared memory)
+  /// Each thread's vectors kept as e^(x - its maximum), so that the write multiplies instead of
+  /// taking a second exponential (cluster_stores_exponentials).
+  bool stores_exponentials = false;
 };
 
 /// The launch shape of the cluster-row kernel for this problem (cluster_row_blocks), with the

@@ -4,13 +4,19 @@
 // that are whole 16-byte vectors (vector path), tensors of rank 1 and 3, and one shape of each
 // size class. Runs only where a CUDA device is present (see support/catch_main.cpp).
 #include "harness/device/cuda_resources.hpp"
+#include "harness/measure/runner.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
 #include "support/catch.hpp"
 #include "support/test_variants.hpp"
 #include "support/gpu_test_scope.hpp"
+#include "support/verify_variants.hpp"
 
 #include "kbench/ops/softmax.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <random>
@@ -113,6 +119,30 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
       }
     }
   }
+}
+
+TEST_CASE("cluster_row stores exponentials for 16-bit rows in several waves, and matches the reference",
+          "[gpu][softmax]") {
+  // 2503 rows of 4099 elements: one-block clusters of 8 KB slices, rows starting at every 2-byte
+  // offset (head and tail elements), more than two waves of clusters on an H100 or H200, so that
+  // the 16-bit plans store exponentials (cluster_stores_exponentials) and fp32 does not.
+  const DeviceInfo info = query_device_info(0);
+  const std::int64_t rows = 2503, cols = 4099;
+  DeviceBuffer x(static_cast<std::size_t>(rows * cols) * 4), y(static_cast<std::size_t>(rows * cols) * 4);
+  const auto plan_of = [&](auto* typed) {
+    using T = std::remove_pointer_t<decltype(typed)>;
+    return softmax::plan_cluster_row(static_cast<const T*>(x.get()), static_cast<const T*>(y.get()), rows, cols,
+                                     info.sm_count, info.cc_major);
+  };
+  if (info.cc_major < 9) {
+    WARN("skipped: cluster_row needs compute capability 9.0 (this device: " << info.cc_major << ")");
+    return;
+  }
+  CHECK(plan_of(static_cast<__half*>(nullptr)).stores_exponentials);
+  CHECK(plan_of(static_cast<__nv_bfloat16*>(nullptr)).stores_exponentials);
+  CHECK_FALSE(plan_of(static_cast<float*>(nullptr)).stores_exponentials);
+  CudaStream stream;
+  test::verify_variants(softmax_op(), {rows, cols}, {"cluster_row"}, stream, rows * cols);
 }
 
 TEST_CASE("the softmax baseline is cuDNN's or the fused reference, by name", "[gpu][softmax]") {
