@@ -96,7 +96,13 @@ int run_gate_command(const GateCommand& command) {
     options.judging.min_change_us_per_launch = command.min_change_us;
     // A history holds the same device by construction; a file of another was skipped, not compared.
     options.allow_device_mismatch = command.allow_device_mismatch;
-    const GateResult result = evaluate_gate(results, thresholds, judged_against ? &baseline : nullptr, options);
+    const GateResult result = [&] {
+      try {
+        return evaluate_gate(results, thresholds, judged_against ? &baseline : nullptr, options);
+      } catch (const GateInputError& e) {
+        throw GateInputError(command.results + ": " + e.what());  // which file held nothing to check
+      }
+    }();
     std::cout << "kbench gate: " << printable(command.results) << " against " << printable(thresholds.file);
     if (!command.baseline.empty()) std::cout << " and the baseline run " << printable(command.baseline);
     if (rolling) {
