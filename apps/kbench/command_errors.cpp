@@ -18,6 +18,15 @@ int fail(std::string_view command, int code, const std::string& message) {
   return code;
 }
 
+std::string plain_parse_message(const std::string& message) {
+  const std::string at_most = ": At Most 1 required but received ";
+  const std::size_t at = message.find(at_most);
+  if (at == std::string::npos) return message;
+  const std::string count = message.substr(at + at_most.size());
+  if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos) return message;
+  return message.substr(0, at) + " is given " + count + " times; expected it once";
+}
+
 int exit_code_for(const std::exception& error) {
   if (dynamic_cast<const InputError*>(&error) || dynamic_cast<const std::invalid_argument*>(&error)) {
     return exit_code::usage;

@@ -24,6 +24,10 @@ int exit_code_for(const std::exception& error);
 /// Prints `error` as fail() does and returns exit_code_for(error).
 int fail(std::string_view command, const std::exception& error);
 
+/// CLI11's parse message in kbench's words where CLI11's own is jargon: "--op: At Most 1 required
+/// but received 2" becomes "--op is given 2 times; expected it once". Other messages pass unchanged.
+std::string plain_parse_message(const std::string& message);
+
 /// Flushes standard output; OutputError when anything written to it was lost (a full device, a
 /// closed pipe), so that a command whose output went nowhere does not report success.
 void flush_standard_output();

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return cli::fail("", exit_code::usage, std::string(e.what()) + " (see kbench --help)");
+    return cli::fail("", exit_code::usage, cli::plain_parse_message(e.what()) + " (see kbench --help)");
   }
   try {
     cli::check_option_values(app);
