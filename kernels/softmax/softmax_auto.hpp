@@ -42,24 +42,24 @@ constexpr int cluster_row_blocks(std::int64_t rows, std::int64_t cols, std::size
   return blocks;
 }
 
-/// cluster_row's two forms of the exponentials. By default a block folds its online (max, sum)
-/// while loading and takes e^(x - m) again in its write: two exponentials an element. Storing
-/// each thread's vectors as e^(x - the thread's maximum) in place (a second pass over the slice
-/// before the meeting) leaves one multiply for the write: one exponential an element, and 32
-/// registers instead of 48 in 16-bit. It pays where the SFU is the limit, 16-bit rows (4 bytes
-/// moved an element) in many waves of clusters: H200, bf16 / fp16 4096x50257 266 / 263 -> 235 /
-/// 234 µs, 1024x50257 70 / 69 -> 64, 2048x32003 79.5 / 79 -> 77 (6-25 waves). Where one wave
-/// holds the tensor the extra pass sits on the critical path: 32x131072, 64x131071, 17x262147 3-7 %
-/// slower; fp32 lost 1-5 % everywhere (softmax NOTES, session 25).
-constexpr int kClusterStoredExpsWaves = 2;
+/// cluster_row's two forms of the exponentials (softmax_cluster_row.cu): two an element (the
+/// online fold during the load, again in the write), or one (each thread's vectors stored as
+/// e^(x - its maximum) by a second pass before the meeting, the write a multiply; 32 registers
+/// instead of 48 in 16-bit). One pays where the SFU limits, 16-bit rows in many waves of
+/// clusters; where one wave holds the tensor the second pass sits on the critical path. Measured
+/// on the H200 (softmax NOTES, session 25; waves counted for the 32-register kernel): 16-bit
+/// 3.9-15.5 waves 3.5-12 % faster, 0.3-0.6 waves 3-7 % slower, fp32 1-5 % slower everywhere.
+/// Nothing was measured between 0.6 and 3.9 waves: the threshold of 2 is a guess in that gap.
+constexpr int kClusterStoredExponentialsWaves = 2;
 
+/// Whether cluster_row has the form that stores exponentials for this element size (16-bit only).
 constexpr bool cluster_may_store_exponentials(std::size_t element_size) { return element_size == 2; }
 
 /// Whether cluster_row stores exponentials for `rows` rows (one cluster each) on a device that
-/// holds `resident_clusters` such clusters at once: 16-bit, at least kClusterStoredExpsWaves waves.
+/// holds `resident_clusters` such clusters at once: 16-bit, at least kClusterStoredExponentialsWaves waves.
 constexpr bool cluster_stores_exponentials(std::size_t element_size, std::int64_t rows, int resident_clusters) {
   return cluster_may_store_exponentials(element_size) && resident_clusters > 0 &&
-         rows >= static_cast<std::int64_t>(kClusterStoredExpsWaves) * resident_clusters;
+         rows >= static_cast<std::int64_t>(kClusterStoredExponentialsWaves) * resident_clusters;
 }
 
 /// The split-row kernels: each block takes kSplitChunkVectors 16-byte vectors of a row's body.

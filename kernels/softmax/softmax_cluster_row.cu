@@ -24,18 +24,21 @@ constexpr int kClusterBlock = 256;
 constexpr int kClusterUnroll = 4;
 
 /// Block `rank` of the cluster of row blockIdx.x / clusterDim.x takes vectors [rank x slice, +slice)
-/// of the row's aligned body (aligned_span), loads them into shared memory kClusterUnroll at a time
-/// and folds them into its threads' online states; rank 0 also holds the head elements and the
-/// last rank the tail elements, one per thread, in registers. The block combines its threads'
-/// states and publishes the result in its shared memory; after a cluster barrier the first warp
-/// of every block reads the cluster's states through distributed shared memory and combines them
-/// in rank order (the same total, bit for bit, in every block); then the block writes its slice
-/// from shared memory. A block leaves only after every block has read its state (the arrive after
-/// the reads, the wait at the end). StoresExps (cluster_stores_exponentials): the load takes each
-/// thread's maximum only, a second pass turns the thread's vectors into e^(x - that maximum) in
-/// place, and the write multiplies by e^(thread max - row max) / row sum: one exponential an
-/// element instead of two.
-template <typename T, bool StoresExps>
+/// of the row's aligned body (aligned_span) and loads them into shared memory kClusterUnroll at a
+/// time; rank 0 also holds the head elements and the last rank the tail elements, one per thread,
+/// in registers. Each thread's (max, sum) comes in one of two forms:
+///   - by default the load folds the vectors into the thread's online state, and the write takes
+///     e^(x - row max) / row sum: two exponentials an element;
+///   - StoresExponentials (cluster_stores_exponentials): the load takes the thread's maximum only,
+///     a second pass over the thread's own vectors turns them into e^(x - that maximum) in place
+///     and sums them, and the write multiplies by e^(thread max - row max) / row sum: one.
+/// The block combines its threads' states and publishes the result in its shared memory; after a
+/// cluster barrier the first warp of every block reads the cluster's states through distributed
+/// shared memory and combines them in rank order (the same total, bit for bit, in every block);
+/// then the block writes its slice from shared memory. A block leaves only after every block has
+/// read its state (the arrive after the reads, the wait at the end). Every thread reads and
+/// rewrites only its own vectors, so the second pass needs no barrier.
+template <typename T, bool StoresExponentials>
 __global__ void __launch_bounds__(kClusterBlock)
     softmax_cluster_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols,
                                std::int64_t slice_vectors) {
@@ -57,7 +60,7 @@ __global__ void __launch_bounds__(kClusterBlock)
   const auto* body = reinterpret_cast<const uint4*>(xr + span.head) + begin;
 
   MaxSum state = empty_max_sum();
-  float thread_max = negative_infinity();  // StoresExps: the maximum of this thread's vectors
+  float thread_max = negative_infinity();  // StoresExponentials: the maximum of this thread's vectors
   int v = threadIdx.x;
   for (; v + (kClusterUnroll - 1) * kClusterBlock < count; v += kClusterUnroll * kClusterBlock) {
     uint4 group[kClusterUnroll];
@@ -65,7 +68,7 @@ __global__ void __launch_bounds__(kClusterBlock)
     for (int k = 0; k < kClusterUnroll; ++k) group[k] = body[v + k * kClusterBlock];
 #pragma unroll
     for (int k = 0; k < kClusterUnroll; ++k) cluster_slice[v + k * kClusterBlock] = group[k];
-    if constexpr (StoresExps) {
+    if constexpr (StoresExponentials) {
 #pragma unroll
       for (int k = 0; k < kClusterUnroll; ++k) thread_max = fmaxf(thread_max, vector_max<T>(group[k]));
     } else {
@@ -75,14 +78,14 @@ __global__ void __launch_bounds__(kClusterBlock)
   for (; v < count; v += kClusterBlock) {
     const uint4 one[1] = {body[v]};
     cluster_slice[v] = one[0];
-    if constexpr (StoresExps) {
+    if constexpr (StoresExponentials) {
       thread_max = fmaxf(thread_max, vector_max<T>(one[0]));
     } else {
       state = fold_vectors<T, 1>(state, one);
     }
   }
-  const float offset = thread_max == negative_infinity() ? 0.0f : thread_max;
-  if constexpr (StoresExps) {
+  const float offset = exponent_offset(thread_max);  // StoresExponentials only
+  if constexpr (StoresExponentials) {
     float sum = 0.0f;
     for (int w = threadIdx.x; w < count; w += kClusterBlock) {
       cluster_slice[w] = exponentiate_vector<T>(cluster_slice[w], offset, sum);
@@ -122,8 +125,8 @@ __global__ void __launch_bounds__(kClusterBlock)
   // instead of 32, and fp32 1024x50257 ran 8 % slower (148.9 -> 161.3 µs, H100; softmax NOTES).
   const float inverse_sum = 1.0f / row_state[1];
   auto* out = reinterpret_cast<uint4*>(yr + span.head) + begin;
-  if constexpr (StoresExps) {
-    const float factor = thread_max == negative_infinity() ? 0.0f : exp_via_exp2(offset - row_max) * inverse_sum;
+  if constexpr (StoresExponentials) {
+    const float factor = stored_exponential_scale(thread_max, offset, row_max, inverse_sum);
     for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = scale_vector<T>(cluster_slice[w], factor);
   } else {
     for (int w = threadIdx.x; w < count; w += kClusterBlock) out[w] = normalize_vector<T>(cluster_slice[w], row_max, inverse_sum);
@@ -155,9 +158,13 @@ cudaLaunchConfig_t cluster_config(std::int64_t rows, const ClusterRowPlan& plan,
   return config;
 }
 
+/// The kernel instance of a plan (no fp32 instance that stores exponentials: none is planned).
 template <typename T>
 auto cluster_row_kernel(bool stores_exponentials) {
-  return stores_exponentials ? softmax_cluster_row_kernel<T, true> : softmax_cluster_row_kernel<T, false>;
+  if constexpr (cluster_may_store_exponentials(sizeof(T))) {
+    if (stores_exponentials) return softmax_cluster_row_kernel<T, true>;
+  }
+  return softmax_cluster_row_kernel<T, false>;
 }
 
 /// How many clusters of `plan` the device holds at once (0: not one).
@@ -187,8 +194,8 @@ ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::
   ClusterRowPlan candidate{blocks, slice, cluster_may_store_exponentials(sizeof(T))};
   const int clusters = resident_clusters<T>(rows, candidate);
   if (clusters < 1) return plan;  // the device cannot hold one such cluster: the online kernel runs
-  if (!cluster_stores_exponentials(sizeof(T), rows, clusters)) {
-    candidate.stores_exponentials = false;
+  if (candidate.stores_exponentials && !cluster_stores_exponentials(sizeof(T), rows, clusters)) {
+    candidate.stores_exponentials = false;  // the other instance: its own limit and residency
     if (resident_clusters<T>(rows, candidate) < 1) return plan;
   }
   return candidate;

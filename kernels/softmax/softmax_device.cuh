@@ -166,6 +166,20 @@ __device__ __forceinline__ uint4 exponentiate_vector(uint4 v, float offset, floa
   return pack<T>(values);
 }
 
+/// What a thread's stored exponentials are taken against: its vectors' maximum, or 0 where that is
+/// -inf (no vectors, or only -inf ones), so that they come out 0 rather than NaN.
+__device__ __forceinline__ float exponent_offset(float thread_max) {
+  return thread_max == negative_infinity() ? 0.0f : thread_max;
+}
+
+/// What the write multiplies a thread's exponentials stored against `offset` (exponent_offset) by:
+/// e^(offset - row max) / row sum, or 0 for a thread whose maximum is -inf (its exponentials are 0
+/// and must stay so).
+__device__ __forceinline__ float stored_exponential_scale(float thread_max, float offset, float row_max,
+                                                          float inverse_sum) {
+  return thread_max == negative_infinity() ? 0.0f : exp_via_exp2(offset - row_max) * inverse_sum;
+}
+
 /// x * factor for one 16-byte vector.
 template <typename T>
 __device__ __forceinline__ uint4 scale_vector(uint4 v, float factor) {

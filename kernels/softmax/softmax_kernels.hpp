@@ -155,9 +155,10 @@ ClusterRowPlan plan_cluster_row(const T* x, const T* y, std::int64_t rows, std::
 
 /// Long rows (Hopper): a thread-block cluster of plan.blocks blocks per row, each loading its
 /// slice of the row's 16-byte aligned body into shared memory once (the head and tail elements
-/// in registers) while folding its online (max, sum); the blocks' states meet through
-/// distributed shared memory, and each block writes its slice from shared memory: one read and
-/// one write per element. plan.blocks == 0: launch_online.
+/// in registers) and taking its (max, sum), folded online during the load or, with
+/// plan.stores_exponentials, from exponentials it stores in place; the blocks' states meet
+/// through distributed shared memory, and each block writes its slice from shared memory: one
+/// read and one write per element. plan.blocks == 0: launch_online.
 template <typename T>
 void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ClusterRowPlan& plan,
                         cudaStream_t stream);

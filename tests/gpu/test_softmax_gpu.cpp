@@ -4,7 +4,7 @@
 // that are whole 16-byte vectors (vector path), tensors of rank 1 and 3, and one shape of each
 // size class. Runs only where a CUDA device is present (see support/catch_main.cpp).
 #include "harness/device/cuda_resources.hpp"
-#include "harness/measure/runner.hpp"
+#include "harness/device/device_info.hpp"
 #include "harness/ops/registry.hpp"
 #include "harness/config/size_classes.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace kbench;
@@ -124,8 +125,9 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
 TEST_CASE("cluster_row stores exponentials for 16-bit rows in several waves, and matches the reference",
           "[gpu][softmax]") {
   // 2503 rows of 4099 elements: one-block clusters of 8 KB slices, rows starting at every 2-byte
-  // offset (head and tail elements), more than two waves of clusters on an H100 or H200, so that
-  // the 16-bit plans store exponentials (cluster_stores_exponentials) and fp32 does not.
+  // offset (head and tail elements), 2.4 waves of clusters on an H100 or H200 (1056 resident: 8
+  // blocks of 256 threads an SM), so that the 16-bit plans store exponentials
+  // (cluster_stores_exponentials) and fp32 does not.
   const DeviceInfo info = query_device_info(0);
   const std::int64_t rows = 2503, cols = 4099;
   DeviceBuffer x(static_cast<std::size_t>(rows * cols) * 4), y(static_cast<std::size_t>(rows * cols) * 4);

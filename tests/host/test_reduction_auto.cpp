@@ -642,13 +642,14 @@ TEST_CASE("cluster rows: slices near 32 KiB, more blocks for few rows, none past
 
 TEST_CASE("cluster rows store exponentials in 16-bit only, from two waves of clusters on", "[auto][softmax]") {
   using softmax::cluster_stores_exponentials;
-  // 1024 resident clusters (of 1-8 blocks): 2048 rows are two waves.
-  CHECK(cluster_stores_exponentials(2, 2048, 1024));
-  CHECK(cluster_stores_exponentials(2, 4096, 165));   // bf16 4096x50257: 25 waves
-  CHECK_FALSE(cluster_stores_exponentials(2, 2047, 1024));
-  CHECK_FALSE(cluster_stores_exponentials(2, 32, 82));  // 32x131072: one wave
-  CHECK_FALSE(cluster_stores_exponentials(4, 4096, 165));  // fp32 keeps two exponentials
-  CHECK_FALSE(cluster_stores_exponentials(2, 4096, 0));   // no cluster fits: no claim
+  // Resident clusters of the 32-register kernel on 132 SMs: 1056 one-block clusters (8 KB
+  // slices), 264 of bf16 4096x50257's four 25 KB blocks, 115 of 32x131072's eight 32 KB blocks.
+  CHECK(cluster_stores_exponentials(2, 2112, 1056));
+  CHECK(cluster_stores_exponentials(2, 4096, 264));  // 15.5 waves
+  CHECK_FALSE(cluster_stores_exponentials(2, 2111, 1056));
+  CHECK_FALSE(cluster_stores_exponentials(2, 32, 115));    // 0.3 waves
+  CHECK_FALSE(cluster_stores_exponentials(4, 4096, 264));  // fp32 keeps two exponentials
+  CHECK_FALSE(cluster_stores_exponentials(2, 4096, 0));    // no cluster fits: no claim
   CHECK(softmax::cluster_may_store_exponentials(2));
   CHECK_FALSE(softmax::cluster_may_store_exponentials(4));
 }
