@@ -97,6 +97,11 @@ __device__ __forceinline__ uint4 pack(const float (&in)[kVector<T>]) {
   return v;
 }
 
+/// What exponentials are taken against where the maximum of the values they cover is `max`: that
+/// maximum, or 0 where it is -inf (no values, or only -inf ones: a masked stretch), so that they
+/// come out e^-inf = 0 rather than e^(-inf - -inf) = NaN.
+__device__ __forceinline__ float exponent_offset(float max) { return max == negative_infinity() ? 0.0f : max; }
+
 /// Folds a group of K values into the running state with one rescale: the group's maximum is
 /// taken first, the running sum is moved to it once (d * e^(m_old - m_new), skipped when the
 /// maximum did not change), then the group's K exponentials are added. Per element this costs
@@ -106,11 +111,13 @@ __device__ __forceinline__ MaxSum fold(MaxSum state, const float (&v)[K]) {
   float group_max = state.m;
 #pragma unroll
   for (int k = 0; k < K; ++k) group_max = fmaxf(group_max, v[k]);
-  // state.m == -inf (nothing folded yet) gives e^-inf = 0: the empty sum stays 0, no NaN, because
-  // group_max is finite once one finite value is in the group.
+  // state.m == -inf (nothing folded yet) gives e^-inf = 0: the empty sum stays 0. A group of -inf
+  // only (a masked stretch) with nothing before it leaves group_max at -inf: its exponentials are
+  // taken against 0 (exponent_offset), which gives 0 rather than e^(-inf - -inf) = NaN.
+  const float offset = exponent_offset(group_max);
   float d = state.m == group_max ? state.d : state.d * exp_via_exp2(state.m - group_max);
 #pragma unroll
-  for (int k = 0; k < K; ++k) d += exp_via_exp2(v[k] - group_max);
+  for (int k = 0; k < K; ++k) d += exp_via_exp2(v[k] - offset);
   return {group_max, d};
 }
 
@@ -166,17 +173,13 @@ __device__ __forceinline__ uint4 exponentiate_vector(uint4 v, float offset, floa
   return pack<T>(values);
 }
 
-/// What a thread's stored exponentials are taken against: its vectors' maximum, or 0 where that is
-/// -inf (no vectors, or only -inf ones), so that they come out 0 rather than NaN.
-__device__ __forceinline__ float exponent_offset(float thread_max) {
-  return thread_max == negative_infinity() ? 0.0f : thread_max;
-}
-
 /// What the write multiplies a thread's exponentials stored against `offset` (exponent_offset) by:
 /// e^(offset - row max) / row sum, or 0 for a thread whose maximum is -inf (its exponentials are 0
-/// and must stay so).
+/// and must stay so), or NaN for a row of -inf only, as the fp64 reference and PyTorch give
+/// (e^(-inf - -inf)) and as the kernels that exponentiate in their write do.
 __device__ __forceinline__ float stored_exponential_scale(float thread_max, float offset, float row_max,
                                                           float inverse_sum) {
+  if (row_max == negative_infinity()) return __int_as_float(0x7fc00000);
   return thread_max == negative_infinity() ? 0.0f : exp_via_exp2(offset - row_max) * inverse_sum;
 }
 

@@ -48,14 +48,15 @@ __global__ void __launch_bounds__(kBlock)
       for (int i = 0; i < kVector<T>; ++i) thread_max = fmaxf(thread_max, values[i]);
     }
   }
-  float thread_sum = scalar_at >= 0 ? exp_via_exp2(scalar - thread_max) : 0.0f;
+  const float shift = exponent_offset(thread_max);  // a thread of -inf only (masked) sums 0, not NaN
+  float thread_sum = scalar_at >= 0 ? exp_via_exp2(scalar - shift) : 0.0f;
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     if (threadIdx.x + k * kBlock < units) {
       float values[kVector<T>];
       unpack<T>(held[k], values);
 #pragma unroll
-      for (int i = 0; i < kVector<T>; ++i) thread_sum += exp_via_exp2(values[i] - thread_max);
+      for (int i = 0; i < kVector<T>; ++i) thread_sum += exp_via_exp2(values[i] - shift);
     }
   }
 

@@ -44,10 +44,11 @@ ReductionReference reference_rows(const std::vector<float>& x, std::int64_t rows
   parallel_for(rows, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(cols, 1)), [&](std::int64_t first, std::int64_t last) {
     for (std::int64_t r = first; r < last; ++r) {
       const float* row = x.data() + r * cols;
+      // The max drops NaN as the kernels' fmaxf does (std::max would keep or drop it by order).
       double value = reduction == Reduction::sum ? 0.0 : -std::numeric_limits<double>::infinity();
       double magnitude = 0;
       for (std::int64_t c = 0; c < cols; ++c) {
-        value = reduction == Reduction::sum ? value + row[c] : std::max<double>(value, row[c]);
+        value = reduction == Reduction::sum ? value + row[c] : std::fmax(value, row[c]);
         magnitude += std::fabs(row[c]);
       }
       ref.values[r] = value;
