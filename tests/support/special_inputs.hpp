@@ -1,8 +1,8 @@
 #pragma once
 // GPU tests: inputs that hold -inf, +inf and NaN (masks, overflowed activations), which the
 // workload's random inputs never do, and every own variant of an op run on them against the op's
-// fp64 reference with IEEE semantics (PyTorch's): NaN where the reference is NaN, the same
-// infinity where it is infinite, the op's tolerance elsewhere.
+// fp64 reference: NaN where the reference is NaN, the same infinity where it is infinite, the
+// op's tolerance elsewhere.
 
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
