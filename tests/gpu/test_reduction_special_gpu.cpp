@@ -53,6 +53,21 @@ const DefinedOp& defined_op(const std::string& name) {
   return dynamic_cast<const DefinedOp&>(*test::all_ops().find(name));
 }
 
+/// Every own variant of op `name` on each shape in every dtype, rows set by special_rows.
+void check_special_rows(const std::string& name, const std::vector<Shape>& shapes, CudaStream& stream) {
+  const DefinedOp& op = defined_op(name);
+  for (const Shape& shape : shapes) {
+    const std::int64_t cols = shape.back();
+    for (DType dtype : op.dtypes()) {
+      const std::uint64_t seed = test::fresh_seed();
+      HostTensor x = random_tensor(dtype, static_cast<std::size_t>(element_count(shape)), seed);
+      special_rows(x, element_count(shape) / cols, cols);
+      test::check_own_variants_on(op, Problem{shape, dtype, "test"}, x, stream,
+                                  "special values by row % 6 (test_reduction_special_gpu.cpp), seed " + std::to_string(seed));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("max_inner and sum_inner treat NaN and infinities per row as the reference does",
@@ -60,19 +75,7 @@ TEST_CASE("max_inner and sum_inner treat NaN and infinities per row as the refer
   CudaStream stream;
   const std::vector<Shape> shapes{{1000003, 3}, {262147, 7}, {65537, 61},  {30011, 129}, {4099, 1031},
                                   {513, 4097},  {37, 65537}, {5, 524287}, {3, 5, 1031}, {1, 262147}};
-  for (const char* name : {"max_inner", "sum_inner"}) {
-    const DefinedOp& op = defined_op(name);
-    for (const Shape& shape : shapes) {
-      const std::int64_t cols = shape.back();
-      for (DType dtype : op.dtypes()) {
-        const std::uint64_t seed = test::fresh_seed();
-        HostTensor x = random_tensor(dtype, static_cast<std::size_t>(element_count(shape)), seed);
-        special_rows(x, element_count(shape) / cols, cols);
-        test::check_own_variants_on(op, Problem{shape, dtype, "test"}, x, stream,
-                                    "special values by row % 6 (test_reduction_special_gpu.cpp), seed " + std::to_string(seed));
-      }
-    }
-  }
+  for (const char* name : {"max_inner", "sum_inner"}) check_special_rows(name, shapes, stream);
 }
 
 TEST_CASE("sum_outer and sum_full propagate NaN and infinities as the reference does", "[gpu][sum]") {
@@ -80,17 +83,7 @@ TEST_CASE("sum_outer and sum_full propagate NaN and infinities as the reference 
   // sum_outer: the row patterns make columns with a NaN, with +inf, with both infinities, and
   // clean ones. sum_full: +inf alone (+inf), then a NaN as well (NaN).
   const std::vector<Shape> outer_shapes{{1048573, 7}, {65537, 64}, {4099, 1031}, {64, 262147}, {16, 1024, 257}};
-  const DefinedOp& outer = defined_op("sum_outer");
-  for (const Shape& shape : outer_shapes) {
-    const std::int64_t cols = shape.back();
-    for (DType dtype : outer.dtypes()) {
-      const std::uint64_t seed = test::fresh_seed();
-      HostTensor x = random_tensor(dtype, static_cast<std::size_t>(element_count(shape)), seed);
-      special_rows(x, element_count(shape) / cols, cols);
-      test::check_own_variants_on(outer, Problem{shape, dtype, "test"}, x, stream,
-                                  "special values by row % 6, seed " + std::to_string(seed));
-    }
-  }
+  check_special_rows("sum_outer", outer_shapes, stream);
   const DefinedOp& full = defined_op("sum_full");
   for (const Shape& shape : std::vector<Shape>{{1000003}, {3001, 2999}}) {
     for (DType dtype : full.dtypes()) {
