@@ -100,6 +100,29 @@ std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t c
   return values;
 }
 
+void set_element(HostTensor& x, std::size_t i, float value) {
+  std::uint8_t* at = x.bytes.data() + i * dtype_size(x.dtype);
+  switch (x.dtype) {
+    case DType::f16: {
+      const __half encoded = __float2half_rn(value);
+      std::memcpy(at, &encoded, sizeof(encoded));
+      x.values[i] = __half2float(encoded);
+      return;
+    }
+    case DType::bf16: {
+      const __nv_bfloat16 encoded = __float2bfloat16_rn(value);
+      std::memcpy(at, &encoded, sizeof(encoded));
+      x.values[i] = __bfloat162float(encoded);
+      return;
+    }
+    case DType::f32:
+    case DType::tf32: break;
+  }
+  const float rounded = round_to_dtype(x.dtype, value);
+  std::memcpy(at, &rounded, sizeof(rounded));
+  x.values[i] = rounded;
+}
+
 float round_to_dtype(DType dtype, float value) {
   switch (dtype) {
     case DType::f32: return value;

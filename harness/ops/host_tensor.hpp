@@ -26,6 +26,10 @@ std::vector<float> decode_to_float(DType dtype, const void* bytes, std::size_t c
 /// The same into `values`, resized to `count` (storage already that size is reused as it is).
 void decode_to_float(DType dtype, const void* bytes, std::size_t count, std::vector<float>& values);
 
+/// Sets element i of `x` to `value` rounded to its dtype, in its bytes and its float values;
+/// infinities and NaN stay what they are (tests feed kernels masks and special values this way).
+void set_element(HostTensor& x, std::size_t i, float value);
+
 /// Rounds a float to `dtype` (round to nearest even) and back.
 float round_to_dtype(DType dtype, float value);
 

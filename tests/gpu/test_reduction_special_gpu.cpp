@@ -12,6 +12,7 @@
 #include "support/special_inputs.hpp"
 #include "support/verify_variants.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,23 +27,23 @@ namespace {
 void special_rows(HostTensor& x, std::int64_t rows, std::int64_t cols) {
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t at = (r * 7919) % cols;
-    const auto set = [&](std::int64_t c, test::Special value) {
-      test::set_special(x, static_cast<std::size_t>(r * cols + c), value);
+    const auto set = [&](std::int64_t c, float value) {
+      set_element(x, static_cast<std::size_t>(r * cols + c), value);
     };
     switch (r % 6) {
-      case 1: set(at, test::Special::nan); break;
-      case 2: set(at, test::Special::positive_infinity); break;
+      case 1: set(at, NAN); break;
+      case 2: set(at, INFINITY); break;
       case 3:
-        for (std::int64_t c = 0; c < cols; ++c) set(c, test::Special::negative_infinity);
+        for (std::int64_t c = 0; c < cols; ++c) set(c, -INFINITY);
         break;
       case 4:
         for (std::int64_t c = 0; c < cols; ++c) {
-          if (c != at) set(c, test::Special::negative_infinity);
+          if (c != at) set(c, -INFINITY);
         }
         break;
       case 5:
-        set(at, test::Special::positive_infinity);
-        set((at + cols / 2) % cols, test::Special::negative_infinity);
+        set(at, INFINITY);
+        set((at + cols / 2) % cols, -INFINITY);
         break;
       default: break;
     }
@@ -90,9 +91,9 @@ TEST_CASE("sum_outer and sum_full propagate NaN and infinities as the reference 
       const std::uint64_t seed = test::fresh_seed();
       const auto n = static_cast<std::size_t>(element_count(shape));
       HostTensor x = random_tensor(dtype, n, seed);
-      test::set_special(x, n / 3, test::Special::positive_infinity);
+      set_element(x, n / 3, INFINITY);
       test::check_own_variants_on(full, Problem{shape, dtype, "test"}, x, stream, "one +inf, seed " + std::to_string(seed));
-      test::set_special(x, n - 1, test::Special::nan);
+      set_element(x, n - 1, NAN);
       test::check_own_variants_on(full, Problem{shape, dtype, "test"}, x, stream,
                                   "one +inf and a NaN last, seed " + std::to_string(seed));
     }

@@ -11,6 +11,7 @@
 #include "support/special_inputs.hpp"
 #include "support/verify_variants.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -26,7 +27,7 @@ namespace {
 void mask_rows(HostTensor& x, std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   std::mt19937_64 random(seed);
   const auto mask = [&](std::int64_t r, std::int64_t c) {
-    test::set_special(x, static_cast<std::size_t>(r * cols + c), test::Special::negative_infinity);
+    set_element(x, static_cast<std::size_t>(r * cols + c), -INFINITY);
   };
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t kept = (r * 7919) % cols;
@@ -43,8 +44,8 @@ void mask_rows(HostTensor& x, std::int64_t rows, std::int64_t cols, std::uint64_
       }
     }
     if (r % 8 == 7) {
-      test::set_special(x, static_cast<std::size_t>(r * cols + kept),
-                        (r / 8) % 2 == 0 ? test::Special::nan : test::Special::positive_infinity);
+      set_element(x, static_cast<std::size_t>(r * cols + kept),
+                  (r / 8) % 2 == 0 ? NAN : INFINITY);
     }
   }
 }

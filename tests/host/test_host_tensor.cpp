@@ -2,6 +2,8 @@
 #include "support/catch.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 
 using namespace kbench;
@@ -32,4 +34,28 @@ TEST_CASE("rounding to fp16 and bf16 is to nearest", "[tensor]") {
   CHECK(round_to_dtype(DType::bf16, 1.0f + 1.0f / 512) == 1.0f);         // bf16 ulp at 1 is 2^-7
   CHECK(round_to_dtype(DType::bf16, 3.0f) == 3.0f);
   CHECK(round_to_dtype(DType::f32, 0.1f) == 0.1f);
+}
+
+TEST_CASE("set_element writes infinities and NaN in each dtype's bits", "[host_tensor]") {
+  using kbench::DType;
+  const struct {
+    DType dtype;
+    std::uint32_t negative_infinity, positive_infinity;
+  } cases[] = {{DType::f32, 0xff800000u, 0x7f800000u}, {DType::f16, 0xfc00u, 0x7c00u}, {DType::bf16, 0xff80u, 0x7f80u}};
+  for (const auto& c : cases) {
+    kbench::HostTensor x = kbench::random_tensor(c.dtype, 4, 1);
+    kbench::set_element(x, 1, -INFINITY);
+    kbench::set_element(x, 2, INFINITY);
+    kbench::set_element(x, 3, NAN);
+    const std::size_t size = kbench::dtype_size(c.dtype);
+    std::uint32_t bits[4] = {};
+    for (int i = 0; i < 4; ++i) std::memcpy(&bits[i], x.bytes.data() + i * size, size);
+    CHECK(bits[1] == c.negative_infinity);
+    CHECK(bits[2] == c.positive_infinity);
+    CHECK(x.values[1] == -INFINITY);
+    CHECK(x.values[2] == INFINITY);
+    CHECK(std::isnan(x.values[3]));
+    CHECK(std::isnan(kbench::decode_to_float(c.dtype, x.bytes.data(), 4)[3]));
+    CHECK(x.values[0] == kbench::decode_to_float(c.dtype, x.bytes.data(), 4)[0]);  // untouched
+  }
 }

@@ -14,39 +14,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace kbench::test {
-
-enum class Special { negative_infinity, positive_infinity, nan };
-
-/// Sets element i of `x` to a special value, in its dtype's bits and in its float values.
-inline void set_special(HostTensor& x, std::size_t i, Special value) {
-  const std::size_t size = dtype_size(x.dtype);
-  const bool f16 = x.dtype == DType::f16;
-  std::uint32_t bits = 0;
-  float as_float = 0;
-  switch (value) {
-    case Special::negative_infinity:
-      bits = size == 4 ? 0xff800000u : (f16 ? 0xfc00u : 0xff80u);
-      as_float = -INFINITY;
-      break;
-    case Special::positive_infinity:
-      bits = size == 4 ? 0x7f800000u : (f16 ? 0x7c00u : 0x7f80u);
-      as_float = INFINITY;
-      break;
-    case Special::nan:
-      bits = size == 4 ? 0x7fc00000u : (f16 ? 0x7e00u : 0x7fc0u);
-      as_float = NAN;
-      break;
-  }
-  std::memcpy(x.bytes.data() + i * size, &bits, size);  // little-endian: the low bytes
-  x.values[i] = as_float;
-}
 
 /// Whether `got` stands for `want`: NaN for NaN, the same infinity for an infinity, else within
 /// `bound`.
