@@ -29,6 +29,10 @@ Tolerance fp32_math_tolerance(DType dtype) {
   return {1e-7, 1e-5};
 }
 
+double allowed_error(const Tolerance& tolerance, double reference, double scale) {
+  return tolerance.abs + tolerance.rel * std::fabs(reference) + (tolerance.scaled == 0 ? 0.0 : tolerance.scaled * scale);
+}
+
 Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
                                     Tolerance tolerance, const std::vector<double>& scale) {
   Verification result;
@@ -56,8 +60,7 @@ Verification compare_with_reference(const std::vector<float>& output, const std:
       const double out = output[i];
       const double ref = reference[i];
       const double error = std::fabs(out - ref);
-      const double bound =
-          tolerance.abs + tolerance.rel * std::fabs(ref) + (scale.empty() ? 0.0 : tolerance.scaled * scale[i]);
+      const double bound = allowed_error(tolerance, ref, scale.empty() ? 0.0 : scale[i]);
       const bool ok = std::isfinite(out) && error <= bound;
       if (!ok) {
         if (p.first_mismatch < 0) p.first_mismatch = static_cast<std::int64_t>(i);

@@ -36,6 +36,10 @@ struct Verification {
   std::optional<double> first_call_ms;
 };
 
+/// What an element may differ from its reference by: abs + rel·|reference| + scaled·scale, the
+/// scaled term only where the tolerance has one (an infinite scale times 0 would make it NaN).
+double allowed_error(const Tolerance& tolerance, double reference, double scale);
+
 /// Compares `output` with `reference` element by element; `scale` is empty or one per element.
 Verification compare_with_reference(const std::vector<float>& output, const std::vector<double>& reference,
                                     Tolerance tolerance, const std::vector<double>& scale = {});

@@ -9,6 +9,7 @@
 #include "harness/device/current_device.hpp"
 #include "harness/ops/defined_op.hpp"
 #include "harness/ops/host_tensor.hpp"
+#include "harness/ops/verification.hpp"
 #include "support/catch.hpp"
 
 #include <algorithm>
@@ -78,9 +79,7 @@ inline void check_own_variants_on(const DefinedOp& op, const Problem& problem, c
       std::ostringstream first;
       for (std::size_t i = 0; i < ref.values.size(); ++i) {
         const std::size_t at = ref.positions.empty() ? i : static_cast<std::size_t>(ref.positions[i]);
-        // A scale of inf (a row holding an infinity) times a scaled tolerance of 0 is NaN: skip it.
-        const double scaled = ref.scale.empty() || tolerance.scaled == 0 ? 0.0 : tolerance.scaled * ref.scale[i];
-        const double bound = tolerance.abs + tolerance.rel * std::fabs(ref.values[i]) + scaled;
+        const double bound = allowed_error(tolerance, ref.values[i], ref.scale.empty() ? 0.0 : ref.scale[i]);
         if (matches_ieee(got[at], ref.values[i], bound)) continue;
         if (bad++ > 0) continue;
         const auto flat = static_cast<std::int64_t>(at);
