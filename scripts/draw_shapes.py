@@ -6,11 +6,14 @@ Run from the repository root:
                                             which adds fp32 and TF32 GEMMs of large K and small M
   python3 scripts/draw_shapes.py --draw 5   configs/shapes_draw5.json (session 20, seed 20261128),
                                             draw 4's classes plus GEMMs of 1-64 rows with odd N and K (two of 1-8 rows)
+  python3 scripts/draw_shapes.py --draw 6   configs/shapes_draw6.json (session 27, seed 20261129),
+                                            draw 5's classes plus the edges: one row, rows of 1-8 elements,
+                                            one column, 3-D max and softmax, and 100M-256M-element tensors
 It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
 are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
 """
 import argparse, json, random
-DRAWS = {3: 20261124, 4: 20261125, 5: 20261128}
+DRAWS = {3: 20261124, 4: 20261125, 5: 20261128, 6: 20261129}
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--draw", type=int, choices=sorted(DRAWS), required=True, help="which draw to write")
 args = parser.parse_args()
@@ -79,7 +82,7 @@ else:
     description = ("a fourth draw of the shape zoo's classes (issue 22), drawn by the same seeded generator in session "
                    "16 (seed 20261125) after the third had been tuned against, with fp32 and TF32 GEMMs of large K, small "
                    "M and odd extents added; run it with --variant auto")
-    if args.draw == 5:
+    if args.draw >= 5:
         for _ in range(3):
             add("matmul", "gemm_small_m", [rng.randint(1, 64), odd(2000, 16000), odd(1000, 8000)], [pick(*mm, "fp32")])
         for _ in range(2):
@@ -87,6 +90,22 @@ else:
         description = ("a fifth draw of the shape zoo's classes (issue 22), drawn by the same generator in session 20 "
                        "(seed 20261128) after the GEMV route of session 19: draw 4's classes plus GEMMs of 1-64 rows with "
                        "odd N and K (two of them of 1-8 rows); run it with --variant auto")
+    if args.draw == 6:
+        add("softmax", "one_row", [1, odd(1_000_000, 16_000_000)], [pick(*dt)])
+        add("max_inner", "one_row", [1, odd(1_000_000, 64_000_000)], [pick(*dt)])
+        for op in ("softmax", "sum_inner", "max_inner"):
+            c = rng.randint(1, 8); add(op, "tiny_rows", [rows_for(c), c], [pick(*dt)])
+        add("sum_outer", "one_column", [odd(4_000_000, 40_000_000), 1], [pick(*dt)])
+        add("max_inner", "odd_3d", [odd(3, 40), odd(500, 5000), odd(3, 300)], [pick(*dt)])
+        add("softmax", "odd_3d", [odd(3, 40), odd(500, 5000), odd(3, 64)], [pick(*dt)])
+        for op in ("add", "gelu_erf", "sum_full"):
+            add(op, "huge_1d", [odd(100_000_000, 256_000_000)], [pick(*dt)])
+        add("sum_inner", "huge_rows", [rng.randint(2, 64), odd(2_000_000, 4_000_000)], [pick(*dt)])
+        add("softmax", "huge_rows", [rng.randint(16, 64), odd(1_500_000, 4_000_000)], [pick(*dt)])
+        description = ("a sixth draw of the shape zoo's classes (issue 22), drawn by the same generator in session 27 "
+                       "(seed 20261129) after sessions 21-26 had tuned against the fifth: draw 5's classes plus the "
+                       "edges (one row, rows of 1-8 elements, one column, 3-D max and softmax with short last axes, "
+                       "and tensors of 100M-256M elements); run it with --variant auto")
 cfg = {"description": description, "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
 json.dump(cfg, open(f"configs/shapes_draw{args.draw}.json", "w"), indent=2)
 print(len(sw))

@@ -189,19 +189,27 @@ template <typename T>
 void launch_rows_vector(const T* in, T* out, std::int64_t rows, std::int64_t cols, Reduction reduction,
                         cudaStream_t stream);
 
-/// Blocks per row of the split-row kernel: one per 16 KiB of the row (256 threads x 4 16-byte
-/// vectors), at least 1.
-std::int64_t rows_split_count(std::int64_t cols, std::size_t element_size);
+/// 16 KiB tiles (256 threads x 4 16-byte vectors) of a row of the split-row kernel, at least 1:
+/// the most blocks per row it launches.
+std::int64_t rows_split_tiles(std::int64_t cols, std::size_t element_size);
 
-/// Few long rows: each row split over rows_split_count blocks, each folding its 16 KiB of the
+/// The split-row kernel's blocks per row and consecutive tiles per block: tiles per block = the
+/// tensor's tiles / (8 blocks x sm_count), floored, between 1 and 4.
+struct RowsSplitShape {
+  std::int64_t splits;           ///< blocks per row
+  std::int64_t tiles_per_block;  ///< 1-4
+};
+RowsSplitShape rows_split_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count);
+
+/// Few long rows: each row split over rows_split_shape's blocks, each folding its tiles of the
 /// row's 16-byte aligned body (the first block also the unaligned head and the tail), writing a
 /// partial and drawing a ticket on its row's counter; the row's last block folds the row's
 /// partials in split order (deterministic), writes out[row] and puts the counter back to 0.
-/// `partials` holds rows x rows_split_count floats, `counters` rows unsigned, zero before the
-/// first call and left zero by each call.
+/// `partials` holds rows x rows_split_tiles floats (enough for any sm_count), `counters` rows
+/// unsigned, zero before the first call and left zero by each call.
 template <typename T>
 void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                       unsigned* counters, Reduction reduction, cudaStream_t stream);
+                       unsigned* counters, int sm_count, Reduction reduction, cudaStream_t stream);
 
 // ---- outer axes: rows x cols -> cols (sum over every axis but the last) -------------------------
 

@@ -1,5 +1,5 @@
 // Inner-axis reductions of few long rows: each row split over many blocks, so that 16 rows of 4M
-// elements fill the GPU instead of 16 of its SMs.
+// elements fill the GPU instead of 16 of its SMs; each block takes 1-4 consecutive 16 KiB tiles.
 #include "kernels/common/flat_tile.cuh"
 #include "kernels/sum/reduce_ops.cuh"
 #include "kernels/sum/sum_kernels.hpp"
@@ -15,11 +15,14 @@ namespace {
 
 constexpr int kSplitBlock = 256;
 constexpr int kSplitUnroll = 4;
-/// 16-byte vectors one block folds: 256 threads x 4 loads in flight, 16 KiB, the tile that
-/// measured fastest for bare reads on the H100 (sum/NOTES.md, "The layout probe").
+/// 16-byte vectors of a tile: 256 threads x 4 loads in flight, 16 KiB, the tile that measured
+/// fastest for bare reads on the H100 (sum/NOTES.md, "The layout probe").
 constexpr std::int64_t kSplitVectors = std::int64_t{kSplitBlock} * kSplitUnroll;
+/// Blocks of kSplitBlock threads an SM holds at once, and the most tiles one block takes.
+constexpr std::int64_t kSplitResidentBlocksPerSm = 2048 / kSplitBlock;
+constexpr std::int64_t kSplitMostTilesPerBlock = 4;
 
-/// Block b folds split b % splits of row b / splits: vectors [split x kSplitVectors, +kSplitVectors)
+/// Block b folds split b % splits of row b / splits: vectors [split x split_vectors, +split_vectors)
 /// of the row's 16-byte aligned body (aligned_span; rows of odd length start at any alignment),
 /// split 0 also the head before the body and the tail after it. Thread 0 writes the block's
 /// partial, fences, and draws a ticket on the row's counter; the block that draws the last one
@@ -28,7 +31,8 @@ constexpr std::int64_t kSplitVectors = std::int64_t{kSplitBlock} * kSplitUnroll;
 template <typename T, typename Op>
 __global__ void __launch_bounds__(kSplitBlock)
     rows_split_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t cols, std::int64_t splits,
-                      float* __restrict__ partials, unsigned* __restrict__ counters, Op op) {
+                      std::int64_t split_vectors, float* __restrict__ partials, unsigned* __restrict__ counters,
+                      Op op) {
   __shared__ float scratch[32];
   __shared__ bool last_block;
   const std::int64_t row = blockIdx.x / splits;
@@ -38,8 +42,8 @@ __global__ void __launch_bounds__(kSplitBlock)
   float acc[kSplitUnroll];
 #pragma unroll
   for (int u = 0; u < kSplitUnroll; ++u) acc[u] = Op::identity();
-  const std::int64_t begin = split * kSplitVectors;
-  const std::int64_t end = min(span.vectors, begin + kSplitVectors);
+  const std::int64_t begin = split * split_vectors;
+  const std::int64_t end = min(span.vectors, begin + split_vectors);
   fold_vectors_strided<T>(reinterpret_cast<const uint4*>(p + span.head), begin + threadIdx.x, end, kSplitBlock, acc,
                           op);
   if (split == 0) {
@@ -73,35 +77,47 @@ __global__ void __launch_bounds__(kSplitBlock)
 }
 
 template <typename T, typename Op>
-void rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, unsigned* counters, Op op,
-                cudaStream_t stream) {
-  const std::int64_t splits = rows_split_count(cols, sizeof(T));
+void rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, unsigned* counters,
+                int sm_count, Op op, cudaStream_t stream) {
+  const RowsSplitShape shape = rows_split_shape(rows, cols, sizeof(T), sm_count);
+  const std::int64_t splits = shape.splits;
   if (rows * splits > 0x7FFFFFFF) throw std::invalid_argument("sum split rows: too many blocks for a 1-D grid");
-  rows_split_kernel<T><<<static_cast<unsigned>(rows * splits), kSplitBlock, 0, stream>>>(in, out, cols, splits,
-                                                                                          partials, counters, op);
+  rows_split_kernel<T><<<static_cast<unsigned>(rows * splits), kSplitBlock, 0, stream>>>(
+      in, out, cols, splits, shape.tiles_per_block * kSplitVectors, partials, counters, op);
   KBENCH_CHECK_LAUNCH();
 }
 
 }  // namespace
 
-std::int64_t rows_split_count(std::int64_t cols, std::size_t element_size) {
+std::int64_t rows_split_tiles(std::int64_t cols, std::size_t element_size) {
   // A row's body has at most cols / kVector whole vectors, whatever its alignment.
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   return std::max<std::int64_t>(1, (vectors + kSplitVectors - 1) / kSplitVectors);
 }
 
-template <typename T>
-void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                       unsigned* counters, Reduction reduction, cudaStream_t stream) {
-  if (reduction == Reduction::sum) rows_split(in, out, rows, cols, partials, counters, SumOp{}, stream);
-  else rows_split(in, out, rows, cols, partials, counters, MaxOp{}, stream);
+RowsSplitShape rows_split_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
+  if (sm_count < 1) throw std::invalid_argument("sum split rows: sm_count must be at least 1");
+  // Where the tiles fill every resident slot more than once, a block takes several: its launch,
+  // block reduction and ticket cost the same for 64 KiB as for 16 KiB (NOTES.md, "Tiles per
+  // block for split_row").
+  const std::int64_t tiles = rows_split_tiles(cols, element_size);
+  const std::int64_t resident = kSplitResidentBlocksPerSm * sm_count;
+  const std::int64_t per_block = std::clamp<std::int64_t>(rows * tiles / resident, 1, kSplitMostTilesPerBlock);
+  return {(tiles + per_block - 1) / per_block, per_block};
 }
 
-template void launch_rows_split<float>(const float*, float*, std::int64_t, std::int64_t, float*, unsigned*, Reduction,
-                                       cudaStream_t);
+template <typename T>
+void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
+                       unsigned* counters, int sm_count, Reduction reduction, cudaStream_t stream) {
+  if (reduction == Reduction::sum) rows_split(in, out, rows, cols, partials, counters, sm_count, SumOp{}, stream);
+  else rows_split(in, out, rows, cols, partials, counters, sm_count, MaxOp{}, stream);
+}
+
+template void launch_rows_split<float>(const float*, float*, std::int64_t, std::int64_t, float*, unsigned*, int,
+                                       Reduction, cudaStream_t);
 template void launch_rows_split<__half>(const __half*, __half*, std::int64_t, std::int64_t, float*, unsigned*,
-                                        Reduction, cudaStream_t);
+                                        int, Reduction, cudaStream_t);
 template void launch_rows_split<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
-                                               float*, unsigned*, Reduction, cudaStream_t);
+                                               float*, unsigned*, int, Reduction, cudaStream_t);
 
 }  // namespace kbench::sum

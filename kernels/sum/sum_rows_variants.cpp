@@ -125,13 +125,13 @@ Variant<ReductionArgs> ring_rows(Reduction reduction) {
 
 /// split_row's partials and per-row ticket counters for one problem.
 struct SplitState {
-  DeviceBuffer partials;  ///< rows x rows_split_count floats
+  DeviceBuffer partials;  ///< rows x rows_split_tiles floats
   DeviceBuffer counters;  ///< one per row
 };
 
 std::shared_ptr<SplitState> make_split_state(const ReductionArgs& args) {
   auto state = std::make_shared<SplitState>();
-  const std::int64_t splits = rows_split_count(args.cols, dtype_size(args.dtype));
+  const std::int64_t splits = rows_split_tiles(args.cols, dtype_size(args.dtype));
   state->partials = DeviceBuffer(static_cast<std::size_t>(args.rows * splits) * sizeof(float));
   state->counters = zeroed_tickets(static_cast<std::size_t>(args.rows));
   return state;
@@ -142,7 +142,7 @@ CallFn split_call(const ReductionArgs& args, Reduction reduction) {
   return [args, reduction, state](cudaStream_t stream) {
     with_typed(args, [&](auto x, auto y) {
       launch_rows_split(x, y, args.rows, args.cols, state->partials.as<float>(), state->counters.as<unsigned>(),
-                        reduction, stream);
+                        args.device.sm_count, reduction, stream);
     });
   };
 }
@@ -151,7 +151,8 @@ Variant<ReductionArgs> split_row(Reduction reduction) {
   Variant<ReductionArgs> v;
   v.name = "split_row";
   v.description =
-      "each row split over blocks of 16 KiB (16-byte loads over its aligned body), the row's last block by ticket "
+      "each row split over blocks of 1-4 tiles of 16 KiB (16-byte loads over its aligned body; 4 where the tiles "
+      "fill the SMs' resident blocks 4 times), the row's last block by ticket "
       "folds the partials in order";
   v.prepare = [reduction](const ReductionArgs& args) { return split_call(args, reduction); };
   return v;
@@ -225,7 +226,7 @@ std::vector<Variant<ReductionArgs>> row_variants(Reduction reduction) {
 double row_scratch_bytes(std::int64_t rows, std::int64_t cols, DType dtype) {
   // cub_segmented's offsets and temp; split_row's partials and counters, and auto's when it splits.
   const double split = static_cast<double>(rows) *
-                       (static_cast<double>(rows_split_count(cols, dtype_size(dtype))) * sizeof(float) + sizeof(unsigned));
+                       (static_cast<double>(rows_split_tiles(cols, dtype_size(dtype))) * sizeof(float) + sizeof(unsigned));
   return static_cast<double>(rows + 1) * sizeof(std::int64_t) + kCubSegmentedTempBound + 2 * split;
 }
 

@@ -9,6 +9,8 @@
 #include "support/catch.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 
 using namespace kbench;
 
@@ -75,8 +77,20 @@ TEST_CASE("auto row reductions: vector_rows up to 16 bytes, a thread per row up 
   CHECK(rows_pick(528, 8192, 4) == RowKernel::row_parallel);   // 4 rows per SM: one block each is enough
   CHECK(rows_pick(527, 8192, 4) == RowKernel::split);
   CHECK(rows_pick(100, 4000, 2) == RowKernel::row_parallel);  // rows of 8 KB: too short to split
-  CHECK(sum::rows_split_count(4194304, 4) == 1024);           // one block per 16 KiB
-  CHECK(sum::rows_split_count(7, 2) == 1);
+  CHECK(sum::rows_split_tiles(4194304, 4) == 1024);           // one tile per 16 KiB
+  CHECK(sum::rows_split_tiles(7, 2) == 1);
+  // Tiles per block: the tensor's tiles over 8 resident blocks an SM, between 1 and 4.
+  const auto split_shape = [](std::int64_t rows, std::int64_t cols, std::size_t size, int sms) {
+    const sum::RowsSplitShape s = sum::rows_split_shape(rows, cols, size, sms);
+    return std::pair{s.splits, s.tiles_per_block};
+  };
+  CHECK(split_shape(53, 2417797, 4, 132) == std::pair<std::int64_t, std::int64_t>{148, 4});  // 591 tiles a row
+  CHECK(split_shape(1, 53282447, 4, 132) == std::pair<std::int64_t, std::int64_t>{3253, 4});
+  CHECK(split_shape(32, 1048573, 2, 132) == std::pair<std::int64_t, std::int64_t>{43, 3});    // 4096 tiles
+  CHECK(split_shape(32, 1048573, 2, 16) == std::pair<std::int64_t, std::int64_t>{32, 4});
+  CHECK(split_shape(3, 1000003, 2, 132) == std::pair<std::int64_t, std::int64_t>{123, 1});    // one tile a block
+  CHECK(split_shape(1, 7, 2, 132) == std::pair<std::int64_t, std::int64_t>{1, 1});
+  CHECK_THROWS_AS(sum::rows_split_shape(1, 7, 2, 0), std::invalid_argument);
   CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
   CHECK(std::string(sum::kernel_name(RowKernel::flat)) == "flat_rows");
   CHECK(std::string(sum::kernel_name(RowKernel::thread_per_row)) == "naive");
