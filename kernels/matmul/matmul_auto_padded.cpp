@@ -1,5 +1,7 @@
 #include "kernels/matmul/matmul_auto_padded.hpp"
 
+#include "kernels/matmul/matmul_auto_plan.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -15,7 +17,6 @@ namespace {
 /// Copies at 2.5 TB/s and 2 µs a launch, as the TF32 transpose's model (not measured).
 constexpr double kStagedFixedUs = 6.8;
 constexpr double kStagedStepUs = 0.67;
-constexpr double kNarrowTileCost = 0.575;  // kAutoNarrowTileCost (matmul_auto_plan.hpp)
 constexpr double kElementwiseStepUs = 2.86;
 constexpr double kCopyLaunchUs = 2.0;
 constexpr double kCopyBytesPerUs = 2.5e6;
@@ -29,7 +30,9 @@ std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
   const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(tile));
   const std::int64_t rounds = ceil_div64(tiles, std::max(sm_count, 1));
-  const double step = tile == TmaTile::n256 ? kStagedStepUs : kStagedStepUs * kNarrowTileCost;
+  const double step = tile == TmaTile::n256   ? kStagedStepUs
+                      : tile == TmaTile::n192 ? kStagedStepUs * kAutoN192TileCost
+                                              : kStagedStepUs * kAutoNarrowTileCost;
   return kStagedFixedUs + static_cast<double>(rounds * steps_of(dims)) * step;
 }
 

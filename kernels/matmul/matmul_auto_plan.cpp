@@ -92,6 +92,27 @@ AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_
   return padded;
 }
 
+/// An aligned shape's staged plan, or the padded call where B and C rows are not of 128-byte
+/// multiples (N % 64 != 0) and its model beats the staged kernel's estimate on such rows
+/// (kAutoShortRowsCost); split-K plans stay as they are.
+AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
+  const bool whole_k = direct.kernel == AutoKernel::wgmma_tma_staged ||
+                       direct.kernel == AutoKernel::wgmma_tma_staged_n192 ||
+                       direct.kernel == AutoKernel::wgmma_tma_staged_n128;
+  const PaddedLayout layout = padded_layout(dims, true, true, true);
+  if (!whole_k || layout.bytes == 0) return direct;
+  const TmaTile tile = direct.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
+                       : direct.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
+                                                                             : TmaTile::n128;
+  const double direct_us = kAutoShortRowsCost * staged_estimate_us(dims, tile, sm_count);
+  const double wide_us = padded_estimate_us(dims, layout, TmaTile::n256, sm_count);
+  const double narrow_us = padded_estimate_us(dims, layout, TmaTile::n128, sm_count);
+  if (std::min(wide_us, narrow_us) >= direct_us) return direct;
+  AutoPlan padded{wide_us <= narrow_us ? AutoKernel::wgmma_tma_padded : AutoKernel::wgmma_tma_padded_n128, 1, 0};
+  padded.padded_bytes = layout.bytes;
+  return padded;
+}
+
 /// TF32: the mma.sync plan of the split model, or on compute capability 9.0 the TF32 wgmma kernel
 /// where its model (Bᵀ pre-pass included) is faster. TMA reads rows of 16-byte multiples: where K
 /// is not a multiple of 4, Bᵀ is written with rows of K rounded up to 4 (zeros past K) and A
@@ -180,16 +201,18 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
   // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits),
-  // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported).
+  // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported), on
+  // copies of B and C with rows of 128-byte multiples where that is modelled faster.
   // Other shapes run the same kernel on padded copies where the padded call's model is faster
   // than the cp.async wgmma kernel's element-wise copies (unaligned()).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
   if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2 &&
       staged_whole_k_beats_split(dims, device.sm_count)) {
-    return {staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0};
+    return rows_of_128_bytes({staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0}, dims,
+                             device.sm_count);
   }
-  if (aligned) return staged(plan, dims, device.sm_count);
+  if (aligned) return rows_of_128_bytes(staged(plan, dims, device.sm_count), dims, device.sm_count);
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }
 

@@ -19,8 +19,8 @@ PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c
   layout.k_pitch = padded_pitch(dims.k);
   layout.n_pitch = padded_pitch(dims.n);
   layout.pad_a = dims.k % 8 != 0 || !a_aligned16;
-  layout.pad_b = dims.n % 8 != 0 || !b_aligned16;
-  layout.pad_c = dims.n % 8 != 0 || !c_aligned16;
+  layout.pad_b = dims.n % kPaddedRowElements != 0 || !b_aligned16;
+  layout.pad_c = dims.n % kPaddedRowElements != 0 || !c_aligned16;
   std::size_t end = 0;
   auto place = [&end](bool present, long long rows, long long pitch) {
     const std::size_t offset = end;
