@@ -356,7 +356,9 @@ Variant<MatmulArgs> auto_variant() {
   v.description =
       "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
       "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
-      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; other shapes "
+      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; where N is not a "
+      "multiple of 64, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
+      "staged kernel on rows off 128 bytes, modelled 1.4x slower; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
       "of them (2 splits, or 3+ where M >= 128, K <= 4096 and the 128x128 tiles fill a quarter of the SMs: "
