@@ -1,6 +1,7 @@
 #pragma once
 /// The padded TMA path's half of matmul's `auto` rule for 16-bit shapes TMA cannot address (K or N
-/// not a multiple of 8, or misaligned operands) on compute capability 9.0: a fixed cost model of a
+/// not a multiple of 8, or misaligned operands; and aligned ones whose B and C rows are not 128-byte
+/// multiples) on compute capability 9.0: a fixed cost model of a
 /// wgmma_tma_padded call (its copies, then the staged kernel) against one of the cp.async `wgmma`
 /// kernel's element-wise copies, which such shapes ran before; no timing at run time.
 /// kernels/matmul/NOTES.md ("wgmma_tma_padded") gives the constants' sources and the predictions.

@@ -119,9 +119,9 @@ inline constexpr double kAutoN192TileCost = 0.7875;
 
 /// The staged kernel's time on B and C rows that are not of 128-byte multiples (N a multiple of 8
 /// but not of 64), as a multiple of its time on rows that are (H200, session 27, bf16 cold µs):
-/// 4096x4104x4096 263.6 against 180.0 at 4096x4096x4104 (the same tiles; A's rows off 128 bytes
-/// cost nothing), 6472x6584x3176 566.3-578.5 against 394.2-415.8 at 6528x6656x3200 (the same tiles
-/// and steps). Where the padded call's model (copies of B and C, then the kernel on 128-byte rows)
+/// 6472x6584x3176 566.3-578.5 against 394.2-415.8 at 6528x6656x3200 (the same tiles and steps;
+/// the one pair measured: 4096x4104x4096, 263.6 against 4096x4096x4104's 180.0, has one more tile
+/// round, so only about 1.2x of it is the rows). Where the padded call's model (copies of B and C, then the kernel on 128-byte rows)
 /// beats the staged estimate times this, `auto` copies.
 inline constexpr double kAutoShortRowsCost = 1.4;
 

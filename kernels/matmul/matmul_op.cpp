@@ -260,8 +260,8 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
 }
 
 /// The staged TMA kernel on any 16-bit shape: operands TMA cannot address (rows not a multiple of
-/// 16 bytes, or misaligned), and B and C whose rows are not of 128 (the kernel ran 1.4x faster on
-/// those), are copied inside the call into padded scratch, C through scratch and a
+/// 16 bytes, or misaligned), and B and C whose rows are not 128-byte multiples (the kernel ran 1.4x
+/// slower on such rows), are copied inside the call into padded scratch, C through scratch and a
 /// copy-out (matmul_padded_layout.hpp). The scratch and the maps are made once per problem, outside
 /// the timed window; the copies are inside it.
 Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
@@ -270,11 +270,11 @@ Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
   v.name = narrow ? "wgmma_tma_padded_n128" : "wgmma_tma_padded";
   v.description = std::string(narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") +
                   " on any shape (compute capability 9.0 only): A whose rows are not a multiple of 16 bytes and B "
-                  "whose rows are not of 128 are first copied (one kernel) into scratch of 128-byte rows, C is "
-                  "written to such scratch and copied out "
+                  "whose rows are not 128-byte multiples are first copied (one kernel) into scratch of 128-byte rows; C, "
+                  "where its rows are not, is written to such scratch and copied out "
                   "(a third kernel); refuses shapes with nothing to copy (the staged variant runs those)";
   v.dtypes = {DType::f16, DType::bf16};
-  v.kernels_per_call = 3;  // on the shapes it exists for: K and N not multiples of 8
+  v.kernels_per_call = 3;  // where K is not a multiple of 8 and N not of 64
   v.cannot_run = [narrow](const MatmulArgs& args) {
     if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
       return why;

@@ -1,5 +1,6 @@
 // Copies of 16-bit row-major matrices between a caller's layout (rows of any length at any 2-byte
-// aligned address) and 16-byte aligned scratch whose rows are padded to a multiple of 8 elements:
+// aligned address) and 16-byte aligned scratch whose rows are padded to a multiple of 8 elements
+// (the layout uses 64):
 // the copy-in and copy-out of `wgmma_tma_padded` (matmul_padded_layout.hpp).
 //
 // Both kernels give each thread one 16-byte word of the side they write, so every store is a

@@ -201,15 +201,16 @@ struct RowsSplitShape {
 };
 RowsSplitShape rows_split_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count);
 
-/// Few long rows: each row split over rows_split_shape's blocks, each folding its tiles of the
-/// row's 16-byte aligned body (the first block also the unaligned head and the tail), writing a
-/// partial and drawing a ticket on its row's counter; the row's last block folds the row's
-/// partials in split order (deterministic), writes out[row] and puts the counter back to 0.
-/// `partials` holds rows x rows_split_tiles floats (enough for any sm_count), `counters` rows
+/// Few long rows: each row split over shape.splits blocks (rows_split_shape), each folding its
+/// tiles of the row's 16-byte aligned body (the first block also the unaligned head and the tail),
+/// writing a partial and drawing a ticket on its row's counter; the row's last block folds the
+/// row's partials in split order (deterministic on one device; the order follows the SM count),
+/// writes out[row] and puts the counter back to 0.
+/// `partials` holds rows x shape.splits floats (at most rows_split_tiles a row), `counters` rows
 /// unsigned, zero before the first call and left zero by each call.
 template <typename T>
 void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                       unsigned* counters, int sm_count, Reduction reduction, cudaStream_t stream);
+                       unsigned* counters, RowsSplitShape shape, Reduction reduction, cudaStream_t stream);
 
 // ---- outer axes: rows x cols -> cols (sum over every axis but the last) -------------------------
 

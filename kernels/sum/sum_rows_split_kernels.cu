@@ -18,7 +18,8 @@ constexpr int kSplitUnroll = 4;
 /// 16-byte vectors of a tile: 256 threads x 4 loads in flight, 16 KiB, the tile that measured
 /// fastest for bare reads on the H100 (sum/NOTES.md, "The layout probe").
 constexpr std::int64_t kSplitVectors = std::int64_t{kSplitBlock} * kSplitUnroll;
-/// Blocks of kSplitBlock threads an SM holds at once, and the most tiles one block takes.
+/// The rule's divisor, blocks of kSplitBlock threads an SM could hold by threads alone (ptxas's
+/// 34-36 registers let 6 reside), and the most tiles one block takes.
 constexpr std::int64_t kSplitResidentBlocksPerSm = 2048 / kSplitBlock;
 constexpr std::int64_t kSplitMostTilesPerBlock = 4;
 
@@ -78,8 +79,7 @@ __global__ void __launch_bounds__(kSplitBlock)
 
 template <typename T, typename Op>
 void rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials, unsigned* counters,
-                int sm_count, Op op, cudaStream_t stream) {
-  const RowsSplitShape shape = rows_split_shape(rows, cols, sizeof(T), sm_count);
+                RowsSplitShape shape, Op op, cudaStream_t stream) {
   const std::int64_t splits = shape.splits;
   if (rows * splits > 0x7FFFFFFF) throw std::invalid_argument("sum split rows: too many blocks for a 1-D grid");
   rows_split_kernel<T><<<static_cast<unsigned>(rows * splits), kSplitBlock, 0, stream>>>(
@@ -97,7 +97,7 @@ std::int64_t rows_split_tiles(std::int64_t cols, std::size_t element_size) {
 
 RowsSplitShape rows_split_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size, int sm_count) {
   if (sm_count < 1) throw std::invalid_argument("sum split rows: sm_count must be at least 1");
-  // Where the tiles fill every resident slot more than once, a block takes several: its launch,
+  // Where the tiles fill those slots at least twice, a block takes several: its launch,
   // block reduction and ticket cost the same for 64 KiB as for 16 KiB (NOTES.md, "Tiles per
   // block for split_row").
   const std::int64_t tiles = rows_split_tiles(cols, element_size);
@@ -108,16 +108,16 @@ RowsSplitShape rows_split_shape(std::int64_t rows, std::int64_t cols, std::size_
 
 template <typename T>
 void launch_rows_split(const T* in, T* out, std::int64_t rows, std::int64_t cols, float* partials,
-                       unsigned* counters, int sm_count, Reduction reduction, cudaStream_t stream) {
-  if (reduction == Reduction::sum) rows_split(in, out, rows, cols, partials, counters, sm_count, SumOp{}, stream);
-  else rows_split(in, out, rows, cols, partials, counters, sm_count, MaxOp{}, stream);
+                       unsigned* counters, RowsSplitShape shape, Reduction reduction, cudaStream_t stream) {
+  if (reduction == Reduction::sum) rows_split(in, out, rows, cols, partials, counters, shape, SumOp{}, stream);
+  else rows_split(in, out, rows, cols, partials, counters, shape, MaxOp{}, stream);
 }
 
-template void launch_rows_split<float>(const float*, float*, std::int64_t, std::int64_t, float*, unsigned*, int,
-                                       Reduction, cudaStream_t);
+template void launch_rows_split<float>(const float*, float*, std::int64_t, std::int64_t, float*, unsigned*,
+                                       RowsSplitShape, Reduction, cudaStream_t);
 template void launch_rows_split<__half>(const __half*, __half*, std::int64_t, std::int64_t, float*, unsigned*,
-                                        int, Reduction, cudaStream_t);
+                                        RowsSplitShape, Reduction, cudaStream_t);
 template void launch_rows_split<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
-                                               float*, unsigned*, int, Reduction, cudaStream_t);
+                                               float*, unsigned*, RowsSplitShape, Reduction, cudaStream_t);
 
 }  // namespace kbench::sum

@@ -123,16 +123,17 @@ Variant<ReductionArgs> ring_rows(Reduction reduction) {
   return v;
 }
 
-/// split_row's partials and per-row ticket counters for one problem.
+/// split_row's shape, partials and per-row ticket counters for one problem.
 struct SplitState {
-  DeviceBuffer partials;  ///< rows x rows_split_tiles floats
+  RowsSplitShape shape;   ///< blocks per row and tiles per block on this device
+  DeviceBuffer partials;  ///< rows x shape.splits floats
   DeviceBuffer counters;  ///< one per row
 };
 
 std::shared_ptr<SplitState> make_split_state(const ReductionArgs& args) {
   auto state = std::make_shared<SplitState>();
-  const std::int64_t splits = rows_split_tiles(args.cols, dtype_size(args.dtype));
-  state->partials = DeviceBuffer(static_cast<std::size_t>(args.rows * splits) * sizeof(float));
+  state->shape = rows_split_shape(args.rows, args.cols, dtype_size(args.dtype), args.device.sm_count);
+  state->partials = DeviceBuffer(static_cast<std::size_t>(args.rows * state->shape.splits) * sizeof(float));
   state->counters = zeroed_tickets(static_cast<std::size_t>(args.rows));
   return state;
 }
@@ -142,7 +143,7 @@ CallFn split_call(const ReductionArgs& args, Reduction reduction) {
   return [args, reduction, state](cudaStream_t stream) {
     with_typed(args, [&](auto x, auto y) {
       launch_rows_split(x, y, args.rows, args.cols, state->partials.as<float>(), state->counters.as<unsigned>(),
-                        args.device.sm_count, reduction, stream);
+                        state->shape, reduction, stream);
     });
   };
 }

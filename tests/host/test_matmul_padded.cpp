@@ -51,8 +51,9 @@ TEST_CASE("padded layout of the zoo's 1023x4097x513: all three operands copied, 
   CHECK(padded_extra_bytes(d, l) == Approx(27464700.0));
 }
 
-TEST_CASE("padded layout copies only what TMA cannot address", "[matmul][padded]") {
-  SECTION("K odd, N a multiple of 8: A alone, one copy kernel before the GEMM") {
+TEST_CASE("padded layout copies what TMA cannot address, and B and C whose rows are not 128-byte multiples",
+          "[matmul][padded]") {
+  SECTION("K odd, N a multiple of 64: A alone, one copy kernel before the GEMM") {
     const PaddedLayout l = padded_layout({1000, 1024, 999}, true, true, true);
     CHECK(l.pad_a);
     CHECK_FALSE(l.pad_b);
@@ -136,7 +137,7 @@ TEST_CASE("padded layout: regions 256-byte aligned, disjoint, inside the scratch
   }
 }
 
-TEST_CASE("auto: padded plans only for unaligned 16-bit shapes, with scratch for the layout they run, where the "
+TEST_CASE("auto: padded plans only for unaligned 16-bit shapes or N not a multiple of 64, with scratch for the layout they run, where the "
           "model puts them ahead of the element-wise wgmma kernel", "[matmul][auto][padded]") {
   const std::vector<int> extents{1, 7, 64, 100, 129, 513, 1000, 1023, 1024, 4096, 4097, 4104, 8191};
   for (const AutoDevice device : {kH100, AutoDevice{78, true}}) {
