@@ -178,18 +178,18 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
     throw std::logic_error("matmul auto: a staged TMA plan for " + std::string(dtype_name(args.dtype)));
   }
   if (plan.kernel == AutoKernel::wgmma_tma_padded || plan.kernel == AutoKernel::wgmma_tma_padded_n128) {
-    if (padded_layout_for(dims, args.a, args.b, args.c).bytes > plan.padded_bytes) {
+    if (padded_layout_for(dims, args.a, args.b, args.c, plan.short_rows).bytes > plan.padded_bytes) {
       throw std::logic_error("matmul auto: a padded TMA plan with less scratch than its operands need");
     }
     void* scratch = const_cast<float*>(workspace);  // the plan's whole workspace: padded_bytes
     if (args.dtype == DType::f16) {
       return make_wgmma_tma_padded_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
-                                            static_cast<__half*>(args.c), dims, scratch);
+                                            static_cast<__half*>(args.c), dims, scratch, plan.short_rows);
     }
     if (args.dtype == DType::bf16) {
       return make_wgmma_tma_padded_operands(static_cast<const __nv_bfloat16*>(args.a),
                                             static_cast<const __nv_bfloat16*>(args.b),
-                                            static_cast<__nv_bfloat16*>(args.c), dims, scratch);
+                                            static_cast<__nv_bfloat16*>(args.c), dims, scratch, plan.short_rows);
     }
     throw std::logic_error("matmul auto: a padded TMA plan for " + std::string(dtype_name(args.dtype)));
   }

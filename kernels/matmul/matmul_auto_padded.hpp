@@ -17,8 +17,10 @@ namespace kbench::matmul {
 /// tiles × 64-deep steps × the tile's step time.
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
 
-/// A wgmma_tma_padded call in µs: staged_estimate_us, plus each copy kernel's launch and the bytes
-/// the copies move (padded_extra_bytes) at a copy's rate.
+/// A wgmma_tma_padded call in µs: staged_estimate_us (times kAutoShortRowsCost where the kernel
+/// reads B or writes C in rows that are not of 128-byte multiples), plus each copy kernel's launch
+/// and the bytes the copies move (padded_extra_bytes) at a copy's rate. A layout that copies
+/// nothing models the staged kernel on the caller's operands.
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count);
 
 /// The cp.async wgmma kernel with its element-wise copies, K split `splits` ways (1: whole K), in

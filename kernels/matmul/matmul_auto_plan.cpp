@@ -74,21 +74,25 @@ AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count, bool n192_allowed
 
 /// Shapes TMA cannot address (K or N not a multiple of 8, or misaligned pointers), given the 128×256
 /// plan: where the staged kernel would run whole K (as staged() picks its tile), the padded call
-/// if its model beats the element-wise wgmma kernel's; 3 or more K splits stay on that kernel's
-/// split-K; few tiles that do not split stay on tensor_core (small problems).
+/// if its model beats the element-wise wgmma kernel's, copying B and C rows that TMA could read
+/// but that are not of 128-byte multiples only where the model says that pays; 3 or more K splits
+/// stay on that kernel's split-K; few tiles that do not split stay on tensor_core (small problems).
 AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_aligned16) {
   const AutoPlan on_tma = staged(wide, dims, sm_count, false);
   const bool whole = wide.kernel != AutoKernel::wgmma_split_k;
   if (on_tma.kernel == AutoKernel::wgmma_split_k) return wide;
   if (whole && 2 * wgmma_tiles(dims) <= sm_count) return {AutoKernel::tensor_core, 1, 0};
-  const PaddedLayout layout = padded_layout(dims, pointers_aligned16, pointers_aligned16, pointers_aligned16);
   const TmaTile tile = on_tma.kernel == AutoKernel::wgmma_tma_staged ? TmaTile::n256 : TmaTile::n128;
+  const bool a16 = pointers_aligned16;
+  const PaddedLayout copied = padded_layout(dims, a16, a16, a16, ShortRows::copied);
+  const PaddedLayout kept = padded_layout(dims, a16, a16, a16, ShortRows::kept);
+  const double copied_us = padded_estimate_us(dims, copied, tile, sm_count);
+  const double kept_us = padded_estimate_us(dims, kept, tile, sm_count);
   const AutoPlan fallback = whole ? AutoPlan{AutoKernel::wgmma, 1, 0} : wide;
-  if (padded_estimate_us(dims, layout, tile, sm_count) >= wgmma_elementwise_estimate_us(dims, wide.splits, sm_count)) {
-    return fallback;
-  }
+  if (std::min(copied_us, kept_us) >= wgmma_elementwise_estimate_us(dims, wide.splits, sm_count)) return fallback;
   AutoPlan padded{tile == TmaTile::n256 ? AutoKernel::wgmma_tma_padded : AutoKernel::wgmma_tma_padded_n128, 1, 0};
-  padded.padded_bytes = layout.bytes;
+  padded.short_rows = kept_us < copied_us ? ShortRows::kept : ShortRows::copied;
+  padded.padded_bytes = (padded.short_rows == ShortRows::kept ? kept : copied).bytes;
   return padded;
 }
 
@@ -104,7 +108,7 @@ AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
   const TmaTile tile = direct.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
                        : direct.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
                                                                              : TmaTile::n128;
-  const double direct_us = kAutoShortRowsCost * staged_estimate_us(dims, tile, sm_count);
+  const double direct_us = padded_estimate_us(dims, PaddedLayout{}, tile, sm_count);  // short rows, no copies
   const double wide_us = padded_estimate_us(dims, layout, TmaTile::n256, sm_count);
   const double narrow_us = padded_estimate_us(dims, layout, TmaTile::n128, sm_count);
   if (std::min(wide_us, narrow_us) >= direct_us) return direct;

@@ -5,6 +5,7 @@
 /// predictions. Host-only.
 
 #include "kbench/types.hpp"
+#include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 
 #include <cstddef>
@@ -60,6 +61,9 @@ struct AutoPlan {
   /// workspace's front before any slices; a wgmma_tf32 plan's A in rows of K rounded up to 4 where
   /// K is not a multiple of 4 (wgmma_tf32_padded_a_bytes), between Bᵀ and the slices; else 0.
   std::size_t padded_bytes = 0;
+  /// A wgmma_tma_padded plan's choice for B and C rows TMA can read that are not of 128-byte
+  /// multiples; else unused.
+  ShortRows short_rows = ShortRows::copied;
   /// A small_simt(_split_k) plan's tile height; else unused.
   SimtSmallRows simt_rows = SimtSmallRows::r16;
   /// An outer_simt(_split_k) plan's tile; else unused.

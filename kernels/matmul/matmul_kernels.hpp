@@ -213,15 +213,17 @@ struct WgmmaTmaPaddedOperands {
 };
 
 /// The padded layout of C = A·B of `dims` on these pointers (scratch bytes to allocate).
-PaddedLayout padded_layout_for(Dims dims, const void* a, const void* b, const void* c);
+PaddedLayout padded_layout_for(Dims dims, const void* a, const void* b, const void* c,
+                               ShortRows short_rows = ShortRows::copied);
 
 /// The maps and copies for these operands, with `scratch` holding padded_layout_for(...).bytes
 /// (may be null when that is 0). Throws std::invalid_argument where scratch is missing or not
 /// 256-byte aligned, CudaError where the driver refuses a map.
 WgmmaTmaPaddedOperands<__half> make_wgmma_tma_padded_operands(const __half* a, const __half* b, __half* c, Dims dims,
-                                                              void* scratch);
+                                                              void* scratch, ShortRows short_rows = ShortRows::copied);
 WgmmaTmaPaddedOperands<__nv_bfloat16> make_wgmma_tma_padded_operands(const __nv_bfloat16* a, const __nv_bfloat16* b,
-                                                                     __nv_bfloat16* c, Dims dims, void* scratch);
+                                                                     __nv_bfloat16* c, Dims dims, void* scratch,
+                                                                     ShortRows short_rows = ShortRows::copied);
 
 /// Copies A and B into their padded scratch (one launch, where either needs it), runs
 /// launch_wgmma_tma_staged on `tile`, and copies C out of its scratch (where it went through one):

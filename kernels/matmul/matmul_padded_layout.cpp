@@ -14,13 +14,14 @@ std::size_t matrix_bytes(long long rows, long long pitch) {
 
 }  // namespace
 
-PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c_aligned16) {
+PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c_aligned16, ShortRows short_rows) {
   PaddedLayout layout;
   layout.k_pitch = padded_pitch(dims.k);
   layout.n_pitch = padded_pitch(dims.n);
   layout.pad_a = dims.k % 8 != 0 || !a_aligned16;
-  layout.pad_b = dims.n % kPaddedRowElements != 0 || !b_aligned16;
-  layout.pad_c = dims.n % kPaddedRowElements != 0 || !c_aligned16;
+  const long long row_multiple = short_rows == ShortRows::copied ? kPaddedRowElements : 8;
+  layout.pad_b = dims.n % row_multiple != 0 || !b_aligned16;
+  layout.pad_c = dims.n % row_multiple != 0 || !c_aligned16;
   std::size_t end = 0;
   auto place = [&end](bool present, long long rows, long long pitch) {
     const std::size_t offset = end;

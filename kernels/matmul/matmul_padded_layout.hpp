@@ -24,12 +24,17 @@ constexpr long long padded_pitch(long long extent) {
   return (extent + kPaddedRowElements - 1) / kPaddedRowElements * kPaddedRowElements;
 }
 
+/// Whether B and C rows that TMA can address but that are not of 128-byte multiples (N a multiple
+/// of 8 but not of 64, aligned operands) are copied: `auto` decides by its model (the copies cost
+/// more than the short rows where C is large and K short); the wgmma_tma_padded variant copies.
+enum class ShortRows { copied, kept };
+
 /// The scratch of one call, in one buffer: A at a_offset (M × k_pitch), B at b_offset (K × n_pitch),
 /// C at c_offset (M × n_pitch), each present only where its flag says and 256-byte aligned.
 struct PaddedLayout {
   bool pad_a = false;  ///< A is copied (K % 8 != 0, or A not 16-byte aligned)
-  bool pad_b = false;  ///< B is copied (N % 64 != 0, or B not 16-byte aligned)
-  bool pad_c = false;  ///< C goes through scratch and a copy-out (N % 64 != 0, or C not 16-byte aligned)
+  bool pad_b = false;  ///< B is copied (N % 64 != 0 where ShortRows::copied, else N % 8 != 0; or B misaligned)
+  bool pad_c = false;  ///< C goes through scratch and a copy-out (as B, on C's alignment)
   long long k_pitch = 0;  ///< A's scratch row pitch, in elements: padded_pitch(K) (used only when pad_a)
   long long n_pitch = 0;  ///< B's and C's row pitch as the kernel reads and writes them: padded_pitch(N)
   std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
@@ -37,7 +42,8 @@ struct PaddedLayout {
 };
 
 /// The layout for C = A·B of `dims` in a 16-bit dtype with operands at these alignments.
-PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c_aligned16);
+PaddedLayout padded_layout(Dims dims, bool a_aligned16, bool b_aligned16, bool c_aligned16,
+                           ShortRows short_rows = ShortRows::copied);
 
 /// The padded scratch of a problem whose every operand is copied (the most any call of `dims` needs).
 inline PaddedLayout padded_layout_bound(Dims dims) { return padded_layout(dims, false, false, false); }

@@ -13,9 +13,9 @@ namespace {
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <typename T>
-WgmmaTmaPaddedOperands<T> make(const T* a, const T* b, T* c, Dims dims, void* scratch) {
+WgmmaTmaPaddedOperands<T> make(const T* a, const T* b, T* c, Dims dims, void* scratch, ShortRows short_rows) {
   WgmmaTmaPaddedOperands<T> x;
-  x.layout = padded_layout_for(dims, a, b, c);
+  x.layout = padded_layout_for(dims, a, b, c, short_rows);
   x.a = a;
   x.b = b;
   x.c = c;
@@ -36,18 +36,19 @@ WgmmaTmaPaddedOperands<T> make(const T* a, const T* b, T* c, Dims dims, void* sc
 
 }  // namespace
 
-PaddedLayout padded_layout_for(Dims dims, const void* a, const void* b, const void* c) {
-  return padded_layout(dims, aligned16(a), aligned16(b), aligned16(c));
+PaddedLayout padded_layout_for(Dims dims, const void* a, const void* b, const void* c, ShortRows short_rows) {
+  return padded_layout(dims, aligned16(a), aligned16(b), aligned16(c), short_rows);
 }
 
 WgmmaTmaPaddedOperands<__half> make_wgmma_tma_padded_operands(const __half* a, const __half* b, __half* c, Dims dims,
-                                                              void* scratch) {
-  return make(a, b, c, dims, scratch);
+                                                              void* scratch, ShortRows short_rows) {
+  return make(a, b, c, dims, scratch, short_rows);
 }
 
 WgmmaTmaPaddedOperands<__nv_bfloat16> make_wgmma_tma_padded_operands(const __nv_bfloat16* a, const __nv_bfloat16* b,
-                                                                     __nv_bfloat16* c, Dims dims, void* scratch) {
-  return make(a, b, c, dims, scratch);
+                                                                     __nv_bfloat16* c, Dims dims, void* scratch,
+                                                                     ShortRows short_rows) {
+  return make(a, b, c, dims, scratch, short_rows);
 }
 
 template <typename T>

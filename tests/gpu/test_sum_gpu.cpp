@@ -80,6 +80,14 @@ TEST_CASE("the shape-class kernels and auto match the reference on large odd ext
       check_variants(op, shape, rows_kernels, stream);
     }
   }
+  // split_row's blocks of several 16 KiB tiles (132 SMs): fp32 9x1000003 2 per block (a row in 123
+  // blocks, the last of one tile), 37x1000003 4 (fp32 62 blocks a row, 16-bit 31), each ending on
+  // a partial tile; 16-bit 9x1000003 stays at 1.
+  for (const char* name : {"sum_inner", "max_inner"}) {
+    for (const Shape& shape : std::vector<Shape>{{9, 1000003}, {37, 1000003}}) {
+      check_variants(*registry().find(name), shape, {"split_row", "auto"}, stream);
+    }
+  }
   const Op& outer = *registry().find("sum_outer");
   for (const Shape& shape : std::vector<Shape>{{1048573, 7}, {1000003, 3}, {262147, 64}, {131071, 127}, {65537, 129},
                                                {3, 1000003}, {7, 262147}, {1000003, 1}, {3, 5, 33}, {4099, 3, 17}}) {

@@ -5,6 +5,7 @@
 #include "kernels/matmul/matmul_padded_layout.hpp"
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -131,6 +132,11 @@ TEST_CASE("padded layout: regions 256-byte aligned, disjoint, inside the scratch
           CHECK(l.pad_a == (k % 8 != 0 || !(alignment & 1)));
           CHECK(l.pad_b == (n % 64 != 0 || !(alignment & 2)));
           CHECK(l.pad_c == (n % 64 != 0 || !(alignment & 4)));
+          const PaddedLayout kept = padded_layout(d, alignment & 1, alignment & 2, alignment & 4, ShortRows::kept);
+          CHECK(kept.pad_a == l.pad_a);
+          CHECK(kept.pad_b == (n % 8 != 0 || !(alignment & 2)));
+          CHECK(kept.pad_c == (n % 8 != 0 || !(alignment & 4)));
+          CHECK(kept.bytes <= l.bytes);
         }
       }
     }
@@ -159,7 +165,9 @@ TEST_CASE("auto: padded plans only for unaligned 16-bit shapes or N not a multip
               continue;
             }
             CHECK((!aligned || n % 64 != 0));  // an aligned shape only for B and C rows off 128 bytes
-            const PaddedLayout layout = padded_layout(d, aligned_pointers, aligned_pointers, aligned_pointers);
+            const PaddedLayout layout = padded_layout(d, aligned_pointers, aligned_pointers, aligned_pointers, p.short_rows);
+            const PaddedLayout other = padded_layout(d, aligned_pointers, aligned_pointers, aligned_pointers,
+                                                     p.short_rows == ShortRows::kept ? ShortRows::copied : ShortRows::kept);
             CHECK(p.padded_bytes == layout.bytes);
             CHECK(p.padded_bytes > 0);
             CHECK(p.splits == 1);
@@ -168,12 +176,19 @@ TEST_CASE("auto: padded plans only for unaligned 16-bit shapes or N not a multip
             CHECK(static_cast<double>(m) * n * k > kAutoSmallVolume);
             const TmaTile tile = p.kernel == AutoKernel::wgmma_tma_padded ? TmaTile::n256 : TmaTile::n128;
             const int splits = 2 * ((m + 127) / 128) * ((n + 255) / 256) > device.sm_count ? 1 : 2;
-            if (aligned) {  // against the staged kernel on rows off 128 bytes
-              CHECK(padded_estimate_us(d, layout, tile, device.sm_count) <
-                    kAutoShortRowsCost * staged_estimate_us(d, TmaTile::n256, device.sm_count));
+            const double padded_us = padded_estimate_us(d, layout, tile, device.sm_count);
+            if (aligned) {  // against the staged kernel on rows off 128 bytes, on the slowest tile it may run
+              CHECK(p.short_rows == ShortRows::copied);
+              double direct_us = 0;
+              for (TmaTile t : {TmaTile::n256, TmaTile::n192, TmaTile::n128}) {
+                direct_us = std::max(direct_us, kAutoShortRowsCost * staged_estimate_us(d, t, device.sm_count));
+              }
+              CHECK(padded_us < direct_us);
             } else {
-              CHECK(padded_estimate_us(d, layout, tile, device.sm_count) <
-                    wgmma_elementwise_estimate_us(d, splits, device.sm_count));
+              CHECK(padded_us < wgmma_elementwise_estimate_us(d, splits, device.sm_count));
+              // the layout the model favours: ties keep the copies
+              CHECK(padded_us <= padded_estimate_us(d, other, tile, device.sm_count));
+              if (p.short_rows == ShortRows::kept) CHECK(padded_us < padded_estimate_us(d, other, tile, device.sm_count));
             }
           }
         }
@@ -218,4 +233,29 @@ TEST_CASE("auto: aligned 16-bit shapes copy B and C to rows of 128-byte multiple
   CHECK(l.pad_b);
   CHECK(l.pad_c);
   CHECK(p.padded_bytes == l.bytes);
+}
+
+TEST_CASE("auto: odd K with N a multiple of 8 but not of 64 copies B and C only where the model says it pays",
+          "[matmul][auto][padded]") {
+  // A is copied (K % 8 != 0); B's and C's rows TMA could read. A large C over a short K: the
+  // copies of C (2 x 134 MB) cost more than the short rows (modelled 317 against 265 µs).
+  const Dims short_k{8192, 8200, 1023};
+  const AutoPlan p = plan_auto(short_k, DType::bf16, kH100, true);
+  REQUIRE(padded_kernel(p.kernel));
+  CHECK(p.short_rows == ShortRows::kept);
+  const PaddedLayout kept = padded_layout(short_k, true, true, true, ShortRows::kept);
+  CHECK(kept.pad_a);
+  CHECK_FALSE(kept.pad_b);
+  CHECK_FALSE(kept.pad_c);
+  CHECK(p.padded_bytes == kept.bytes);
+  CHECK(padded_estimate_us(short_k, kept, TmaTile::n256, 132) <
+        padded_estimate_us(short_k, padded_layout(short_k, true, true, true), TmaTile::n256, 132));
+  // Long K: the kernel's time outweighs the copies, which pay (as 6472x6584x3176 measured).
+  const AutoPlan long_k = plan_auto({6472, 6584, 3175}, DType::bf16, kH100, true);
+  REQUIRE(padded_kernel(long_k.kernel));
+  CHECK(long_k.short_rows == ShortRows::copied);
+  // Misaligned pointers copy everything whatever the choice.
+  const AutoPlan misaligned = plan_auto(short_k, DType::bf16, kH100, false);
+  REQUIRE(padded_kernel(misaligned.kernel));
+  CHECK(misaligned.padded_bytes == padded_layout_bound(short_k).bytes);
 }

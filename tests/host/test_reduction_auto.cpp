@@ -89,6 +89,11 @@ TEST_CASE("auto row reductions: vector_rows up to 16 bytes, a thread per row up 
   CHECK(split_shape(32, 1048573, 2, 132) == std::pair<std::int64_t, std::int64_t>{43, 3});    // 4096 tiles
   CHECK(split_shape(32, 1048573, 2, 16) == std::pair<std::int64_t, std::int64_t>{32, 4});
   CHECK(split_shape(3, 1000003, 2, 132) == std::pair<std::int64_t, std::int64_t>{123, 1});    // one tile a block
+  // The GPU test's multi-tile shapes (test_sum_gpu.cpp).
+  CHECK(split_shape(9, 1000003, 4, 132) == std::pair<std::int64_t, std::int64_t>{123, 2});
+  CHECK(split_shape(9, 1000003, 2, 132) == std::pair<std::int64_t, std::int64_t>{123, 1});
+  CHECK(split_shape(37, 1000003, 4, 132) == std::pair<std::int64_t, std::int64_t>{62, 4});
+  CHECK(split_shape(37, 1000003, 2, 132) == std::pair<std::int64_t, std::int64_t>{31, 4});
   CHECK(split_shape(1, 7, 2, 132) == std::pair<std::int64_t, std::int64_t>{1, 1});
   CHECK_THROWS_AS(sum::rows_split_shape(1, 7, 2, 0), std::invalid_argument);
   CHECK(std::string(sum::kernel_name(RowKernel::split)) == "split_row");
