@@ -232,6 +232,15 @@ template <typename T>
 void launch_wgmma_tma_padded(const WgmmaTmaPaddedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream);
 
+/// launch_wgmma_tma_staged's 128×256 kernel under stream-K (matmul_stream_k.hpp): `grid` blocks
+/// (1 to the device's SMs: they wait on each other, so all must run at once), the last tiles' steps
+/// spread evenly over them. `workspace`: stream_k_workspace_bytes(grid, 256), 16-byte aligned,
+/// zeroed before the first launch (each launch leaves it so). Throws std::invalid_argument on a
+/// grid or workspace outside that.
+template <typename T>
+void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, void* workspace, int grid,
+                               cudaStream_t stream);
+
 /// The block tile of launch_wgmma_tma_staged along N.
 constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }
 

@@ -15,6 +15,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 #include "kernels/matmul/matmul_reference.hpp"
+#include "kernels/matmul/matmul_stream_k.hpp"
 
 #include "kbench/ops/matmul.hpp"
 
@@ -259,6 +260,52 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
   return v;
 }
 
+/// A call's workspace, zeroed once (gemv's tickets and stream-K's flags must start at zero; the other plans overwrite theirs).
+std::shared_ptr<const DeviceBuffer> zeroed_workspace(std::size_t bytes) {
+  return std::make_shared<const DeviceBuffer>(zeroed_device_buffer(bytes));
+}
+
+/// The staged TMA kernel's 128×256 tiles under stream-K (matmul_stream_k.hpp): one block per SM,
+/// the last rounds' tile steps spread evenly over them; the slots and flags are allocated and zeroed
+/// once per problem, outside the timed window.
+Variant<MatmulArgs> wgmma_tma_stream_k() {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_tma_stream_k";
+  v.description =
+      "wgmma_tma_staged's 128x256 kernel (compute capability 9.0 only) under stream-K: one block per SM runs "
+      "whole tiles for all but the last two rounds, then an even share of the remaining tiles' 64-deep K steps; a "
+      "tile split between blocks is finished by the block holding its first step, which adds the others' fp32 "
+      "parts (handed over through a workspace slot and flag per block); shapes whose tiles fill the SMs a whole "
+      "number of times, or number fewer than the SMs, run every tile whole; K and N multiples of 8, C 16-byte aligned";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+      return why;
+    }
+    return matmul::wgmma_tma_staged_unsupported(dims_of(args), args.a, args.b, args.c);
+  };
+  v.prepare = [](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    const int tiles = static_cast<int>(std::min<std::int64_t>(
+        matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN), 1 << 20));
+    const int grid = std::max(1, std::min(args.device.sm_count, tiles));  // fewer tiles than SMs: all whole
+    auto workspace = zeroed_workspace(matmul::stream_k_workspace_bytes(grid, matmul::kWgmmaTileN));
+    auto call = [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      const auto x = operands<T>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaStagedOperands<T>>(
+          matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
+      return [maps, workspace, dims, grid](cudaStream_t stream) {
+        matmul::launch_wgmma_tma_stream_k(*maps, dims, const_cast<void*>(workspace->get()), grid, stream);
+      };
+    };
+    if (args.dtype == DType::f16) return call(TypeTag<__half>{});
+    if (args.dtype == DType::bf16) return call(TypeTag<__nv_bfloat16>{});
+    throw undeclared_dtype("wgmma_tma_stream_k", args.dtype);
+  };
+  return v;
+}
+
 /// The staged TMA kernel on any 16-bit shape: operands TMA cannot address (rows not a multiple of
 /// 16 bytes, or misaligned), and B and C whose rows are not 128-byte multiples (the kernel ran 1.4x
 /// slower on such rows), are copied inside the call into padded scratch, C through scratch and a
@@ -339,11 +386,6 @@ Variant<MatmulArgs> wgmma_tf32() {
   return v;
 }
 
-/// A call's workspace, zeroed once (gemv's tickets must start at zero; the other plans overwrite theirs).
-std::shared_ptr<const DeviceBuffer> zeroed_workspace(std::size_t bytes) {
-  return std::make_shared<const DeviceBuffer>(zeroed_device_buffer(bytes));
-}
-
 /// What a framework would ship: per problem, a kernel and launch shape from a fixed rule
 /// (matmul_auto_plan.hpp; NOTES.md, "auto"), with its split-K workspace allocated outside the
 /// timed window. Some plans launch more than one kernel (a split-K plan the product's slices, then
@@ -357,7 +399,8 @@ Variant<MatmulArgs> auto_variant() {
       "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
       "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; where N is not a "
-      "multiple of 64, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
+      "multiple of 64, wgmma_tma_stream_k where the 128x256 tiles outnumber the SMs without filling them a whole "
+      "number of times and its model evens the last rounds out faster, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
       "staged kernel on rows off 128 bytes, modelled 1.4x slower; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
@@ -536,6 +579,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma_tma_staged(matmul::TmaTile::n256),
                  wgmma_tma_staged(matmul::TmaTile::n192),
                  wgmma_tma_staged(matmul::TmaTile::n128),
+                 wgmma_tma_stream_k(),
                  wgmma_tma_padded(matmul::TmaTile::n256),
                  wgmma_tma_padded(matmul::TmaTile::n128),
                  wgmma_tf32(),

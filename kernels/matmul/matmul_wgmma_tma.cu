@@ -43,6 +43,13 @@
 // b, b + grid, ... in matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
 // that run at once share panels of A and B in L2.
 //
+// Stream-K (launch_wgmma_tma_stream_k, matmul_stream_k.hpp). Blocks walk units (a tile's steps
+// first .. last) instead of whole tiles: their whole tiles as above, then an even range of the last
+// tiles' steps. Producer and consumers walk the same units, so the ring's running index is
+// unchanged. A consumer warpgroup whose unit starts past a tile's first step saves its accumulators
+// to the block's slot and raises its flag; one whose unit starts at the first step but ends early
+// adds the following blocks' parts (waiting on their flags) before the epilogue.
+//
 // Shapes. TMA zero-fills the parts of a box outside the matrices (and still counts their bytes),
 // so edge tiles in M, N and K need no code here. It needs 16-byte aligned operands and row strides
 // that are multiples of 16 bytes: K and N multiples of 8 (wgmma_tma_unsupported says so; the
@@ -51,12 +58,15 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
+#include "kernels/matmul/matmul_stream_k.hpp"
+#include "kernels/matmul/stream_k.cuh"
 #include "kernels/matmul/tma.cuh"
 #include "kernels/matmul/wgmma.cuh"
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace kbench::matmul {
 
@@ -169,7 +179,8 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], co
 template <typename T, int BN, bool kStaged>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                            const __grid_constant__ CUtensorMap c_map, T* __restrict__ c, int m, int n, int k) {
+                            const __grid_constant__ CUtensorMap c_map, T* __restrict__ c, int m, int n, int k,
+                            const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
   constexpr int kStages = P::kStages, kStageBytes = P::kStageBytes;
@@ -191,7 +202,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();  // the only block-wide barrier: the roles never meet again
 
-  const int tiles_m = ceil_div(m, kBM), tiles_n = ceil_div(n, BN), tiles = tiles_m * tiles_n;
+  const int tiles_m = ceil_div(m, kBM), tiles_n = ceil_div(n, BN);
   const int steps = ceil_div(k, kBK);
 
   if (warpgroup == 0) {
@@ -200,10 +211,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     tma::prefetch_map(&a_map);
     tma::prefetch_map(&b_map);
     unsigned i = 0;  // steps issued over all of this block's tiles
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-      const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
+    stream_k::Walk walk(work, steps);
+    stream_k::Unit unit;
+    while (walk.next(unit)) {
+      const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
       const int block_row = coord.row * kBM, block_col = coord.col * BN;
-      for (int step = 0; step < steps; ++step, ++i) {
+      for (int step = unit.first; step < unit.last; ++step, ++i) {
         tma::wait<true>(empty_of(i), ((i / kStages) & 1u) ^ 1u, "empty", static_cast<int>(i % kStages));
         const unsigned stage = stage_of(i), full = full_of(i);
         tma::arrive_expect_tx(full, kStageBytes);
@@ -226,21 +239,30 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[P::kAccumulators];
   int last_stored = -1;  // the staged epilogue's newest store's buffer (its issuing thread's)
   unsigned i = 0;  // steps consumed over all of this block's tiles
-  for (int tile = static_cast<int>(blockIdx.x); tile < tiles; tile += static_cast<int>(gridDim.x)) {
-    const TileCoord coord = grouped_tile(tile, tiles_m, tiles_n, 8);
+  stream_k::Walk walk(work, steps);
+  stream_k::Unit unit;
+  while (walk.next(unit)) {
+    const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
 #pragma unroll
     for (int e = 0; e < P::kAccumulators; ++e) acc[e] = 0.0f;
     wgmma::fence_operands(acc);
-    for (int step = 0; step < steps; ++step, ++i) {
+    for (int step = unit.first; step < unit.last; ++step, ++i) {
       tma::wait<false>(full_of(i), (i / kStages) & 1u, "full", static_cast<int>(i % kStages));
       const unsigned a_rows = stage_of(i) + static_cast<unsigned>(consumer * 64 * kRowBytes);
       wgmma::mma_step_k64<T>(acc, a_rows, stage_of(i) + kAStageBytes);
       wgmma::wait_group<1>();  // the previous step's group is done: its stage may be refilled
-      if (step > 0 && releases) tma::arrive(empty_of(i - 1));
+      if (step > unit.first && releases) tma::arrive(empty_of(i - 1));
     }
     wgmma::wait_group<0>();
     wgmma::fence_operands(acc);  // the epilogue reads them after the wait
     if (releases) tma::arrive(empty_of(i - 1));
+    if (unit.first > 0) {  // a later part of a tile that an earlier block finishes
+      stream_k::save_part(acc, work, consumer, thread_in_group);
+      continue;
+    }
+    if (unit.last < steps) {
+      stream_k::add_parts(acc, work, unit.tile - work.whole_tiles, steps, consumer, thread_in_group);
+    }
     const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
     if constexpr (kStaged) {
       store_tile_staged<T, BN>(acc, &c_map, staging + static_cast<unsigned>(consumer * 2 * P::kCPanelBytes), m, n,
@@ -257,9 +279,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/// Launches the instantiation on min(tiles, SMs) blocks; `c_map` is read only by the staged one.
+/// Launches the instantiation on `blocks` blocks (every tile whole where `work` has no split steps);
+/// `c_map` is read only by the staged one.
 template <typename T, int BN, bool kStaged>
-void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, cudaStream_t stream) {
+void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, int blocks,
+            const stream_k::Work& work, cudaStream_t stream) {
   using P = Plan<BN, kStaged>;
   static const bool configured = [] {
     KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged>,
@@ -267,11 +291,18 @@ void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Di
     return true;
   }();
   (void)configured;
-  const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, BN);
-  const int blocks = std::max(1, std::min(tiles, launch_sm_count()));
   matmul_wgmma_tma_kernel<T, BN, kStaged><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
-      loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k);
+      loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
   KBENCH_CHECK_LAUNCH();
+}
+
+/// Every tile whole, on min(tiles, SMs) blocks.
+template <typename T, int BN, bool kStaged>
+void launch_whole(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, cudaStream_t stream) {
+  const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, BN);
+  stream_k::Work work;
+  work.whole_tiles = tiles;
+  launch<T, BN, kStaged>(loads, c_map, c, dims, std::max(1, std::min(tiles, launch_sm_count())), work, stream);
 }
 
 }  // namespace
@@ -280,22 +311,47 @@ template <typename T>
 void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream) {
   static_assert(kWgmmaTileN == 256, "launch_wgmma_tma runs the wgmma kernel's 128x256 tile");
   const CUtensorMap unused{};  // the register epilogue stores through `c`
-  launch<T, 256, false>(operands, unused, c, dims, stream);
+  launch_whole<T, 256, false>(operands, unused, c, dims, stream);
 }
 
 template <typename T>
 void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream) {
   switch (tile) {
-    case TmaTile::n256: return launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
-    case TmaTile::n192: return launch<T, 192, true>(operands.loads, operands.c, nullptr, dims, stream);
-    case TmaTile::n128: return launch<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n256: return launch_whole<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n192: return launch_whole<T, 192, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n128: return launch_whole<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
   }
+}
+
+template <typename T>
+void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, void* workspace, int grid,
+                               cudaStream_t stream) {
+  if (grid < 1 || grid > launch_sm_count()) {
+    throw std::invalid_argument("launch_wgmma_tma_stream_k: the grid must be 1 to the device's " +
+                                std::to_string(launch_sm_count()) + " SMs (its blocks wait on each other), got " +
+                                std::to_string(grid));
+  }
+  if (workspace == nullptr || reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
+    throw std::invalid_argument("launch_wgmma_tma_stream_k: needs " +
+                                std::to_string(stream_k_workspace_bytes(grid, 256)) +
+                                " bytes of 16-byte aligned workspace, zeroed before the first launch");
+  }
+  const StreamKSchedule schedule = stream_k_schedule(dims, 256, grid);
+  stream_k::Work work;
+  work.whole_tiles = schedule.whole_tiles;
+  work.split_steps = schedule.split_steps;
+  work.partials = static_cast<float*>(workspace);
+  work.flags = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(workspace) +
+                                           stream_k_workspace_bytes(grid, 256) - 2 * sizeof(unsigned) * grid);
+  launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);
 template void launch_wgmma_tma(const WgmmaTmaOperands<__nv_bfloat16>&, __nv_bfloat16*, Dims, cudaStream_t);
 template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__half>&, Dims, TmaTile, cudaStream_t);
 template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, TmaTile, cudaStream_t);
+template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__half>&, Dims, void*, int, cudaStream_t);
+template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, void*, int, cudaStream_t);
 
 }  // namespace kbench::matmul

@@ -486,6 +486,38 @@ TEST_CASE("wgmma_tma_staged with several tiles per block: staging buffers and ri
   check_staged_on({{2053, 2056, 264}, {1023, 8200, 520}, {1024, 8192, 512}});
 }
 
+TEST_CASE("wgmma_tma_stream_k and auto: tiles split between blocks, edge tiles, whole rounds first",
+          "[gpu][matmul][wgmma_tma_stream_k]") {
+  // Tiles of 128x256 on 132 SMs: 2048x2056x2056 144 (each split between 2 blocks: 36 of 33-step
+  // tiles' steps a block); 2053x2056x264 153 of 5 steps (edge tiles in M and N, ranges of 5-6
+  // steps); 1100x4104x1000 153 of 16 (K not a multiple of 64); 4096x4104x1032 544 (3 whole rounds,
+  // then 148 tiles split); 1536x2816x200 exactly 132 and 1024x1024x512 32 (every tile whole).
+  check_tma_variant_on("wgmma_tma_stream_k", {{2048, 2056, 2056}, {2053, 2056, 264}, {1100, 4104, 1000},
+                                              {4096, 4104, 1032}, {1536, 2816, 200}, {1024, 1024, 512}});
+  check_tma_variant_on("auto", {{2048, 2056, 2056}, {6144, 768, 3072}});
+}
+
+TEST_CASE("wgmma_tma_stream_k leaves its flags at zero: later calls on the same workspace match the reference",
+          "[gpu][matmul][wgmma_tma_stream_k]") {
+  const Op& op = matmul_op();
+  const std::size_t v = variant_index(op, "wgmma_tma_stream_k");
+  CudaStream stream;
+  const std::uint64_t seed = fresh_seed();
+  auto workload = op.prepare({{2048, 2056, 2056}, DType::bf16, "test"}, seed);
+  const std::string why = workload->cannot_run(v);
+  if (contains(why, "compute capability 9.0")) {
+    WARN("matmul wgmma_tma_stream_k not checked on this device: " << why);
+    return;
+  }
+  REQUIRE(why.empty());
+  for (int call = 0; call < 3; ++call) {
+    INFO("call " << call << " seed " << seed);
+    const Verification check = workload->verify(v, stream.get());
+    INFO(check.message);
+    CHECK(check.passed);
+  }
+}
+
 TEST_CASE("wgmma_tma_staged at 4096x4096x4096", "[gpu][matmul][wgmma_tma_staged]") {
   check_staged_on({{4096, 4096, 4096}});
 }

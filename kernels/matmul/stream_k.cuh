@@ -1,0 +1,112 @@
+#pragma once
+/// The device half of stream-K (matmul_stream_k.hpp describes the schedule): a block's walk over its
+/// units of work, and the hand-over of a tile's parts between blocks through the workspace's slots
+/// and flags. Everything here is inlined: a call in a wgmma kernel serialises its wgmmas (C7510).
+
+#include "kernels/matmul/tma.cuh"
+
+#include <cstdint>
+
+namespace kbench::matmul::stream_k {
+
+/// A launch's division of the work (StreamKSchedule's whole_tiles and split_steps) and its
+/// workspace; a launch without split steps runs the staged kernel's schedule and needs none.
+struct Work {
+  int whole_tiles = 0;
+  long long split_steps = 0;
+  float* partials = nullptr;  ///< a slot of 2 consumers × kAccumulators × 128 threads fp32 per block
+  unsigned* flags = nullptr;  ///< one per block and consumer warpgroup, zero between launches
+};
+
+/// Steps [first, last) of tile `tile`.
+struct Unit {
+  int tile, first, last;
+};
+
+__device__ __forceinline__ long long range_begin(const Work& w, int block) {
+  return w.split_steps * block / static_cast<long long>(gridDim.x);
+}
+
+/// A block's units in order: its whole tiles (blockIdx.x, + gridDim.x, ...), then its range of the
+/// split steps cut at tile boundaries. Only the range's first unit can start past a tile's first
+/// step, and only its last can end before a tile's last.
+class Walk {
+ public:
+  __device__ __forceinline__ Walk(const Work& w, int steps)
+      : next_whole_(static_cast<int>(blockIdx.x)), whole_tiles_(w.whole_tiles), steps_(steps),
+        at_(range_begin(w, static_cast<int>(blockIdx.x))), end_(range_begin(w, static_cast<int>(blockIdx.x) + 1)) {}
+
+  __device__ __forceinline__ bool next(Unit& unit) {
+    if (next_whole_ < whole_tiles_) {
+      unit = {next_whole_, 0, steps_};
+      next_whole_ += static_cast<int>(gridDim.x);
+      return true;
+    }
+    if (at_ >= end_) return false;
+    const long long tile = at_ / steps_;
+    const int first = static_cast<int>(at_ - tile * steps_);
+    const int last = static_cast<int>(min(static_cast<long long>(steps_), first + (end_ - at_)));
+    unit = {whole_tiles_ + static_cast<int>(tile), first, last};
+    at_ += last - first;
+    return true;
+  }
+
+ private:
+  int next_whole_, whole_tiles_, steps_;
+  long long at_, end_;
+};
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ float* slot_of(const Work& w, int block, int consumer, int accumulators) {
+  return w.partials + (static_cast<std::size_t>(block) * 2 + static_cast<std::size_t>(consumer)) *
+                          static_cast<std::size_t>(accumulators) * 128;
+}
+
+/// A consumer warpgroup's part of a tile another block finishes: its accumulators into this block's
+/// slot (element e of thread t at e · 128 + t, so each store is one coalesced row), then its flag.
+template <int N>
+__device__ __forceinline__ void save_part(const float (&acc)[N], const Work& w, int consumer, int thread_in_group) {
+  float* slot = slot_of(w, static_cast<int>(blockIdx.x), consumer, N) + thread_in_group;
+#pragma unroll
+  for (int e = 0; e < N; ++e) __stcg(slot + e * 128, acc[e]);
+  __threadfence();
+  tma::named_barrier(1u + static_cast<unsigned>(consumer), 128);
+  if (thread_in_group == 0) store_release(w.flags + blockIdx.x * 2 + consumer, 1u);
+}
+
+/// The finishing block's consumer warpgroup adds the parts of its tile (split index `split_tile`:
+/// tile − whole_tiles) that the following blocks hold, waiting for each one's flag and clearing it
+/// for the next launch. Traps (a launch failure, not a hang) if a flag never rises.
+template <int N>
+__device__ __forceinline__ void add_parts(float (&acc)[N], const Work& w, int split_tile, int steps, int consumer,
+                                          int thread_in_group) {
+  const long long tile_end = (static_cast<long long>(split_tile) + 1) * steps;
+  for (int p = static_cast<int>(blockIdx.x) + 1; p < static_cast<int>(gridDim.x); ++p) {
+    const long long begin = range_begin(w, p);
+    if (begin >= tile_end) break;
+    if (range_begin(w, p + 1) == begin) continue;  // an empty range holds no part
+    if (thread_in_group == 0) {
+      unsigned* flag = w.flags + p * 2 + consumer;
+      const long long start = clock64();
+      while (load_acquire(flag) == 0) {
+        if (clock64() - start > tma::kHangCycles) __trap();
+      }
+      *reinterpret_cast<volatile unsigned*>(flag) = 0u;
+    }
+    tma::named_barrier(1u + static_cast<unsigned>(consumer), 128);
+    const float* slot = slot_of(w, p, consumer, N) + thread_in_group;
+#pragma unroll
+    for (int e = 0; e < N; ++e) acc[e] += __ldcg(slot + e * 128);
+  }
+}
+
+}  // namespace kbench::matmul::stream_k
