@@ -39,11 +39,6 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
                                                                                : TmaTile::n128;
       return launch_wgmma_tma_staged(*maps, dims, tile, stream);
     }
-    case AutoKernel::wgmma_tma_stream_k: {
-      const auto* maps = std::get_if<WgmmaTmaStagedOperands<T>>(&tma);
-      if (maps == nullptr) throw std::logic_error("matmul auto: a stream-K plan launched without its tensor maps");
-      return launch_wgmma_tma_stream_k(*maps, dims, workspace, plan.splits, stream);
-    }
     case AutoKernel::wgmma_tma_padded:
     case AutoKernel::wgmma_tma_padded_n128: {
       const auto* maps = std::get_if<WgmmaTmaPaddedOperands<T>>(&tma);
@@ -170,7 +165,7 @@ AutoPlan plan_without_tma(const MatmulArgs& args) {
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n192 ||
-      plan.kernel == AutoKernel::wgmma_tma_staged_n128 || plan.kernel == AutoKernel::wgmma_tma_stream_k) {
+      plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
     if (args.dtype == DType::f16) {
       return make_wgmma_tma_staged_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
                                             static_cast<__half*>(args.c), dims);

@@ -1,7 +1,6 @@
 #include "kernels/matmul/matmul_auto_padded.hpp"
 
 #include "kernels/matmul/matmul_auto_plan.hpp"
-#include "kernels/matmul/matmul_stream_k.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -35,13 +34,6 @@ double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
                       : tile == TmaTile::n192 ? kStagedStepUs * kAutoN192TileCost
                                               : kStagedStepUs * kAutoNarrowTileCost;
   return kStagedFixedUs + static_cast<double>(rounds * steps_of(dims)) * step;
-}
-
-double stream_k_estimate_us(Dims dims, int sm_count) {
-  const StreamKSchedule schedule = stream_k_schedule(dims, tma_tile_n(TmaTile::n256), std::max(sm_count, 1));
-  const double parts = std::max(0, stream_k_most_parts(schedule) - 1);
-  return kStagedFixedUs + static_cast<double>(stream_k_busiest_steps(schedule)) * kStagedStepUs +
-         parts * kAutoStreamKPartUs;
 }
 
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count) {

@@ -17,11 +17,6 @@ namespace kbench::matmul {
 /// tiles × 64-deep steps × the tile's step time.
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
 
-/// The staged kernel's 128×256 tiles under stream-K (matmul_stream_k.hpp), in µs: the fixed cost,
-/// the busiest block's steps at the 128×256 step time, and kAutoStreamKPartUs for each part the
-/// most divided tile waits for.
-double stream_k_estimate_us(Dims dims, int sm_count);
-
 /// A wgmma_tma_padded call in µs: staged_estimate_us (times kAutoShortRowsCost where the kernel
 /// reads B or writes C in rows that are not of 128-byte multiples), plus each copy kernel's launch
 /// and the bytes the copies move (padded_extra_bytes) at a copy's rate. A layout that copies

@@ -5,7 +5,6 @@
 #include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
-#include "kernels/matmul/matmul_stream_k.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -97,42 +96,19 @@ AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_
   return padded;
 }
 
-bool staged_whole_k(AutoKernel kernel) {
-  return kernel == AutoKernel::wgmma_tma_staged || kernel == AutoKernel::wgmma_tma_staged_n192 ||
-         kernel == AutoKernel::wgmma_tma_staged_n128;
-}
-
-TmaTile staged_tile(AutoKernel kernel) {
-  return kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
-         : kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
-                                                        : TmaTile::n128;
-}
-
-/// A whole-K staged plan, or stream-K on 128×256 tiles where they outnumber the SMs without
-/// filling them a whole number of times and the model (stream_k_estimate_us) puts its evened-out
-/// last rounds ahead of the plan's tile by kAutoStreamKMargin.
-AutoPlan evened(const AutoPlan& direct, Dims dims, int sm_count) {
-  if (!staged_whole_k(direct.kernel) || sm_count < 1) return direct;
-  const StreamKSchedule schedule = stream_k_schedule(dims, tma_tile_n(TmaTile::n256), sm_count);
-  const std::size_t bytes = stream_k_workspace_bytes(sm_count, tma_tile_n(TmaTile::n256));
-  if (schedule.split_steps == 0 || schedule.tiles < sm_count || bytes > kAutoWorkspaceCapBytes) return direct;
-  if (stream_k_estimate_us(dims, sm_count) >=
-      kAutoStreamKMargin * staged_estimate_us(dims, staged_tile(direct.kernel), sm_count)) {
-    return direct;
-  }
-  return {AutoKernel::wgmma_tma_stream_k, sm_count, bytes};
-}
-
-/// An aligned shape's staged or stream-K plan, or the padded call where B and C rows are not of
-/// 128-byte multiples (N % 64 != 0) and its model beats the direct plan's estimate on such rows
+/// An aligned shape's staged plan, or the padded call where B and C rows are not of 128-byte
+/// multiples (N % 64 != 0) and its model beats the staged kernel's estimate on such rows
 /// (kAutoShortRowsCost); split-K plans stay as they are.
 AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
-  const bool stream_k = direct.kernel == AutoKernel::wgmma_tma_stream_k;
+  const bool whole_k = direct.kernel == AutoKernel::wgmma_tma_staged ||
+                       direct.kernel == AutoKernel::wgmma_tma_staged_n192 ||
+                       direct.kernel == AutoKernel::wgmma_tma_staged_n128;
   const PaddedLayout layout = padded_layout(dims, true, true, true);
-  if (!(staged_whole_k(direct.kernel) || stream_k) || layout.bytes == 0) return direct;
-  const double direct_us = stream_k ? kAutoShortRowsCost * stream_k_estimate_us(dims, sm_count)
-                                    : padded_estimate_us(dims, PaddedLayout{}, staged_tile(direct.kernel),
-                                                         sm_count);  // short rows, no copies
+  if (!whole_k || layout.bytes == 0) return direct;
+  const TmaTile tile = direct.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
+                       : direct.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
+                                                                             : TmaTile::n128;
+  const double direct_us = padded_estimate_us(dims, PaddedLayout{}, tile, sm_count);  // short rows, no copies
   const double wide_us = padded_estimate_us(dims, layout, TmaTile::n256, sm_count);
   const double narrow_us = padded_estimate_us(dims, layout, TmaTile::n128, sm_count);
   if (std::min(wide_us, narrow_us) >= direct_us) return direct;
@@ -197,7 +173,6 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_tma_staged: return "wgmma_tma_staged";
     case AutoKernel::wgmma_tma_staged_n192: return "wgmma_tma_staged_n192";
     case AutoKernel::wgmma_tma_staged_n128: return "wgmma_tma_staged_n128";
-    case AutoKernel::wgmma_tma_stream_k: return "wgmma_tma_stream_k";
     case AutoKernel::wgmma_tma_padded: return "wgmma_tma_padded";
     case AutoKernel::wgmma_tma_padded_n128: return "wgmma_tma_padded_n128";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
@@ -238,22 +213,15 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   const AutoPlan plan = split_or_whole(dims, device.sm_count);
   if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2 &&
       staged_whole_k_beats_split(dims, device.sm_count)) {
-    return rows_of_128_bytes(evened({staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0}, dims,
-                                    device.sm_count),
-                             dims, device.sm_count);
+    return rows_of_128_bytes({staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0}, dims,
+                             device.sm_count);
   }
-  if (aligned) {
-    return rows_of_128_bytes(evened(staged(plan, dims, device.sm_count), dims, device.sm_count), dims, device.sm_count);
-  }
+  if (aligned) return rows_of_128_bytes(staged(plan, dims, device.sm_count), dims, device.sm_count);
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }
 
 std::size_t auto_workspace_bound(Dims dims) {
-  // Stream-K runs fewer blocks than the 128×256 tiles.
-  const std::size_t stream_k = std::min(
-      kAutoWorkspaceCapBytes, stream_k_workspace_bytes(static_cast<int>(std::min<std::int64_t>(wgmma_tiles(dims), 4096)), kWgmmaTileN));
-  const std::size_t split_k = std::max(
-      stream_k, std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims)));
+  const std::size_t split_k = std::min(kAutoWorkspaceCapBytes, static_cast<std::size_t>(kMaxSplitK) * slice_bytes(dims));
   if (dims.m > kGemvMaxRows) return split_k;
   // fp32's strips are the narrowest (the most tickets); the slices are the same in every dtype.
   return std::max(split_k, gemv_workspace_bytes(dims, sizeof(float), gemv_most_chunks(dims, sizeof(float))));

@@ -29,7 +29,6 @@ enum class AutoKernel {
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
   wgmma_tma_staged_n192,  ///< the same on 128×192 tiles: where their rounds of tiles cost least (tile_rounds_cost)
   wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
-  wgmma_tma_stream_k,     ///< the staged 128×256 kernel under stream-K (launch_wgmma_tma_stream_k): where its model evens out a last round of tiles
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
@@ -48,10 +47,9 @@ struct AutoDevice {
 
 struct AutoPlan {
   AutoKernel kernel = AutoKernel::register_blocked;
-  int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty), gemv's chunks, stream-K's blocks; else 1
+  int splits = 1;                   ///< K splits of a *_split_k kernel (2 .. kMaxSplitK, none empty), gemv's chunks; else 1
   /// A *_split_k kernel's fp32 slices, splits × M × N × 4 bytes; gemv's slices and tickets
-  /// (gemv_workspace_bytes) and stream-K's slots and flags (stream_k_workspace_bytes), both zeroed
-  /// once before the first call; else 0.
+  /// (gemv_workspace_bytes: zeroed once before the first call); else 0.
   std::size_t workspace_bytes = 0;
   /// A wgmma_tf32 plan's Bᵀ (wgmma_tf32_transposed_b_bytes), placed before the slices in the
   /// call's workspace; else 0.
@@ -130,14 +128,6 @@ inline constexpr double kAutoN192TileCost = 0.7875;
 /// round, so only about 1.2x of it is the rows). Where the padded call's model (copies of B and C, then the kernel on 128-byte rows)
 /// beats the staged estimate times this, `auto` copies.
 inline constexpr double kAutoShortRowsCost = 1.4;
-
-/// A tile's part handed between blocks under stream-K (128 KB of fp32 written by one SM and read by
-/// another), in µs of the finishing block's time: a guess, not measured (NOTES.md, "Stream-K").
-inline constexpr double kAutoStreamKPartUs = 2.0;
-
-/// `auto` runs stream-K only where its model is at least this much faster than the staged tile's
-/// (the part cost above is a guess; 4096³'s 3 % and 8192³'s 3 % stay on the measured staged kernel).
-inline constexpr double kAutoStreamKMargin = 0.95;
 
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
 /// tile times: the rounds of tiles on the busiest SM times the tile's cost.

@@ -399,8 +399,7 @@ Variant<MatmulArgs> auto_variant() {
       "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
       "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; where N is not a "
-      "multiple of 64, wgmma_tma_stream_k where the 128x256 tiles outnumber the SMs without filling them a whole "
-      "number of times and its model evens the last rounds out faster, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
+      "multiple of 64, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
       "staged kernel on rows off 128 bytes, modelled 1.4x slower; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
@@ -528,7 +527,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
   op.reject_shape = matmul::reject_matmul_shape;
   op.shapes_for = shapes_for;
   op.traffic = traffic;
-  // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, for tf32 the
+  // The cuBLAS baseline's workspace, the most that auto's split-K slices can take, stream-K's slots, for tf32 the
   // transposed B of wgmma_tf32 (and of auto's plans that run it), for 16-bit the padded copies of
   // wgmma_tma_padded (and of auto's plans that run it), for fp32 auto's padded A or Aᵀ of the small
   // tiles, for tf32 the padded A of auto's wgmma_tf32 plans where K is not a multiple of 4.
@@ -546,8 +545,15 @@ OpDefinition<MatmulArgs> matmul_definition() {
       padded = static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)),
                                                           matmul::outer_at_bytes(dims)));
     }
+    // wgmma_tma_stream_k: a slot a block, at most a block a tile and (no device has more) 256 SMs.
+    const double stream_k =
+        half ? static_cast<double>(matmul::stream_k_workspace_bytes(
+                   static_cast<int>(std::min<std::int64_t>(
+                       256, matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN))),
+                   matmul::kWgmmaTileN))
+             : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
-           static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded;
+           static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded + stream_k;
   };
   op.inputs = [](const Problem& problem) {
     const Dims dims = checked_dims(problem.shape);

@@ -72,12 +72,14 @@ __device__ __forceinline__ float* slot_of(const Work& w, int block, int consumer
 }
 
 /// A consumer warpgroup's part of a tile another block finishes: its accumulators into this block's
-/// slot (element e of thread t at e · 128 + t, so each store is one coalesced row), then its flag.
+/// slot (elements 4j .. 4j+3 of thread t as the float4 at j · 128 + t, so each store is one
+/// coalesced 512-byte row per warp), then its flag.
 template <int N>
 __device__ __forceinline__ void save_part(const float (&acc)[N], const Work& w, int consumer, int thread_in_group) {
-  float* slot = slot_of(w, static_cast<int>(blockIdx.x), consumer, N) + thread_in_group;
+  static_assert(N % 32 == 0, "parts move in chunks of 8 float4 a thread");
+  float4* slot = reinterpret_cast<float4*>(slot_of(w, static_cast<int>(blockIdx.x), consumer, N)) + thread_in_group;
 #pragma unroll
-  for (int e = 0; e < N; ++e) __stcg(slot + e * 128, acc[e]);
+  for (int j = 0; j < N / 4; ++j) __stcg(slot + j * 128, make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
   __threadfence();
   tma::named_barrier(1u + static_cast<unsigned>(consumer), 128);
   if (thread_in_group == 0) store_release(w.flags + blockIdx.x * 2 + consumer, 1u);
@@ -103,9 +105,21 @@ __device__ __forceinline__ void add_parts(float (&acc)[N], const Work& w, int sp
       *reinterpret_cast<volatile unsigned*>(flag) = 0u;
     }
     tma::named_barrier(1u + static_cast<unsigned>(consumer), 128);
-    const float* slot = slot_of(w, p, consumer, N) + thread_in_group;
+    const float4* slot = reinterpret_cast<const float4*>(slot_of(w, p, consumer, N)) + thread_in_group;
 #pragma unroll
-    for (int e = 0; e < N; ++e) acc[e] += __ldcg(slot + e * 128);
+    for (int chunk = 0; chunk < N / 32; ++chunk) {  // 8 loads in flight, then their adds
+      float4 part[8];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) part[j] = __ldcg(slot + (chunk * 8 + j) * 128);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int e = (chunk * 8 + j) * 4;
+        acc[e] += part[j].x;
+        acc[e + 1] += part[j].y;
+        acc[e + 2] += part[j].z;
+        acc[e + 3] += part[j].w;
+      }
+    }
   }
 }
 

@@ -486,7 +486,7 @@ TEST_CASE("wgmma_tma_staged with several tiles per block: staging buffers and ri
   check_staged_on({{2053, 2056, 264}, {1023, 8200, 520}, {1024, 8192, 512}});
 }
 
-TEST_CASE("wgmma_tma_stream_k and auto: tiles split between blocks, edge tiles, whole rounds first",
+TEST_CASE("wgmma_tma_stream_k: tiles split between blocks, edge tiles, whole rounds first",
           "[gpu][matmul][wgmma_tma_stream_k]") {
   // Tiles of 128x256 on 132 SMs: 2048x2056x2056 144 (each split between 2 blocks: 36 of 33-step
   // tiles' steps a block); 2053x2056x264 153 of 5 steps (edge tiles in M and N, ranges of 5-6
@@ -494,7 +494,6 @@ TEST_CASE("wgmma_tma_stream_k and auto: tiles split between blocks, edge tiles, 
   // then 148 tiles split); 1536x2816x200 exactly 132 and 1024x1024x512 32 (every tile whole).
   check_tma_variant_on("wgmma_tma_stream_k", {{2048, 2056, 2056}, {2053, 2056, 264}, {1100, 4104, 1000},
                                               {4096, 4104, 1032}, {1536, 2816, 200}, {1024, 1024, 512}});
-  check_tma_variant_on("auto", {{2048, 2056, 2056}, {6144, 768, 3072}});
 }
 
 TEST_CASE("wgmma_tma_stream_k leaves its flags at zero: later calls on the same workspace match the reference",

@@ -1,7 +1,6 @@
 // matmul's `auto` rule (kernels/matmul/matmul_auto_plan.hpp): which kernel and how many K splits
 // each class of problem gets, and the limits every plan keeps. No GPU.
 #include "kernels/matmul/matmul_auto_plan.hpp"
-#include "kernels/matmul/matmul_stream_k.hpp"
 #include "kernels/matmul/matmul_auto_split.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
@@ -373,9 +372,9 @@ TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last
       {{1536, 4096, 1024}, AutoKernel::wgmma_tma_staged_n192},  // 192: 2 rounds; 264: 2 × 0.7875 = 1.58; 384: 3 × 0.575 = 1.73
       {{3072, 3072, 1024}, AutoKernel::wgmma_tma_staged_n192},  // 288: 3; 384: 3 → 2.36; 576: 5 → 2.88
       {{3072, 3072, 3072}, AutoKernel::wgmma_tma_staged_n192},  // the same tiles
-      {{6144, 768, 3072}, AutoKernel::wgmma_tma_stream_k},      // 144: 2; 192: 2 → 1.58; 288: 3 → 1.73; stream-K 1.09
+      {{6144, 768, 3072}, AutoKernel::wgmma_tma_staged_n192},   // 144: 2; 192: 2 → 1.58; 288: 3 → 1.73
       {{2053, 2056, 264}, AutoKernel::wgmma_tma_staged_n192},   // 153: 2; 187: 2 → 1.58; 289: 3 → 1.73
-      {{2560, 2560, 2560}, AutoKernel::wgmma_tma_stream_k},     // 200: 2; 280: 3 → 2.36; 400: 4 → 2.3; stream-K 1.52
+      {{2560, 2560, 2560}, AutoKernel::wgmma_tma_staged},       // 200: 2; 280: 3 → 2.36; 400: 4 → 2.3
       {{1024, 8192, 512}, AutoKernel::wgmma_tma_staged},        // 256: 2; 512: 4 → 2.3
       {{2048, 2048, 2048}, AutoKernel::wgmma_tma_staged},       // 128: 1; 256: 2 → 1.15
       {{4096, 4096, 4096}, AutoKernel::wgmma_tma_staged},       // 512: 4; 1024: 8 → 4.6
@@ -387,9 +386,7 @@ TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k);
     CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
-    if (p.kernel == AutoKernel::wgmma_tma_stream_k) {
-      CHECK(p.splits == 132);
-    } else if (p.kernel != AutoKernel::wgmma_split_k) {
+    if (p.kernel != AutoKernel::wgmma_split_k) {
       CHECK(p.splits == 1);
       CHECK(p.workspace_bytes == 0);
     }
@@ -479,12 +476,6 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
               CHECK(p.workspace_bytes == gemv_workspace_bytes({m, n, k}, element_size(dtype), p.splits));
               // Every chunk starts inside K.
               CHECK(std::int64_t{gemv_chunk_rows({m, n, k}, p.splits)} * (p.splits - 1) < k);
-              continue;
-            }
-            if (p.kernel == AutoKernel::wgmma_tma_stream_k) {  // one block per SM, a slot and two flags each
-              CHECK(p.splits == device.sm_count);
-              CHECK(p.workspace_bytes == stream_k_workspace_bytes(device.sm_count, kWgmmaTileN));
-              CHECK(stream_k_schedule({m, n, k}, kWgmmaTileN, device.sm_count).tiles > device.sm_count);
               continue;
             }
             const int step_k = split_step_k(p.kernel);

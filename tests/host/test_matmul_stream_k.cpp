@@ -1,7 +1,5 @@
-// Stream-K's schedule (matmul_stream_k.hpp) and auto's use of it: every step of every tile run
-// exactly once, a tile's parts found by its finisher, and the picks the model makes.
-#include "kernels/matmul/matmul_auto_padded.hpp"
-#include "kernels/matmul/matmul_auto_plan.hpp"
+// Stream-K's schedule (matmul_stream_k.hpp): whole rounds first, every step of every tile run
+// exactly once, every part saved read by its tile's finisher, one slot a block.
 #include "kernels/matmul/matmul_stream_k.hpp"
 #include "support/catch.hpp"
 
@@ -10,11 +8,8 @@
 #include <vector>
 
 using namespace kbench::matmul;
-using kbench::DType;
 
 namespace {
-
-constexpr AutoDevice kH100{132, true};
 
 long long range_begin(const StreamKSchedule& s, int block) { return s.split_steps * block / s.grid; }
 
@@ -110,42 +105,6 @@ TEST_CASE("stream-K schedule: every step of every tile exactly once, every part 
           if (s.tiles > grid) CHECK(stream_k_most_parts(s) <= 2);  // ranges at least a tile long
           CHECK(stream_k_busiest_steps(s) <= ((s.tiles + grid - 1) / grid) * static_cast<long long>(s.steps));
         }
-      }
-    }
-  }
-}
-
-TEST_CASE("auto: stream-K where the 128x256 tiles leave a nearly empty last round, the staged tiles elsewhere",
-          "[matmul][auto][stream_k]") {
-  const auto plan = [](Dims d) { return plan_auto(d, DType::bf16, kH100, true); };
-  // 144 tiles on 132 SMs (cuBLAS 0.6x ahead in session 27): modelled 32.9 against 128x192's 41.6 µs.
-  const AutoPlan odd = plan({2048, 2056, 2056});
-  CHECK(odd.kernel == AutoKernel::wgmma_tma_stream_k);
-  CHECK(odd.splits == 132);
-  CHECK(odd.workspace_bytes == stream_k_workspace_bytes(132, 256));
-  CHECK(odd.workspace_bytes <= kAutoWorkspaceCapBytes);
-  CHECK(odd.workspace_bytes <= auto_workspace_bound({2048, 2056, 2056}));
-  // The targets' squares gain 3 % in the model, under the margin: the measured staged kernel.
-  CHECK(plan({4096, 4096, 4096}).kernel == AutoKernel::wgmma_tma_staged);
-  CHECK(plan({8192, 8192, 8192}).kernel == AutoKernel::wgmma_tma_staged);
-  // Tiles filling the SMs exactly, or fewer than the SMs: never stream-K.
-  CHECK(plan({128 * 12, 256 * 11, 4096}).kernel != AutoKernel::wgmma_tma_stream_k);
-  CHECK(plan({1024, 1024, 8192}).kernel != AutoKernel::wgmma_tma_stream_k);
-  // Every stream-K pick: the model ahead of the staged plan's tiles by the margin, its workspace bounded.
-  const std::vector<int> extents{129, 1000, 1023, 2056, 3000, 4104, 6584};
-  for (int m : extents) {
-    for (int n : extents) {
-      for (int k : {512, 2056, 4096}) {
-        const Dims d{m, n, k};
-        const AutoPlan p = plan(d);
-        if (p.kernel != AutoKernel::wgmma_tma_stream_k) continue;
-        INFO(m << "x" << n << "x" << k);
-        const StreamKSchedule s = stream_k_schedule(d, 256, 132);
-        CHECK(s.tiles > 132);
-        CHECK(s.split_steps > 0);
-        // ahead of the staged plan by the margin, so of the 128x128 tiles (never faster than the pick)
-        CHECK(stream_k_estimate_us(d, 132) < kAutoStreamKMargin * staged_estimate_us(d, TmaTile::n128, 132) + 1e-9);
-        CHECK(p.workspace_bytes <= auto_workspace_bound(d));
       }
     }
   }
