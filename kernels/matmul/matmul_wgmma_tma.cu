@@ -176,7 +176,7 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], co
   }
 }
 
-template <typename T, int BN, bool kStaged>
+template <typename T, int BN, bool kStaged, bool kSplit>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, T* __restrict__ c, int m, int n, int k,
@@ -211,7 +211,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     tma::prefetch_map(&a_map);
     tma::prefetch_map(&b_map);
     unsigned i = 0;  // steps issued over all of this block's tiles
-    stream_k::Walk walk(work, steps);
+    stream_k::Walk<kSplit> walk(work, steps);
     stream_k::Unit unit;
     while (walk.next(unit)) {
       const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
@@ -239,7 +239,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[P::kAccumulators];
   int last_stored = -1;  // the staged epilogue's newest store's buffer (its issuing thread's)
   unsigned i = 0;  // steps consumed over all of this block's tiles
-  stream_k::Walk walk(work, steps);
+  stream_k::Walk<kSplit> walk(work, steps);
   stream_k::Unit unit;
   while (walk.next(unit)) {
     const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
@@ -256,12 +256,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma::wait_group<0>();
     wgmma::fence_operands(acc);  // the epilogue reads them after the wait
     if (releases) tma::arrive(empty_of(i - 1));
-    if (unit.first > 0) {  // a later part of a tile that an earlier block finishes
-      stream_k::save_part(acc, work, consumer, thread_in_group);
-      continue;
-    }
-    if (unit.last < steps) {
-      stream_k::add_parts(acc, work, unit.tile - work.whole_tiles, steps, consumer, thread_in_group);
+    if constexpr (kSplit) {
+      if (unit.first > 0) {  // a later part of a tile that an earlier block finishes
+        stream_k::save_part(acc, work, consumer, thread_in_group);
+        continue;
+      }
+      if (unit.last < steps) {
+        stream_k::add_parts(acc, work, unit.tile - work.whole_tiles, steps, consumer, thread_in_group);
+      }
     }
     const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
     if constexpr (kStaged) {
@@ -279,19 +281,19 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/// Launches the instantiation on `blocks` blocks (every tile whole where `work` has no split steps);
-/// `c_map` is read only by the staged one.
-template <typename T, int BN, bool kStaged>
+/// Launches the instantiation on `blocks` blocks (kSplit: stream-K's, whose parts and flags only it
+/// compiles, so the whole-tile kernels keep their registers); `c_map` is read only by the staged ones.
+template <typename T, int BN, bool kStaged, bool kSplit = false>
 void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, int blocks,
             const stream_k::Work& work, cudaStream_t stream) {
   using P = Plan<BN, kStaged>;
   static const bool configured = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged>,
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged, kSplit>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, P::kSmemBytes));
     return true;
   }();
   (void)configured;
-  matmul_wgmma_tma_kernel<T, BN, kStaged><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
+  matmul_wgmma_tma_kernel<T, BN, kStaged, kSplit><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
       loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
   KBENCH_CHECK_LAUNCH();
 }
@@ -344,7 +346,7 @@ void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims d
   work.partials = static_cast<float*>(workspace);
   work.flags = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(workspace) +
                                            stream_k_workspace_bytes(grid, 256) - 2 * sizeof(unsigned) * grid);
-  launch<T, 256, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
+  launch<T, 256, true, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);

@@ -27,14 +27,20 @@ __device__ __forceinline__ long long range_begin(const Work& w, int block) {
   return w.split_steps * block / static_cast<long long>(gridDim.x);
 }
 
-/// A block's units in order: its whole tiles (blockIdx.x, + gridDim.x, ...), then its range of the
-/// split steps cut at tile boundaries. Only the range's first unit can start past a tile's first
-/// step, and only its last can end before a tile's last.
+/// A block's units in order: its whole tiles (blockIdx.x, + gridDim.x, ...), then (kSplit) its
+/// range of the split steps cut at tile boundaries. Only the range's first unit can start past a
+/// tile's first step, and only its last can end before a tile's last. Without kSplit the walk is
+/// the staged kernel's loop over whole tiles and keeps no range.
+template <bool kSplit>
 class Walk {
  public:
   __device__ __forceinline__ Walk(const Work& w, int steps)
-      : next_whole_(static_cast<int>(blockIdx.x)), whole_tiles_(w.whole_tiles), steps_(steps),
-        at_(range_begin(w, static_cast<int>(blockIdx.x))), end_(range_begin(w, static_cast<int>(blockIdx.x) + 1)) {}
+      : next_whole_(static_cast<int>(blockIdx.x)), whole_tiles_(w.whole_tiles), steps_(steps) {
+    if constexpr (kSplit) {
+      at_ = range_begin(w, static_cast<int>(blockIdx.x));
+      end_ = range_begin(w, static_cast<int>(blockIdx.x) + 1);
+    }
+  }
 
   __device__ __forceinline__ bool next(Unit& unit) {
     if (next_whole_ < whole_tiles_) {
@@ -42,6 +48,7 @@ class Walk {
       next_whole_ += static_cast<int>(gridDim.x);
       return true;
     }
+    if constexpr (!kSplit) return false;
     if (at_ >= end_) return false;
     const long long tile = at_ / steps_;
     const int first = static_cast<int>(at_ - tile * steps_);
@@ -53,7 +60,7 @@ class Walk {
 
  private:
   int next_whole_, whole_tiles_, steps_;
-  long long at_, end_;
+  long long at_ = 0, end_ = 0;
 };
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
