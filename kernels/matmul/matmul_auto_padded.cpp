@@ -38,8 +38,9 @@ double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
 
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count) {
   const double copies = (padded_kernels(layout) - 1) * kCopyLaunchUs + padded_extra_bytes(dims, layout) / kCopyBytesPerUs;
-  const bool short_rows = dims.n % kPaddedRowElements != 0 && !(layout.pad_b && layout.pad_c);
-  return staged_estimate_us(dims, tile, sm_count) * (short_rows ? kAutoShortRowsCost : 1.0) + copies;
+  const bool short_rows = dims.n % kPaddedRowElements != 0 && !layout.pad_b;
+  const double steps_us = staged_estimate_us(dims, tile, sm_count) - kStagedFixedUs;
+  return kStagedFixedUs + steps_us * (short_rows ? kAutoShortRowsCost : 1.0) + copies;
 }
 
 double wgmma_elementwise_estimate_us(Dims dims, int splits, int sm_count) {

@@ -1,6 +1,6 @@
 #pragma once
 /// The padded TMA path's half of matmul's `auto` rule for 16-bit shapes TMA cannot address (K or N
-/// not a multiple of 8, or misaligned operands; and aligned ones whose B and C rows are not 128-byte
+/// not a multiple of 8, or misaligned operands; and aligned ones whose B rows are not 128-byte
 /// multiples) on compute capability 9.0: a fixed cost model of a
 /// wgmma_tma_padded call (its copies, then the staged kernel) against one of the cp.async `wgmma`
 /// kernel's element-wise copies, which such shapes ran before; no timing at run time.
@@ -17,8 +17,8 @@ namespace kbench::matmul {
 /// tiles × 64-deep steps × the tile's step time.
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
 
-/// A wgmma_tma_padded call in µs: staged_estimate_us (times kAutoShortRowsCost where the kernel
-/// reads B or writes C in rows that are not of 128-byte multiples), plus each copy kernel's launch
+/// A wgmma_tma_padded call in µs: staged_estimate_us (its steps times kAutoShortRowsCost where the
+/// kernel reads B in rows that are not of 128-byte multiples), plus each copy kernel's launch
 /// and the bytes the copies move (padded_extra_bytes) at a copy's rate. A layout that copies
 /// nothing models the staged kernel on the caller's operands.
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count);

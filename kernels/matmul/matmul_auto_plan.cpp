@@ -74,8 +74,8 @@ AutoPlan staged(const AutoPlan& wide, Dims dims, int sm_count, bool n192_allowed
 
 /// Shapes TMA cannot address (K or N not a multiple of 8, or misaligned pointers), given the 128×256
 /// plan: where the staged kernel would run whole K (as staged() picks its tile), the padded call
-/// if its model beats the element-wise wgmma kernel's, copying B and C rows that TMA could read
-/// but that are not of 128-byte multiples only where the model says that pays; 3 or more K splits
+/// if its model beats the element-wise wgmma kernel's, copying B rows that TMA could read but
+/// that are not of 128-byte multiples only where the model says that pays; 3 or more K splits
 /// stay on that kernel's split-K; few tiles that do not split stay on tensor_core (small problems).
 AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_aligned16) {
   const AutoPlan on_tma = staged(wide, dims, sm_count, false);
@@ -96,7 +96,7 @@ AutoPlan unaligned(const AutoPlan& wide, Dims dims, int sm_count, bool pointers_
   return padded;
 }
 
-/// An aligned shape's staged plan, or the padded call where B and C rows are not of 128-byte
+/// An aligned shape's staged plan, or the padded call where B's rows are not of 128-byte
 /// multiples (N % 64 != 0) and its model beats the staged kernel's estimate on such rows
 /// (kAutoShortRowsCost); split-K plans stay as they are.
 AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
@@ -206,7 +206,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
   // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits),
   // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported), on
-  // copies of B and C with rows of 128-byte multiples where that is modelled faster.
+  // a copy of B with rows of 128-byte multiples where that is modelled faster.
   // Other shapes run the same kernel on padded copies where the padded call's model is faster
   // than the cp.async wgmma kernel's element-wise copies (unaligned()).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;

@@ -61,8 +61,8 @@ struct AutoPlan {
   /// workspace's front before any slices; a wgmma_tf32 plan's A in rows of K rounded up to 4 where
   /// K is not a multiple of 4 (wgmma_tf32_padded_a_bytes), between Bᵀ and the slices; else 0.
   std::size_t padded_bytes = 0;
-  /// A wgmma_tma_padded plan's choice for B and C rows TMA can read that are not of 128-byte
-  /// multiples; else unused.
+  /// A wgmma_tma_padded plan's choice for B rows TMA can read that are not of 128-byte multiples;
+  /// else unused.
   ShortRows short_rows = ShortRows::copied;
   /// A small_simt(_split_k) plan's tile height; else unused.
   SimtSmallRows simt_rows = SimtSmallRows::r16;
@@ -121,12 +121,12 @@ inline constexpr double kAutoNarrowTileCost = 0.575;
 /// Not measured yet (NOTES.md, "128×192 tiles").
 inline constexpr double kAutoN192TileCost = 0.7875;
 
-/// The staged kernel's time on B and C rows that are not of 128-byte multiples (N a multiple of 8
-/// but not of 64), as a multiple of its time on rows that are (H200, session 27, bf16 cold µs):
-/// 6472x6584x3176 566.3-578.5 against 394.2-415.8 at 6528x6656x3200 (the same tiles and steps;
-/// the one pair measured: 4096x4104x4096, 263.6 against 4096x4096x4104's 180.0, has one more tile
-/// round, so only about 1.2x of it is the rows). Where the padded call's model (copies of B and C, then the kernel on 128-byte rows)
-/// beats the staged estimate times this, `auto` copies.
+/// The staged kernel's time reading B in rows that are not of 128-byte multiples (N a multiple of
+/// 8 but not of 64), as a multiple of its time on rows that are (H200, session 28, bf16 cold µs,
+/// staged against B copied to 128-byte rows, less the copy at the model's rate): 8192x8200x1024
+/// 250.3 / 208.5 (1.3x), 4096x4104x4096 275.2 / 235.6 (1.33x), 6472x6584x3176 564.6 / 411.9
+/// (1.5x), 1087x6664x2824 99.9 / 94.0 (1.6x); C's rows cost nothing. Where the padded call's model
+/// (B's copy, then the kernel on 128-byte rows) beats the staged estimate times this, `auto` copies.
 inline constexpr double kAutoShortRowsCost = 1.4;
 
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256

@@ -307,9 +307,9 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
 }
 
 /// The staged TMA kernel on any 16-bit shape: operands TMA cannot address (rows not a multiple of
-/// 16 bytes, or misaligned), and B and C whose rows are not 128-byte multiples (the kernel ran 1.4x
-/// slower on such rows), are copied inside the call into padded scratch, C through scratch and a
-/// copy-out (matmul_padded_layout.hpp). The scratch and the maps are made once per problem, outside
+/// 16 bytes, or misaligned), and B whose rows are not 128-byte multiples (the kernel read such rows
+/// 1.3-1.6x slower), are copied inside the call into padded scratch, C (only where TMA cannot write
+/// it) through scratch and a copy-out (matmul_padded_layout.hpp). The scratch and the maps are made once per problem, outside
 /// the timed window; the copies are inside it.
 Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
   Variant<MatmulArgs> v;
@@ -318,10 +318,10 @@ Variant<MatmulArgs> wgmma_tma_padded(matmul::TmaTile tile) {
   v.description = std::string(narrow ? "wgmma_tma_staged_n128" : "wgmma_tma_staged") +
                   " on any shape (compute capability 9.0 only): A whose rows are not a multiple of 16 bytes and B "
                   "whose rows are not 128-byte multiples are first copied (one kernel) into scratch of 128-byte rows; C, "
-                  "where its rows are not, is written to such scratch and copied out "
-                  "(a third kernel); refuses shapes with nothing to copy (the staged variant runs those)";
+                  "where its rows are not a multiple of 16 bytes or it is misaligned, is written to such scratch and "
+                  "copied out (a third kernel); refuses shapes with nothing to copy (the staged variant runs those)";
   v.dtypes = {DType::f16, DType::bf16};
-  v.kernels_per_call = 3;  // where K is not a multiple of 8 and N not of 64
+  v.kernels_per_call = 3;  // where K and N are not multiples of 8
   v.cannot_run = [narrow](const MatmulArgs& args) {
     if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
       return why;
@@ -399,8 +399,8 @@ Variant<MatmulArgs> auto_variant() {
       "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
       "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
       "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; where N is not a "
-      "multiple of 64, wgmma_tma_padded where its model, B and C copied to rows of 128-byte multiples, beats the "
-      "staged kernel on rows off 128 bytes, modelled 1.4x slower; other shapes "
+      "multiple of 64, wgmma_tma_padded where its model, B copied to rows of 128-byte multiples, beats the "
+      "staged kernel reading B's rows off 128 bytes, modelled 1.4x slower; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "
       "copies), or wgmma with K split over the SMs and a reduction kernel when the 128x256 tiles fill under half "
       "of them (2 splits, or 3+ where M >= 128, K <= 4096 and the 128x128 tiles fill a quarter of the SMs: "

@@ -1,9 +1,10 @@
 #pragma once
 /// The layout behind `wgmma_tma_padded`: TMA needs 16-byte row strides and 16-byte aligned
-/// matrices, and the staged kernel ran B and C with rows of 128-byte multiples 1.4x faster (A's
-/// rows made no difference), so A is copied where K is not a multiple of 8 or A is misaligned, B and
-/// C where N is not a multiple of 64 or they are misaligned, each into scratch whose rows are
-/// padded to a multiple of 64 elements; C, when it is such an operand, is written to padded scratch and copied out. The
+/// matrices, and the staged kernel read B 1.3-1.6x faster from rows of 128-byte multiples (A's
+/// rows and C's made no difference, or copying them cost more), so A is copied where K is not a
+/// multiple of 8 or A is misaligned, B where N is not a multiple of 64 or B is misaligned, C only
+/// where N is not a multiple of 8 or C is misaligned, each into scratch whose rows are padded to
+/// a multiple of 64 elements; C, when it is such an operand, is written to padded scratch and copied out. The
 /// tensor maps keep the logical extents (K columns of A, N of B and C) over the padded pitches, so
 /// TMA zero-fills the padding on loads and clips it on stores. Host-only.
 
@@ -24,9 +25,9 @@ constexpr long long padded_pitch(long long extent) {
   return (extent + kPaddedRowElements - 1) / kPaddedRowElements * kPaddedRowElements;
 }
 
-/// Whether B and C rows that TMA can address but that are not of 128-byte multiples (N a multiple
-/// of 8 but not of 64, aligned operands) are copied: `auto` decides by its model (the copies cost
-/// more than the short rows where C is large and K short); the wgmma_tma_padded variant copies.
+/// Whether B's rows that TMA can address but that are not of 128-byte multiples (N a multiple of 8
+/// but not of 64, B aligned) are copied: `auto` decides by its model; the wgmma_tma_padded variant
+/// copies.
 enum class ShortRows { copied, kept };
 
 /// The scratch of one call, in one buffer: A at a_offset (M × k_pitch), B at b_offset (K × n_pitch),
@@ -34,7 +35,7 @@ enum class ShortRows { copied, kept };
 struct PaddedLayout {
   bool pad_a = false;  ///< A is copied (K % 8 != 0, or A not 16-byte aligned)
   bool pad_b = false;  ///< B is copied (N % 64 != 0 where ShortRows::copied, else N % 8 != 0; or B misaligned)
-  bool pad_c = false;  ///< C goes through scratch and a copy-out (as B, on C's alignment)
+  bool pad_c = false;  ///< C goes through scratch and a copy-out (N % 8 != 0, or C not 16-byte aligned)
   long long k_pitch = 0;  ///< A's scratch row pitch, in elements: padded_pitch(K) (used only when pad_a)
   long long n_pitch = 0;  ///< B's and C's row pitch as the kernel reads and writes them: padded_pitch(N)
   std::size_t a_offset = 0, b_offset = 0, c_offset = 0;
