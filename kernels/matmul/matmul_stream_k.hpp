@@ -9,11 +9,15 @@
 /// its steps (reaching them first, at the start of its range) writes its fp32 accumulators to its
 /// own slot of the workspace and raises a flag; the finishing block waits for each flag, adds the
 /// slot and stores the tile. A block holds at most one such part, so one slot each suffices. All
-/// blocks must run at once (one per SM, as the staged kernel already is). Host-only.
+/// blocks must run at once (one per SM, as the staged kernel already is). Host-only. The schedule
+/// and the workspace are inline: the sm_90a library's launcher calls them, and a static library
+/// resolves symbols only from libraries linked after it.
 
 #include "kernels/matmul/matmul_problem.hpp"
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace kbench::matmul {
 
@@ -31,7 +35,23 @@ struct StreamKSchedule {
 /// all split; else all but the last two rounds' worth whole (those, between grid + 1 and
 /// 2·grid − 1 tiles, split: each block's range is then at least a tile's steps, so a tile spans at
 /// most two blocks).
-StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid);
+inline StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid) {
+  if (grid < 1 || tile_n < 1 || dims.m < 1 || dims.n < 1 || dims.k < 1) {
+    throw std::invalid_argument("stream_k_schedule: extents, tile width and grid must be positive, got grid " +
+                                std::to_string(grid));
+  }
+  StreamKSchedule s;
+  s.grid = grid;
+  s.tiles = static_cast<int>(ceil_div64(dims.m, 128) * ceil_div64(dims.n, tile_n));
+  s.steps = static_cast<int>(ceil_div64(dims.k, 64));
+  if (s.tiles % grid == 0) {
+    s.whole_tiles = s.tiles;
+  } else if (s.tiles > grid) {
+    s.whole_tiles = (s.tiles / grid - 1) * grid;
+  }
+  s.split_steps = static_cast<long long>(s.tiles - s.whole_tiles) * s.steps;
+  return s;
+}
 
 /// The most 64-deep steps any block runs under `schedule` (its whole tiles and its range).
 long long stream_k_busiest_steps(const StreamKSchedule& schedule);
@@ -42,6 +62,9 @@ int stream_k_most_parts(const StreamKSchedule& schedule);
 /// Workspace of a stream-K launch of `grid` blocks on tiles `tile_n` wide: a slot of 128 × tile_n
 /// fp32 accumulators per block, then a 4-byte flag per block and consumer warpgroup (two), which
 /// must be zero before the first launch; every launch leaves them zero.
-std::size_t stream_k_workspace_bytes(int grid, int tile_n);
+inline std::size_t stream_k_workspace_bytes(int grid, int tile_n) {
+  const std::size_t slots = static_cast<std::size_t>(grid) * 128 * static_cast<std::size_t>(tile_n) * sizeof(float);
+  return slots + static_cast<std::size_t>(grid) * 2 * sizeof(unsigned);
+}
 
 }  // namespace kbench::matmul
