@@ -126,7 +126,8 @@ inline constexpr double kAutoN192TileCost = 0.7875;
 /// staged against B copied to 128-byte rows, less the copy at the model's rate): 8192x8200x1024
 /// 250.3 / 208.5 (1.3x), 4096x4104x4096 275.2 / 235.6 (1.33x), 6472x6584x3176 564.6 / 411.9
 /// (1.5x), 1087x6664x2824 99.9 / 94.0 (1.6x); C's rows cost nothing. Where the padded call's model
-/// (B's copy, then the kernel on 128-byte rows) beats the staged estimate times this, `auto` copies.
+/// (B's copy, then the kernel on 128-byte rows) beats the staged estimate with its steps times this,
+/// `auto` copies.
 inline constexpr double kAutoShortRowsCost = 1.4;
 
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256

@@ -236,7 +236,7 @@ void launch_wgmma_tma_padded(const WgmmaTmaPaddedOperands<T>& operands, Dims dim
 /// (1 to the device's SMs: they wait on each other, so all must run at once), the last tiles' steps
 /// spread evenly over them. `workspace`: stream_k_workspace_bytes(grid, 256), 16-byte aligned,
 /// zeroed before the first launch (each launch leaves it so). Throws std::invalid_argument on a
-/// grid or workspace outside that.
+/// grid out of that range or a null or misaligned workspace (its size and zeros are the caller's).
 template <typename T>
 void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, void* workspace, int grid,
                                cudaStream_t stream);

@@ -288,7 +288,7 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
     const Dims dims = dims_of(args);
     const int tiles = static_cast<int>(std::min<std::int64_t>(
         matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN), 1 << 20));
-    const int grid = std::max(1, std::min(args.device.sm_count, tiles));  // fewer tiles than SMs: all whole
+    const int grid = std::max(1, std::min({args.device.sm_count, tiles, matmul::kStreamKMostBlocks}));
     auto workspace = zeroed_workspace(matmul::stream_k_workspace_bytes(grid, matmul::kWgmmaTileN));
     auto call = [&](auto tag) -> CallFn {
       using T = typename decltype(tag)::type;
@@ -545,11 +545,12 @@ OpDefinition<MatmulArgs> matmul_definition() {
       padded = static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(matmul::simt_padded_a_bytes(dims)),
                                                           matmul::outer_at_bytes(dims)));
     }
-    // wgmma_tma_stream_k: a slot a block, at most a block a tile and (no device has more) 256 SMs.
+    // wgmma_tma_stream_k: a slot a block, at most a block a tile and kStreamKMostBlocks.
     const double stream_k =
         half ? static_cast<double>(matmul::stream_k_workspace_bytes(
                    static_cast<int>(std::min<std::int64_t>(
-                       256, matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN))),
+                       matmul::kStreamKMostBlocks,
+                       matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN))),
                    matmul::kWgmmaTileN))
              : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +

@@ -2,7 +2,7 @@
 /// Stream-K for the staged TMA kernel (launch_wgmma_tma_stream_k): where a problem's 128×256 tiles
 /// fill the SMs a whole number of times plus a little (144 tiles on 132 SMs run in 2 rounds, the
 /// second nearly empty), the last tiles' 64-deep K steps are spread evenly over every block
-/// instead. Blocks first run (rounds − 1) whole rounds of tiles as the staged kernel does; the
+/// instead. Blocks first run all but the last two rounds of tiles whole, as the staged kernel does; the
 /// remaining tiles' steps, taken in tile order as one run of iterations, are cut into equal ranges,
 /// one per block. A tile whose steps fall in several ranges is finished by the block that holds its
 /// first step (which reaches it last, at the end of its range): every other block that holds some of
@@ -20,6 +20,10 @@
 #include <string>
 
 namespace kbench::matmul {
+
+/// The most blocks (SMs) the stream-K variant launches: its workspace bound (the op's scratch
+/// estimate) assumes no more.
+inline constexpr int kStreamKMostBlocks = 256;
 
 /// How a stream-K launch divides the work among `grid` blocks.
 struct StreamKSchedule {
@@ -53,7 +57,8 @@ inline StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid) {
   return s;
 }
 
-/// The most 64-deep steps any block runs under `schedule` (its whole tiles and its range).
+/// The most 64-deep steps any block runs under `schedule` (its whole tiles and its range). This and
+/// stream_k_most_parts describe a schedule for the host tests and a cost model; no launcher needs them.
 long long stream_k_busiest_steps(const StreamKSchedule& schedule);
 
 /// The most blocks whose parts one tile is assembled from, its finisher included.
