@@ -224,6 +224,14 @@ std::string tile_description(matmul::TmaTile tile) {
   return "?";
 }
 
+/// Why the staged TMA kernel (whole tiles or stream-K) cannot run these operands, or empty.
+std::string staged_cannot_run(const MatmulArgs& args) {
+  if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
+    return why;
+  }
+  return matmul::wgmma_tma_staged_unsupported(dims_of(args), args.a, args.b, args.c);
+}
+
 /// The TMA kernel with its epilogue through shared memory and TMA stores, on 128×256 tiles
 /// (`wgmma_tma_staged`), 128×192 (`_n192`) or 128×128 (`_n128`); the three tensor maps are encoded
 /// once per problem, outside the timed window.
@@ -235,12 +243,7 @@ Variant<MatmulArgs> wgmma_tma_staged(matmul::TmaTile tile) {
                   ", C rounded into swizzled shared-memory panels and written by TMA stores while the consumers "
                   "start the next tile; K and N multiples of 8, C 16-byte aligned";
   v.dtypes = {DType::f16, DType::bf16};
-  v.cannot_run = [](const MatmulArgs& args) {
-    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
-      return why;
-    }
-    return matmul::wgmma_tma_staged_unsupported(dims_of(args), args.a, args.b, args.c);
-  };
+  v.cannot_run = staged_cannot_run;
   v.prepare = [tile](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);
     if (args.dtype == DType::f16) {
@@ -278,17 +281,10 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
       "parts (handed over through a workspace slot and flag per block); shapes whose tiles fill the SMs a whole "
       "number of times, or number fewer than the SMs, run every tile whole; K and N multiples of 8, C 16-byte aligned";
   v.dtypes = {DType::f16, DType::bf16};
-  v.cannot_run = [](const MatmulArgs& args) {
-    if (std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor); !why.empty()) {
-      return why;
-    }
-    return matmul::wgmma_tma_staged_unsupported(dims_of(args), args.a, args.b, args.c);
-  };
+  v.cannot_run = staged_cannot_run;
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);
-    const int tiles = static_cast<int>(std::min<std::int64_t>(
-        matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN), 1 << 20));
-    const int grid = std::max(1, std::min({args.device.sm_count, tiles, matmul::kStreamKMostBlocks}));
+    const int grid = matmul::stream_k_grid(dims, args.device.sm_count);
     auto workspace = zeroed_workspace(matmul::stream_k_workspace_bytes(grid, matmul::kWgmmaTileN));
     auto call = [&](auto tag) -> CallFn {
       using T = typename decltype(tag)::type;
@@ -548,10 +544,7 @@ OpDefinition<MatmulArgs> matmul_definition() {
     // wgmma_tma_stream_k: a slot a block, at most a block a tile and kStreamKMostBlocks.
     const double stream_k =
         half ? static_cast<double>(matmul::stream_k_workspace_bytes(
-                   static_cast<int>(std::min<std::int64_t>(
-                       matmul::kStreamKMostBlocks,
-                       matmul::ceil_div64(dims.m, matmul::kWgmmaTileM) * matmul::ceil_div64(dims.n, matmul::kWgmmaTileN))),
-                   matmul::kWgmmaTileN))
+                   matmul::stream_k_grid(dims, matmul::kStreamKMostBlocks), matmul::kWgmmaTileN))
              : 0.0;
     return static_cast<double>(matmul::kCublasWorkspaceBytes) +
            static_cast<double>(matmul::auto_workspace_bound(dims)) + transposed_b + padded + stream_k;

@@ -15,6 +15,7 @@
 
 #include "kernels/matmul/matmul_problem.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,13 @@ namespace kbench::matmul {
 /// The most blocks (SMs) the stream-K variant launches: its workspace bound (the op's scratch
 /// estimate) assumes no more.
 inline constexpr int kStreamKMostBlocks = 256;
+
+/// The stream-K variant's blocks for `dims` on `sm_count` SMs: one per SM, no more than the
+/// 128×256 tiles (fewer tiles than SMs run whole) nor kStreamKMostBlocks.
+inline int stream_k_grid(Dims dims, int sm_count) {
+  const long long tiles = ceil_div64(dims.m, 128) * ceil_div64(dims.n, 256);
+  return static_cast<int>(std::max<long long>(1, std::min<long long>({sm_count, tiles, kStreamKMostBlocks})));
+}
 
 /// How a stream-K launch divides the work among `grid` blocks.
 struct StreamKSchedule {
@@ -56,13 +64,6 @@ inline StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid) {
   s.split_steps = static_cast<long long>(s.tiles - s.whole_tiles) * s.steps;
   return s;
 }
-
-/// The most 64-deep steps any block runs under `schedule` (its whole tiles and its range). This and
-/// stream_k_most_parts describe a schedule for the host tests and a cost model; no launcher needs them.
-long long stream_k_busiest_steps(const StreamKSchedule& schedule);
-
-/// The most blocks whose parts one tile is assembled from, its finisher included.
-int stream_k_most_parts(const StreamKSchedule& schedule);
 
 /// Workspace of a stream-K launch of `grid` blocks on tiles `tile_n` wide: a slot of 128 × tile_n
 /// fp32 accumulators per block, then a 4-byte flag per block and consumer warpgroup (two), which
