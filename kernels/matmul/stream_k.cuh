@@ -3,6 +3,7 @@
 /// units of work, and the hand-over of a tile's parts between blocks through the workspace's slots
 /// and flags. Everything here is inlined: a call in a wgmma kernel serialises its wgmmas (C7510).
 
+#include "kernels/common/device_flags.cuh"
 #include "kernels/matmul/tma.cuh"
 
 #include <cstdint>
@@ -62,16 +63,6 @@ class Walk {
   int next_whole_, whole_tiles_, steps_;
   long long at_ = 0, end_ = 0;
 };
-
-__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
-}
 
 __device__ __forceinline__ float* slot_of(const Work& w, int block, int consumer, int accumulators) {
   return w.partials + (static_cast<std::size_t>(block) * 2 + static_cast<std::size_t>(consumer)) *

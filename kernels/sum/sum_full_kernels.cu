@@ -3,6 +3,7 @@
 #include "kernels/sum/sum_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/device_flags.cuh"
 
 #include <cooperative_groups.h>
 
@@ -103,19 +104,6 @@ __device__ __forceinline__ float fold_group(const float* __restrict__ partials, 
   }
   for (unsigned i = first; i < end; ++i) acc += __ldcg(partials + i);
   return acc;
-}
-
-/// Adds `value` to *counter with release semantics at device scope, without waiting for the old
-/// value (a RED, not an ATOM): the writes this thread made before it are visible to whoever
-/// acquires the new count.
-__device__ __forceinline__ void add_release(unsigned* counter, unsigned value) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter), "r"(value) : "memory");
-}
-
-__device__ __forceinline__ unsigned load_acquire(const unsigned* counter) {
-  unsigned value;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(counter) : "memory");
-  return value;
 }
 
 /// The one-pass full reduction: gridDim.x - 1 worker blocks and one collector, block 0.
