@@ -306,7 +306,8 @@ CallFn queue_call(const SoftmaxArgs& args) {
     using T = typename decltype(tag)::type;
     const auto* x = static_cast<const T*>(args.x);
     auto* y = static_cast<T*>(args.y);
-    const softmax::QueueRowPlan plan = softmax::plan_queue_row(x, y, args.rows, args.cols, args.device.sm_count);
+    const softmax::QueueRowPlan plan = softmax::plan_queue_row(x, y, args.rows, args.cols, args.device.sm_count,
+                                                                       args.device.cc_major);
     auto scratch = std::make_shared<DeviceBuffer>(
         zeroed_device_buffer(plan.grid > 0 ? softmax::queue_row_scratch_bytes(args.rows, plan.shape) : 8));
     return [x, y, rows = args.rows, cols = args.cols, plan, scratch](cudaStream_t stream) {
@@ -319,9 +320,10 @@ Variant<SoftmaxArgs> queue_row() {
   Variant<SoftmaxArgs> v;
   v.name = "queue_row";
   v.description =
-      "split_row's 16 KiB chunks in one launch of 4 blocks an SM drawing tickets: each chunk's fold, then its "
-      "write about a grid's round after its row's last fold, so that x's second read comes from L2 (one DRAM read, "
-      "one write); the online kernel where x and y sit at different 16-byte offsets";
+      "split_row's 16 KiB chunks in one launch (Hopper): each block's producer warp draws tickets and brings their "
+      "chunks into a 4-slot shared-memory ring by bulk copy, 256 threads fold or write them; each chunk's write "
+      "comes about when its row's last fold is done, so that x's second read comes from L2 (one DRAM read, one "
+      "write); the online kernel where it cannot run";
   v.prepare = queue_call;
   return v;
 }

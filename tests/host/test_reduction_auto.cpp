@@ -655,11 +655,11 @@ TEST_CASE("queue rows: every chunk folded once and written once, after its row's
   for (const auto& [rows, cols, size] : {std::tuple<std::int64_t, std::int64_t, std::size_t>{53, 3658447, 2},
                                          {27, 999539, 2}, {5, 4194301, 4}, {1, 53282447, 4}, {300, 8193, 4},
                                          {1, 7, 2}, {3, 1, 4}, {1000, 16385, 2}}) {
-    for (const std::int64_t grid : {1, 7, 528}) {
-      const softmax::QueueRowShape shape = softmax::queue_row_shape(rows, cols, size, grid);
-      INFO(rows << " x " << cols << ", " << size << "-byte elements, grid " << grid);
+    for (const std::int64_t in_flight : {1, 7, 1320}) {
+      const softmax::QueueRowShape shape = softmax::queue_row_shape(rows, cols, size, in_flight);
+      INFO(rows << " x " << cols << ", " << size << "-byte elements, " << in_flight << " tickets in flight");
       REQUIRE(shape.chunks == rows * softmax::split_row_chunks(cols, size));
-      CHECK(shape.lag == std::min(shape.chunks, shape.chunks_per_row + grid));
+      CHECK(shape.lag == std::min(shape.chunks, shape.chunks_per_row + (in_flight + 1) / 2));
       std::vector<std::int64_t> fold_ticket(static_cast<std::size_t>(shape.chunks), -1);
       std::vector<std::int64_t> write_ticket(fold_ticket);
       std::vector<std::int64_t> folds_before(fold_ticket);  // folds drawn before each chunk's write
