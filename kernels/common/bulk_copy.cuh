@@ -18,16 +18,6 @@ __device__ __forceinline__ void barrier_init(std::uint64_t* bar) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
 }
 
-/// Initialises the mbarrier at `bar` for `count` arriving threads (arrive).
-__device__ __forceinline__ void barrier_init(std::uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
-}
-
-/// One of the arrivals that complete the barrier's current phase.
-__device__ __forceinline__ void arrive(std::uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
-}
-
 /// Makes initialised mbarriers visible to the bulk copy engine; a block barrier must follow
 /// before any thread waits on them.
 __device__ __forceinline__ void fence_barrier_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }

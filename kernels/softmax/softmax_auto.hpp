@@ -73,16 +73,14 @@ constexpr std::int64_t split_row_chunks(std::int64_t cols, std::size_t element_s
   return chunks > 0 ? chunks : 1;
 }
 
-/// The queue-row kernel (Hopper): split_row's chunks in one launch of kQueueBlocksPerSm blocks an
-/// SM. Each block's producer warp draws tickets from one counter and brings each ticket's chunk
-/// into a ring of kQueueSlots shared-memory slots by bulk copy; its 256 consumer threads fold or
-/// write the chunks in ticket order. Ticket t names a chunk's fold (its (max, sum)) or a chunk's
-/// write (y from the slot's copy of x), in the order queue_item gives: the first `lag` folds, then
-/// folds and writes alternating, each write `lag` chunks behind, then the last writes. lag = a
-/// row's chunks + half the tickets the grid holds at once (in rings and in work): a chunk's write
-/// is drawn about when its row's last fold is done, so its second read of x finds it in L2.
-constexpr int kQueueBlocksPerSm = 2;
-constexpr int kQueueSlots = 4;
+/// The queue-row kernel: split_row's chunks in one launch of kQueueBlocksPerSm blocks an SM that
+/// draw tickets from one counter, each block working one ticket while it draws the next. Ticket t
+/// names a chunk's fold (its (max, sum)) or a chunk's write (x read again, y written), in the
+/// order queue_item gives: the first `lag` folds, then folds and writes alternating, each write
+/// `lag` chunks behind, then the last writes. lag = a row's chunks + half the tickets the grid
+/// holds at once: a chunk's write is drawn about when its row's last fold is done, so that its
+/// second read of x finds it in L2.
+constexpr int kQueueBlocksPerSm = 4;
 
 struct QueueRowShape {
   std::int64_t chunks_per_row = 0;

@@ -58,29 +58,23 @@ __device__ __forceinline__ MaxSum warp_combine(MaxSum s) {
   return s;
 }
 
-/// Combines the states of the first `threads` threads of the block (a multiple of 32: all of them
-/// by default); each gets the total. Each warp combines its lanes with shuffles, lane 0 leaves the
-/// warp's state in shared memory, and after one barrier (`sync`, which must join exactly those
-/// threads) every warp combines the (at most 32) warp states itself, so no second barrier is
-/// needed. All of those threads must call it.
-template <typename Sync>
-__device__ __forceinline__ MaxSum group_combine(MaxSum s, int threads, Sync sync) {
+/// Combines the states of every thread of the block; every thread gets the total. Each warp
+/// combines its lanes with shuffles, lane 0 leaves the warp's state in shared memory, and after one
+/// barrier every warp combines the (at most 32) warp states itself, so no second barrier is
+/// needed. blockDim.x must be a multiple of 32; all threads must call it.
+__device__ __forceinline__ MaxSum block_combine(MaxSum s) {
   __shared__ float warp_max[32];
   __shared__ float warp_sum[32];
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
-  const int warps = threads / 32;
+  const int warps = blockDim.x / 32;
   s = warp_combine(s);
   if (lane == 0) {
     warp_max[warp] = s.m;
     warp_sum[warp] = s.d;
   }
-  sync();
+  __syncthreads();
   return warp_combine(lane < warps ? MaxSum{warp_max[lane], warp_sum[lane]} : empty_max_sum());
-}
-
-__device__ __forceinline__ MaxSum block_combine(MaxSum s) {
-  return group_combine(s, static_cast<int>(blockDim.x), [] { __syncthreads(); });
 }
 
 /// Reinterprets a 16-byte vector as kVector<T> elements and widens them to float.

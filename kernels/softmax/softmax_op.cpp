@@ -320,10 +320,9 @@ Variant<SoftmaxArgs> queue_row() {
   Variant<SoftmaxArgs> v;
   v.name = "queue_row";
   v.description =
-      "split_row's 16 KiB chunks in one launch (Hopper): each block's producer warp draws tickets and brings their "
-      "chunks into a 4-slot shared-memory ring by bulk copy, 256 threads fold or write them; each chunk's write "
-      "comes about when its row's last fold is done, so that x's second read comes from L2 (one DRAM read, one "
-      "write); the online kernel where it cannot run";
+      "split_row's 16 KiB chunks in one launch of 4 blocks an SM drawing tickets: each chunk's fold (counted on its "
+      "row without waiting), then its write about when its row's last fold is done, so that x's second read comes "
+      "from L2 (one DRAM read, one write); the online kernel where x and y sit at different 16-byte offsets";
   v.prepare = queue_call;
   return v;
 }
@@ -449,13 +448,13 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return Traffic{bytes, bytes, 4 * elements, "fp32"};
   };
   // The manual chain's two intermediates and its per-row max and sum; split_row's chunk states,
-  // and auto's when it splits, or queue_row's (the same chunk states, and 16 bytes a row); grid_row's
+  // and auto's when it splits, or queue_row's (the same chunk states, and 8 bytes a row); grid_row's
   // states and counters (at most kGridScratchMost).
   op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
     const Matrix m = as_matrix(problem.shape);
-    return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) + 16 * static_cast<double>(m.rows) +
+    return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) + 8 * static_cast<double>(m.rows) +
            2 * static_cast<double>(split_states(m.rows, m.cols, problem.dtype)) * sizeof(float) + kGridScratchMost;
   };
   op.inputs = [](const Problem& problem) {

@@ -1,16 +1,12 @@
 // Softmax of long rows in tensors larger than what the GPU holds on chip at once (tens of rows of
-// 0.5-8 MB), Hopper: split_row's chunks and two passes in one launch, ordered so that the second
-// read of x comes from L2. In each block a producer warp draws tickets from one counter and
-// brings each ticket's chunk into a ring of shared-memory slots by bulk copy; 256 consumer
-// threads fold or write the chunks in ticket order. queue_item (softmax_auto.hpp) says which
+// 0.5-8 MB): split_row's chunks and two passes in one launch, ordered so that the second read of
+// x comes from L2. Blocks draw tickets from one counter; queue_item (softmax_auto.hpp) says which
 // chunk a ticket folds or writes, each write `lag` chunks behind the folds. DRAM then sees one
 // read and one write per element, and reads and writes of different chunks share it.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/bulk_copy.cuh"
-#include "kernels/common/device_flags.cuh"
 #include "kernels/softmax/softmax_split_chunk.cuh"
 
 #include <cstdint>
@@ -20,35 +16,23 @@ namespace kbench::softmax {
 
 namespace {
 
-constexpr int kConsumers = kSplitBlock;
-constexpr int kQueueBlock = kConsumers + 32;  // and the producer warp
-constexpr std::int64_t kSlotBytes = kSplitChunkVectors * 16;
-
-/// The launch's hand-over state in the scratch, zeroed once per problem and left so by every call.
+/// The launch's hand-over state in the scratch, zeroed once per problem. The fold counts only grow:
+/// call e (the epoch, calls so far) has folded row r once its count reaches (e + 1) x chunks_per_row,
+/// and it has then rewritten every chunk state of the row.
 struct QueueScratch {
-  unsigned* ticket;      ///< the next ticket
-  unsigned* epoch;       ///< calls so far: a row's flag holds epoch + 1 once its state is published
-  unsigned* row_folds;   ///< per row: its chunks folded in this call
-  unsigned* row_flag;    ///< per row
-  float2* row_state;     ///< per row: (max, sum)
-  float2* chunk_state;   ///< per chunk: (max, sum)
+  unsigned* ticket;                  ///< the next ticket; every call leaves it 0
+  unsigned* epoch;
+  unsigned long long* row_folds;     ///< per row
+  float2* chunk_state;               ///< per chunk: (max, sum)
 };
-
-std::size_t round_up_8(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
 
 QueueScratch queue_scratch(void* base, std::int64_t rows) {
   auto* bytes = static_cast<char*>(base);
   QueueScratch s{};
   s.ticket = reinterpret_cast<unsigned*>(bytes);
   s.epoch = s.ticket + 1;
-  std::size_t at = 8;
-  s.row_folds = reinterpret_cast<unsigned*>(bytes + at);
-  at += round_up_8(static_cast<std::size_t>(rows) * sizeof(unsigned));
-  s.row_flag = reinterpret_cast<unsigned*>(bytes + at);
-  at += round_up_8(static_cast<std::size_t>(rows) * sizeof(unsigned));
-  s.row_state = reinterpret_cast<float2*>(bytes + at);
-  at += static_cast<std::size_t>(rows) * sizeof(float2);
-  s.chunk_state = reinterpret_cast<float2*>(bytes + at);
+  s.row_folds = reinterpret_cast<unsigned long long*>(bytes + 8);
+  s.chunk_state = reinterpret_cast<float2*>(bytes + 8 + static_cast<std::size_t>(rows) * 8);
   return s;
 }
 
@@ -64,190 +48,106 @@ __device__ __forceinline__ unsigned draw_ticket(const QueueScratch& s, unsigned 
   return t;
 }
 
-/// The consumers' barrier (named barrier 1): the producer warp never joins it.
-__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory"); }
-
-__device__ __forceinline__ MaxSum consumers_combine(MaxSum state) {
-  return group_combine(state, kConsumers, [] { consumers_sync(); });
+__device__ __forceinline__ void add_release(unsigned long long* p, unsigned long long v) {
+  asm volatile("red.release.gpu.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-/// The ring: kQueueSlots chunks of x (dynamic shared memory), the ticket each holds, a barrier
-/// that the producer's copy completes (full) and one the consumers' reads complete (empty).
-struct Ring {
-  uint4* slots;
-  unsigned* tickets;
-  std::uint64_t* full;
-  std::uint64_t* empty;
-};
-
-/// The producer (lane 0 of the last warp): for each slot in turn, once the consumers have emptied
-/// it, the next ticket and its chunk's aligned body by bulk copy (its edge elements the consumers
-/// read themselves). A ticket past the end goes into the ring too, with no bytes: the consumers
-/// stop there. The next ticket is drawn while the current one's slot is still being waited for.
-template <typename T>
-__device__ void produce(const T* x, std::int64_t cols, const QueueRowShape& shape, const QueueScratch& s,
-                        const Ring& ring, unsigned tickets, unsigned epoch) {
-  unsigned ticket = draw_ticket(s, tickets, epoch);
-  for (unsigned i = 0;; ++i) {
-    const unsigned slot = i % kQueueSlots;
-    if (i >= kQueueSlots) bulk::wait_phase(&ring.empty[slot], ((i / kQueueSlots) - 1) & 1u);
-    ring.tickets[slot] = ticket;
-    if (ticket >= tickets) {
-      bulk::arrive_expect_bytes(&ring.full[slot], 0);
-      return;
-    }
-    const unsigned next = draw_ticket(s, tickets, epoch);
-    const QueueItem item = queue_item(ticket, shape.chunks, shape.lag);
-    const std::int64_t row = item.chunk / shape.chunks_per_row;
-    const T* xr = x + row * cols;
-    const AlignedSpan span = aligned_span(xr, cols);
-    const std::int64_t begin = (item.chunk % shape.chunks_per_row) * kSplitChunkVectors;
-    const std::int64_t remaining = span.vectors - begin;
-    const auto count = static_cast<std::uint32_t>(
-        remaining < 0 ? 0 : (remaining < kSplitChunkVectors ? remaining : kSplitChunkVectors));
-    bulk::fence_proxy_async_shared();
-    bulk::arrive_expect_bytes(&ring.full[slot], count * 16u);
-    if (count > 0) {
-      bulk::load_bulk(ring.slots + slot * kSplitChunkVectors, reinterpret_cast<const uint4*>(xr + span.head) + begin,
-                      count * 16u, &ring.full[slot]);
-    }
-    ticket = next;
-  }
+__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
 }
 
-/// A chunk's fold: its (max, sum) to chunk_state, then the row's count. The fold that completes
-/// the count combines the row's chunk states in chunk order, publishes the row's state and
-/// zeroes the count for the next call.
+/// A chunk's fold: its (max, sum) to chunk_state, then one more on the row's count, released
+/// without waiting for a reply, so that the block goes on to its next ticket at once.
 template <typename T>
-__device__ void fold_queued_chunk(const SplitChunk& c, const HeldChunk& held, const QueueRowShape& shape,
-                                  std::int64_t chunk, const QueueScratch& s, unsigned published) {
-  __shared__ bool completes_row;
-  const MaxSum total = consumers_combine(fold_chunk<T>(c, held));
+__device__ void fold_queued_chunk(const T* x, std::int64_t cols, const QueueRowShape& shape, std::int64_t chunk,
+                                  const QueueScratch& s) {
+  const SplitChunk c = split_chunk(x, cols, shape.chunks_per_row, chunk);
+  const MaxSum total = block_combine(fold_chunk<T>(c, load_chunk<T, false>(x, cols, c)));
   if (threadIdx.x == 0) {
     __stcg(s.chunk_state + chunk, make_float2(total.m, total.d));
-    __threadfence();
-    completes_row = atomicAdd(s.row_folds + c.row, 1u) == static_cast<unsigned>(shape.chunks_per_row) - 1;
-  }
-  consumers_sync();  // also: every consumer has read consumers_combine's scratch
-  if (!completes_row) return;
-  __threadfence();
-  MaxSum state = empty_max_sum();
-  const std::int64_t first = c.row * shape.chunks_per_row;
-  for (std::int64_t k = threadIdx.x; k < shape.chunks_per_row; k += kConsumers) {
-    const float2 part = __ldcg(s.chunk_state + first + k);
-    state = combine(state, MaxSum{part.x, part.y});
-  }
-  const MaxSum row = consumers_combine(state);
-  if (threadIdx.x == 0) {
-    __stcg(s.row_state + c.row, make_float2(row.m, row.d));
-    s.row_folds[c.row] = 0;
-    store_release(s.row_flag + c.row, published);
+    add_release(s.row_folds + c.row, 1ull);
   }
 }
 
-/// A chunk's write, once the row's state is published.
+/// A chunk's write: x read again (last use); once the row's folds are all counted, the row's chunk
+/// states combined in chunk order (the same total in every block of the row), then y.
 template <typename T>
-__device__ void write_queued_chunk(T* y, std::int64_t cols, const SplitChunk& c, const HeldChunk& held,
-                                   const QueueScratch& s, unsigned published) {
-  __shared__ float2 row_state;
+__device__ void write_queued_chunk(const T* x, T* y, std::int64_t cols, const QueueRowShape& shape,
+                                   std::int64_t chunk, const QueueScratch& s, unsigned epoch) {
+  const SplitChunk c = split_chunk(x, cols, shape.chunks_per_row, chunk);
+  const HeldChunk held = load_chunk<T, true>(x, cols, c);  // in flight while thread 0 waits
   if (threadIdx.x == 0) {
+    const unsigned long long folded = (static_cast<unsigned long long>(epoch) + 1) * shape.chunks_per_row;
     // A row whose folds never complete (a broken launch) fails it after about 4 s at H100 clocks
     // rather than hanging the run.
     const long long start = clock64();
-    while (load_acquire(s.row_flag + c.row) != published) {
+    while (load_acquire(s.row_folds + c.row) < folded) {
       __nanosleep(32);
       if (clock64() - start > (1ll << 33)) __trap();
     }
-    row_state = __ldcg(s.row_state + c.row);
-  }
-  consumers_sync();
-  const float2 state = row_state;
-  write_chunk<T, true>(y, cols, c, held, state.x, fast_reciprocal(state.y));
-}
-
-/// The consumers: the ring's slots in turn, each thread taking its vectors of the slot into
-/// registers (then releasing the slot) and its edge element from global memory.
-template <typename T>
-__device__ void consume(const T* x, T* y, std::int64_t cols, const QueueRowShape& shape, const QueueScratch& s,
-                        const Ring& ring, unsigned tickets, unsigned published) {
-  for (unsigned i = 0;; ++i) {
-    const unsigned slot = i % kQueueSlots;
-    bulk::wait_phase(&ring.full[slot], (i / kQueueSlots) & 1u);
-    const unsigned ticket = ring.tickets[slot];
-    if (ticket >= tickets) return;
-    const QueueItem item = queue_item(ticket, shape.chunks, shape.lag);
-    const SplitChunk c = split_chunk(x, cols, shape.chunks_per_row, item.chunk);
-    HeldChunk held;
-    const uint4* from = ring.slots + slot * kSplitChunkVectors;
-#pragma unroll
-    for (int k = 0; k < kSplitUnroll; ++k) {
-      const int v = static_cast<int>(threadIdx.x) + k * kSplitBlock;
-      if (v < c.count) held.vectors[k] = from[v];
-    }
-    bulk::arrive(&ring.empty[slot]);
-    if (c.scalar_at >= 0) held.scalar = to_float(x[c.row * cols + c.scalar_at]);
-    if (item.writes) {
-      write_queued_chunk(y, cols, c, held, s, published);
-    } else {
-      fold_queued_chunk<T>(c, held, shape, item.chunk, s, published);
-    }
-    consumers_sync();  // the item's shared state is free for the next one
-  }
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kQueueBlock)
-    softmax_queue_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols, QueueRowShape shape,
-                             QueueScratch s) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  extern __shared__ uint4 queue_slots[];
-  __shared__ unsigned slot_tickets[kQueueSlots];
-  __shared__ alignas(8) std::uint64_t full[kQueueSlots];
-  __shared__ alignas(8) std::uint64_t empty[kQueueSlots];
-  const Ring ring{queue_slots, slot_tickets, full, empty};
-  const unsigned epoch = *reinterpret_cast<volatile unsigned*>(s.epoch);  // before any draw of this block
-  if (threadIdx.x == 0) {
-    for (int k = 0; k < kQueueSlots; ++k) {
-      bulk::barrier_init(&full[k]);
-      bulk::barrier_init(&empty[k], kConsumers);
-    }
-    bulk::fence_barrier_init();
   }
   __syncthreads();
-  const auto tickets = static_cast<unsigned>(2 * shape.chunks);
-  if (threadIdx.x >= kConsumers) {
-    if (threadIdx.x == kConsumers) produce(x, cols, shape, s, ring, tickets, epoch);
-    return;
+  __threadfence();  // thread 0's acquire, for every thread's reads of the states
+  MaxSum state = empty_max_sum();
+  const std::int64_t first = c.row * shape.chunks_per_row;
+  for (std::int64_t k = threadIdx.x; k < shape.chunks_per_row; k += kSplitBlock) {
+    const float2 part = __ldcg(s.chunk_state + first + k);
+    state = combine(state, MaxSum{part.x, part.y});
   }
-  consume(x, y, cols, shape, s, ring, tickets, epoch + 1);
-#else
-  __trap();  // planned only on compute capability 9.0 and later (plan_queue_row)
-#endif
+  const MaxSum row = block_combine(state);
+  write_chunk<T, true>(y, cols, c, held, row.m, fast_reciprocal(row.d));
+}
+
+/// Each block draws a ticket, draws its next one (the atomic's latency under the item), works the
+/// item, and so on until it draws one past the end.
+template <typename T>
+__global__ void __launch_bounds__(kSplitBlock, kQueueBlocksPerSm)
+    softmax_queue_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols, QueueRowShape shape,
+                             QueueScratch s) {
+  __shared__ unsigned drawn[2];
+  __shared__ unsigned call_epoch;
+  const auto tickets = static_cast<unsigned>(2 * shape.chunks);
+  if (threadIdx.x == 0) {
+    call_epoch = *reinterpret_cast<volatile unsigned*>(s.epoch);
+    drawn[0] = draw_ticket(s, tickets, call_epoch);
+  }
+  __syncthreads();
+  const unsigned epoch = call_epoch;
+  unsigned ticket = drawn[0];
+  for (int slot = 1; ticket < tickets; slot ^= 1) {
+    unsigned next = 0;
+    if (threadIdx.x == 0) next = draw_ticket(s, tickets, epoch);
+    const QueueItem item = queue_item(ticket, shape.chunks, shape.lag);
+    if (item.writes) {
+      write_queued_chunk(x, y, cols, shape, item.chunk, s, epoch);
+    } else {
+      fold_queued_chunk(x, cols, shape, item.chunk, s);
+    }
+    if (threadIdx.x == 0) drawn[slot] = next;
+    __syncthreads();  // also: block_combine's scratch is free for the next item
+    ticket = drawn[slot];
+  }
 }
 
 }  // namespace
 
 std::size_t queue_row_scratch_bytes(std::int64_t rows, const QueueRowShape& shape) {
-  return 8 + 2 * round_up_8(static_cast<std::size_t>(rows) * sizeof(unsigned)) +
-         static_cast<std::size_t>(rows + shape.chunks) * sizeof(float2);
+  return 8 + static_cast<std::size_t>(rows) * sizeof(unsigned long long) +
+         static_cast<std::size_t>(shape.chunks) * sizeof(float2);
 }
 
 template <typename T>
-QueueRowPlan plan_queue_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int cc_major) {
+QueueRowPlan plan_queue_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int) {
   QueueRowPlan plan;
-  if (cc_major < 9 || rows < 1 || reinterpret_cast<std::uintptr_t>(x) % 16 != reinterpret_cast<std::uintptr_t>(y) % 16) {
-    return plan;
-  }
-  constexpr int kRingBytes = static_cast<int>(kQueueSlots * kSlotBytes);
-  KBENCH_CUDA_CALL(
-      cudaFuncSetAttribute(softmax_queue_row_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes));
+  if (rows < 1 || reinterpret_cast<std::uintptr_t>(x) % 16 != reinterpret_cast<std::uintptr_t>(y) % 16) return plan;
   int fits = 0;
-  KBENCH_CUDA_CALL(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, softmax_queue_row_kernel<T>, kQueueBlock, kRingBytes));
+  KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, softmax_queue_row_kernel<T>, kSplitBlock, 0));
   const int per_sm = fits < kQueueBlocksPerSm ? fits : kQueueBlocksPerSm;
   if (per_sm < 1) return plan;
   const std::int64_t grid = static_cast<std::int64_t>(per_sm) * sm_count;
-  const QueueRowShape shape = queue_row_shape(rows, cols, sizeof(T), grid * (kQueueSlots + 1));
+  const QueueRowShape shape = queue_row_shape(rows, cols, sizeof(T), 2 * grid);  // a ticket in work, one drawn
   if (2 * shape.chunks + grid >= 0xFFFFFFFFll) return plan;  // tickets are 32-bit
   plan.shape = shape;
   plan.grid = static_cast<int>(grid);
@@ -265,7 +165,7 @@ void launch_queue_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, co
     throw std::invalid_argument("softmax queue_row: x and y moved since the plan");
   }
   const QueueScratch s = queue_scratch(scratch, rows);
-  softmax_queue_row_kernel<T><<<plan.grid, kQueueBlock, kQueueSlots * kSlotBytes, stream>>>(x, y, cols, plan.shape, s);
+  softmax_queue_row_kernel<T><<<plan.grid, kSplitBlock, 0, stream>>>(x, y, cols, plan.shape, s);
   KBENCH_CHECK_LAUNCH();
 }
 
