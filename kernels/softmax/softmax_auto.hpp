@@ -4,7 +4,6 @@
 /// alone (no timing at run time). Host-only and pure, so host tests check them;
 /// kernels/softmax/NOTES.md ("auto") gives the reasoning and the predictions.
 
-#include "kernels/common/host_device.hpp"
 #include "kernels/common/vector_row_groups.hpp"
 
 #include <cstddef>
@@ -71,46 +70,6 @@ constexpr std::int64_t split_row_chunks(std::int64_t cols, std::size_t element_s
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
   const std::int64_t chunks = (vectors + kSplitChunkVectors - 1) / kSplitChunkVectors;
   return chunks > 0 ? chunks : 1;
-}
-
-/// The queue-row kernel: split_row's chunks in one launch of kQueueBlocksPerSm blocks an SM that
-/// draw tickets from one counter, each block working one ticket while it draws the next. Ticket t
-/// names a chunk's fold (its (max, sum)) or a chunk's write (x read again, y written), in the
-/// order queue_item gives: the first `lag` folds, then folds and writes alternating, each write
-/// `lag` chunks behind, then the last writes. lag = a row's chunks + half the tickets the grid
-/// holds at once: a chunk's write is drawn about when its row's last fold is done, so that its
-/// second read of x finds it in L2.
-constexpr int kQueueBlocksPerSm = 4;
-
-struct QueueRowShape {
-  std::int64_t chunks_per_row = 0;
-  std::int64_t chunks = 0;  ///< of the tensor; tickets are 2 x chunks
-  std::int64_t lag = 0;     ///< chunks between a chunk's fold and its write
-};
-
-constexpr QueueRowShape queue_row_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                        std::int64_t tickets_in_flight) {
-  QueueRowShape shape;
-  shape.chunks_per_row = split_row_chunks(cols, element_size);
-  shape.chunks = rows * shape.chunks_per_row;
-  const std::int64_t lag = shape.chunks_per_row + (tickets_in_flight + 1) / 2;
-  shape.lag = lag < shape.chunks ? lag : shape.chunks;
-  return shape;
-}
-
-/// What ticket `ticket` (0 <= ticket < 2 x chunks) names. Every fold of a row comes before the
-/// row's first write (lag >= chunks_per_row), so a write waits only for lower tickets.
-struct QueueItem {
-  bool writes = false;
-  std::int64_t chunk = 0;
-};
-
-KBENCH_HOST_DEVICE constexpr QueueItem queue_item(std::int64_t ticket, std::int64_t chunks, std::int64_t lag) {
-  if (ticket < lag) return {false, ticket};
-  const std::int64_t k = ticket - lag;
-  const std::int64_t paired = chunks - lag;  // folds after the first lag, each beside a write
-  if (k < 2 * paired) return k % 2 == 0 ? QueueItem{false, lag + k / 2} : QueueItem{true, k / 2};
-  return {true, paired + (k - 2 * paired)};
 }
 
 /// The short-rows kernel (rows of at most kShortMaxCols elements): a group of `lanes` lanes (1 to

@@ -171,29 +171,4 @@ void launch_cluster_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
 template <typename T>
 void launch_split_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, float* states, cudaStream_t stream);
 
-/// How launch_queue_row runs a problem, decided once per problem (plan_queue_row).
-struct QueueRowPlan {
-  QueueRowShape shape;
-  int grid = 0;  ///< blocks; 0: the online kernel runs instead
-};
-
-/// Bytes of device scratch launch_queue_row needs: a ticket counter and an epoch, a 64-bit fold
-/// count per row, a (max, sum) per chunk. Zeroed once; every call leaves it ready for the next.
-std::size_t queue_row_scratch_bytes(std::int64_t rows, const QueueRowShape& shape);
-
-/// The launch shape of the queue-row kernel (queue_row_shape, kQueueBlocksPerSm blocks an SM or
-/// what fits); grid = 0 where x and y sit at different offsets from a 16-byte boundary. Any
-/// compute capability. Host work: call it outside any timed window.
-template <typename T>
-QueueRowPlan plan_queue_row(const T* x, const T* y, std::int64_t rows, std::int64_t cols, int sm_count, int cc_major);
-
-/// Long rows in tensors larger than the chip holds: one launch whose blocks draw split_row's
-/// chunks, a fold or a write each, from a ticket counter in `scratch` (queue_row_scratch_bytes,
-/// zeroed once), each chunk's write `lag` chunks after its fold so that x's second read comes from
-/// L2. A fold counts itself on its row without waiting; a write waits for its row's count and
-/// combines the row's chunk states. Needs no co-residency. plan.grid == 0: launch_online.
-template <typename T>
-void launch_queue_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, const QueueRowPlan& plan, void* scratch,
-                      cudaStream_t stream);
-
 }  // namespace kbench::softmax

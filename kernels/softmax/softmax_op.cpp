@@ -300,33 +300,6 @@ Variant<SoftmaxArgs> split_row() {
   return v;
 }
 
-/// The queue-row call: the plan and its zeroed scratch, made once per problem; the call owns them.
-CallFn queue_call(const SoftmaxArgs& args) {
-  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
-    using T = typename decltype(tag)::type;
-    const auto* x = static_cast<const T*>(args.x);
-    auto* y = static_cast<T*>(args.y);
-    const softmax::QueueRowPlan plan = softmax::plan_queue_row(x, y, args.rows, args.cols, args.device.sm_count,
-                                                                       args.device.cc_major);
-    auto scratch = std::make_shared<DeviceBuffer>(
-        zeroed_device_buffer(plan.grid > 0 ? softmax::queue_row_scratch_bytes(args.rows, plan.shape) : 8));
-    return [x, y, rows = args.rows, cols = args.cols, plan, scratch](cudaStream_t stream) {
-      softmax::launch_queue_row(x, y, rows, cols, plan, scratch->get(), stream);
-    };
-  });
-}
-
-Variant<SoftmaxArgs> queue_row() {
-  Variant<SoftmaxArgs> v;
-  v.name = "queue_row";
-  v.description =
-      "split_row's 16 KiB chunks in one launch of 4 blocks an SM drawing tickets: each chunk's fold (counted on its "
-      "row without waiting), then its write about when its row's last fold is done, so that x's second read comes "
-      "from L2 (one DRAM read, one write); the online kernel where x and y sit at different 16-byte offsets";
-  v.prepare = queue_call;
-  return v;
-}
-
 Variant<SoftmaxArgs> grid_row() {
   Variant<SoftmaxArgs> v;
   v.name = "grid_row";
@@ -448,13 +421,12 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return Traffic{bytes, bytes, 4 * elements, "fp32"};
   };
   // The manual chain's two intermediates and its per-row max and sum; split_row's chunk states,
-  // and auto's when it splits, or queue_row's (the same chunk states, and 8 bytes a row); grid_row's
-  // states and counters (at most kGridScratchMost).
+  // and auto's when it splits; grid_row's states and counters (at most kGridScratchMost).
   op.scratch_bytes = [](const Problem& problem) {
     const double tensor =
         static_cast<double>(element_count(problem.shape)) * static_cast<double>(dtype_size(problem.dtype));
     const Matrix m = as_matrix(problem.shape);
-    return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) + 8 * static_cast<double>(m.rows) +
+    return 2 * tensor + 2 * static_cast<double>(m.rows) * sizeof(float) +
            2 * static_cast<double>(split_states(m.rows, m.cols, problem.dtype)) * sizeof(float) + kGridScratchMost;
   };
   op.inputs = [](const Problem& problem) {
@@ -477,7 +449,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), queue_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

@@ -5,7 +5,8 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/softmax/softmax_split_chunk.cuh"
+#include "kernels/common/flat_tile.cuh"
+#include "kernels/softmax/softmax_device.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -14,14 +15,63 @@ namespace kbench::softmax {
 
 namespace {
 
-/// Kernel 1: chunk blockIdx.x's online (max, sum), folded from one round of 16-byte loads per
-/// thread (all in flight), written as states[block] (max) and states[gridDim.x + block] (sum).
+constexpr int kSplitBlock = 256;
+constexpr int kSplitUnroll = 4;
+static_assert(kSplitChunkVectors == kSplitBlock * kSplitUnroll, "a chunk is one round of loads of the block");
+
+/// The part of row blockIdx.x / chunks that block blockIdx.x works on: chunk c holds vectors
+/// [c x kSplitChunkVectors, +kSplitChunkVectors) of the row's aligned body; chunk 0 also the head
+/// elements (threads 0..head - 1) and the last chunk the tail elements (threads 32..32 + tail - 1).
+struct Chunk {
+  std::int64_t row = 0;
+  std::int64_t index = 0;
+  AlignedSpan span;
+  std::int64_t begin = 0;   ///< first vector of the body
+  int count = 0;            ///< vectors
+  std::int64_t scalar_at = -1;  ///< the row element this thread holds, if any
+};
+
+template <typename T>
+__device__ __forceinline__ Chunk chunk_of(const T* x, std::int64_t cols, std::int64_t chunks) {
+  Chunk c;
+  c.row = blockIdx.x / chunks;
+  c.index = blockIdx.x % chunks;
+  c.span = aligned_span(x + c.row * cols, cols);
+  c.begin = c.index * kSplitChunkVectors;
+  const std::int64_t remaining = c.span.vectors - c.begin;
+  c.count = static_cast<int>(remaining < 0 ? 0 : (remaining < kSplitChunkVectors ? remaining : kSplitChunkVectors));
+  c.scalar_at = row_edge_element<T>(c.span, c.index == 0, c.index == chunks - 1);
+  return c;
+}
+
+/// Kernel 1: the chunk's online (max, sum), folded from one round of 16-byte loads per thread
+/// (all in flight), written as states[block] (max) and states[gridDim.x + block] (sum).
 template <typename T>
 __global__ void __launch_bounds__(kSplitBlock)
     softmax_split_states_kernel(const T* __restrict__ x, std::int64_t cols, std::int64_t chunks,
                                 float* __restrict__ states) {
-  const SplitChunk c = split_chunk(x, cols, chunks, blockIdx.x);
-  const MaxSum total = block_combine(fold_chunk<T>(c, load_chunk<T, false>(x, cols, c)));
+  const Chunk c = chunk_of(x, cols, chunks);
+  const T* xr = x + c.row * cols;
+  const auto* body = reinterpret_cast<const uint4*>(xr + c.span.head) + c.begin;
+  uint4 held[kSplitUnroll];
+#pragma unroll
+  for (int k = 0; k < kSplitUnroll; ++k) {
+    const int v = threadIdx.x + k * kSplitBlock;
+    if (v < c.count) held[k] = body[v];
+  }
+  MaxSum state = empty_max_sum();
+#pragma unroll
+  for (int k = 0; k < kSplitUnroll; ++k) {
+    if (static_cast<int>(threadIdx.x) + k * kSplitBlock < c.count) {
+      const uint4 one[1] = {held[k]};
+      state = fold_vectors<T, 1>(state, one);
+    }
+  }
+  if (c.scalar_at >= 0) {
+    const float one[1] = {to_float(xr[c.scalar_at])};
+    state = fold(state, one);
+  }
+  const MaxSum total = block_combine(state);
   if (threadIdx.x == 0) {
     states[blockIdx.x] = total.m;
     states[gridDim.x + blockIdx.x] = total.d;
@@ -35,15 +85,30 @@ template <typename T>
 __global__ void __launch_bounds__(kSplitBlock)
     softmax_split_write_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols, std::int64_t chunks,
                                const float* __restrict__ states) {
-  const SplitChunk c = split_chunk(x, cols, chunks, blockIdx.x);
-  const HeldChunk held = load_chunk<T, false>(x, cols, c);  // issued before the combine, so their latency overlaps it
+  const Chunk c = chunk_of(x, cols, chunks);
+  const T* xr = x + c.row * cols;
+  T* yr = y + c.row * cols;
+  const auto* body = reinterpret_cast<const uint4*>(xr + c.span.head) + c.begin;
+  uint4 held[kSplitUnroll];
+#pragma unroll
+  for (int k = 0; k < kSplitUnroll; ++k) {
+    const int v = threadIdx.x + k * kSplitBlock;
+    if (v < c.count) held[k] = body[v];  // issued before the combine, so their latency overlaps it
+  }
   MaxSum state = empty_max_sum();
   const std::int64_t first = c.row * chunks;
   for (std::int64_t k = threadIdx.x; k < chunks; k += kSplitBlock) {
     state = combine(state, MaxSum{states[first + k], states[gridDim.x + first + k]});
   }
   const MaxSum total = block_combine(state);
-  write_chunk<T, false>(y, cols, c, held, total.m, fast_reciprocal(total.d));
+  const float inverse_sum = fast_reciprocal(total.d);
+  auto* out = reinterpret_cast<uint4*>(yr + c.span.head) + c.begin;
+#pragma unroll
+  for (int k = 0; k < kSplitUnroll; ++k) {
+    const int v = threadIdx.x + k * kSplitBlock;
+    if (v < c.count) out[v] = normalize_vector<T>(held[k], total.m, inverse_sum);
+  }
+  if (c.scalar_at >= 0) yr[c.scalar_at] = from_float<T>(exp_via_exp2(to_float(xr[c.scalar_at]) - total.m) * inverse_sum);
 }
 
 }  // namespace

@@ -10,9 +10,7 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
-#include <vector>
 
 using namespace kbench;
 
@@ -645,44 +643,6 @@ TEST_CASE("grid rows: slices up to 96 KiB, every resident block busy, batches pa
       CHECK(s.rows_in_flight <= rows);
       CHECK(s.slice_vectors * 16 <= softmax::kGridSliceMost);
       CHECK(s.blocks_per_row * s.slice_vectors >= cols / 8);
-    }
-  }
-}
-
-TEST_CASE("queue rows: every chunk folded once and written once, after its row's folds and at most lag folds later",
-          "[auto][softmax][queue_row]") {
-  // Rows of 1 chunk to many, tensors smaller than the lag (all folds first) and far larger.
-  for (const auto& [rows, cols, size] : {std::tuple<std::int64_t, std::int64_t, std::size_t>{53, 3658447, 2},
-                                         {27, 999539, 2}, {5, 4194301, 4}, {1, 53282447, 4}, {300, 8193, 4},
-                                         {1, 7, 2}, {3, 1, 4}, {1000, 16385, 2}}) {
-    for (const std::int64_t in_flight : {1, 7, 1320}) {
-      const softmax::QueueRowShape shape = softmax::queue_row_shape(rows, cols, size, in_flight);
-      INFO(rows << " x " << cols << ", " << size << "-byte elements, " << in_flight << " tickets in flight");
-      REQUIRE(shape.chunks == rows * softmax::split_row_chunks(cols, size));
-      CHECK(shape.lag == std::min(shape.chunks, shape.chunks_per_row + (in_flight + 1) / 2));
-      std::vector<std::int64_t> fold_ticket(static_cast<std::size_t>(shape.chunks), -1);
-      std::vector<std::int64_t> write_ticket(fold_ticket);
-      std::vector<std::int64_t> folds_before(fold_ticket);  // folds drawn before each chunk's write
-      std::int64_t folds = 0;
-      for (std::int64_t t = 0; t < 2 * shape.chunks; ++t) {
-        const softmax::QueueItem item = softmax::queue_item(t, shape.chunks, shape.lag);
-        REQUIRE(item.chunk >= 0);
-        REQUIRE(item.chunk < shape.chunks);
-        auto& seen = item.writes ? write_ticket : fold_ticket;
-        REQUIRE(seen[static_cast<std::size_t>(item.chunk)] == -1);
-        seen[static_cast<std::size_t>(item.chunk)] = t;
-        if (item.writes) {
-          folds_before[static_cast<std::size_t>(item.chunk)] = folds;
-        } else {
-          ++folds;
-        }
-      }
-      for (std::int64_t c = 0; c < shape.chunks; ++c) {
-        const auto at = static_cast<std::size_t>(c);
-        const std::int64_t row_end = (c / shape.chunks_per_row + 1) * shape.chunks_per_row;
-        REQUIRE(write_ticket[at] > fold_ticket[static_cast<std::size_t>(row_end - 1)]);  // the row's last fold
-        REQUIRE(folds_before[at] - (c + 1) <= shape.lag);  // x's reuse distance, in folds
-      }
     }
   }
 }

@@ -69,14 +69,13 @@ TEST_CASE("softmax declares its shapes, minimum traffic and variants", "[softmax
     CHECK(t.flops == 4 * n);
     CHECK(t.math == "fp32");
     // x, y (with its guard bytes), two intermediates of the manual chain, its per-row max and sum,
-    // split_row's (and auto's, or queue_row's) chunk states: 2 floats per 16 KiB chunk of each row,
-    // queue_row's 8 bytes a row, and grid_row's states and counters for up to 8192 resident blocks
-    // (24 bytes each).
+    // split_row's (and auto's) chunk states: 2 floats per 16 KiB chunk of each row, and grid_row's
+    // states and counters for up to 8192 resident blocks (24 bytes each).
     const double chunks = 8192.0 * static_cast<double>(dtype_size(dtype)) / (16 * 1024);
     const double states = 2 * (2 * 8192 * (chunks < 1 ? 1 : chunks) * 4);
     const double grid_states = 8192 * 24;
     CHECK(op->device_bytes({{8192, 8192}, dtype, "xlarge"}) ==
-          4 * t.bytes_read + 2 * 8192 * 4 + 8 * 8192 + states + grid_states + kOutputGuards);
+          4 * t.bytes_read + 2 * 8192 * 4 + states + grid_states + kOutputGuards);
   }
 
   const auto variants = op->variants();
