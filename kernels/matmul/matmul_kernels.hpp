@@ -6,6 +6,7 @@
 
 #include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
+#include "kernels/matmul/matmul_stream_k.hpp"
 
 #include <cuda.h>  // CUtensorMap (a type; kbench does not link the driver library)
 #include <cuda_bf16.h>
@@ -232,14 +233,16 @@ template <typename T>
 void launch_wgmma_tma_padded(const WgmmaTmaPaddedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream);
 
-/// launch_wgmma_tma_staged's 128×256 kernel under stream-K (matmul_stream_k.hpp): `grid` blocks
-/// (1 to the device's SMs: they wait on each other, so all must run at once), the last tiles' steps
-/// spread evenly over them. `workspace`: stream_k_workspace_bytes(grid, 256), 16-byte aligned,
-/// zeroed before the first launch (each launch leaves it so). Throws std::invalid_argument on a
-/// grid out of that range or a null or misaligned workspace (its size and zeros are the caller's).
+/// launch_wgmma_tma_staged's 128×256 kernel under stream-K (matmul_stream_k.hpp), on `schedule`
+/// (stream_k_schedule(dims, kWgmmaTileN, grid), made once per problem): its grid of 1 to the
+/// device's SMs (the blocks wait on each other, so all must run at once), the last tiles' steps
+/// spread evenly over them. `workspace`: stream_k_workspace_bytes(grid, kWgmmaTileN), 16-byte
+/// aligned, zeroed before the first launch (each launch leaves it so). Throws
+/// std::invalid_argument on a grid out of that range, a schedule made for other extents, or a null
+/// or misaligned workspace (its size and zeros are the caller's).
 template <typename T>
-void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, void* workspace, int grid,
-                               cudaStream_t stream);
+void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, const StreamKSchedule& schedule,
+                               void* workspace, cudaStream_t stream);
 
 /// The block tile of launch_wgmma_tma_staged along N.
 constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }

@@ -284,15 +284,16 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
   v.cannot_run = staged_cannot_run;
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);
-    const int grid = matmul::stream_k_grid(dims, args.device.sm_count);
-    auto workspace = zeroed_workspace(matmul::stream_k_workspace_bytes(grid, matmul::kWgmmaTileN));
+    const matmul::StreamKSchedule schedule =
+        matmul::stream_k_schedule(dims, matmul::kWgmmaTileN, matmul::stream_k_grid(dims, args.device.sm_count));
+    auto workspace = zeroed_workspace(matmul::stream_k_workspace_bytes(schedule.grid, matmul::kWgmmaTileN));
     auto call = [&](auto tag) -> CallFn {
       using T = typename decltype(tag)::type;
       const auto x = operands<T>(args);
       auto maps = std::make_shared<const matmul::WgmmaTmaStagedOperands<T>>(
           matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
-      return [maps, workspace, dims, grid](cudaStream_t stream) {
-        matmul::launch_wgmma_tma_stream_k(*maps, dims, const_cast<void*>(workspace->get()), grid, stream);
+      return [maps, workspace, dims, schedule](cudaStream_t stream) {
+        matmul::launch_wgmma_tma_stream_k(*maps, dims, schedule, const_cast<void*>(workspace->get()), stream);
       };
     };
     if (args.dtype == DType::f16) return call(TypeTag<__half>{});

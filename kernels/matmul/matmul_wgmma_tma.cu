@@ -327,33 +327,38 @@ void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dim
 }
 
 template <typename T>
-void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, void* workspace, int grid,
-                               cudaStream_t stream) {
+void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims dims, const StreamKSchedule& schedule,
+                               void* workspace, cudaStream_t stream) {
+  const int grid = schedule.grid;
   if (grid < 1 || grid > launch_sm_count()) {
     throw std::invalid_argument("launch_wgmma_tma_stream_k: the grid must be 1 to the device's " +
                                 std::to_string(launch_sm_count()) + " SMs (its blocks wait on each other), got " +
                                 std::to_string(grid));
   }
+  if (schedule.tiles != ceil_div(dims.m, kBM) * ceil_div(dims.n, kWgmmaTileN) || schedule.steps != ceil_div(dims.k, kBK)) {
+    throw std::invalid_argument("launch_wgmma_tma_stream_k: the schedule was made for other extents than " +
+                                std::to_string(dims.m) + "x" + std::to_string(dims.n) + "x" + std::to_string(dims.k));
+  }
+  const std::size_t bytes = stream_k_workspace_bytes(grid, kWgmmaTileN);
   if (workspace == nullptr || reinterpret_cast<std::uintptr_t>(workspace) % 16 != 0) {
-    throw std::invalid_argument("launch_wgmma_tma_stream_k: needs " +
-                                std::to_string(stream_k_workspace_bytes(grid, 256)) +
+    throw std::invalid_argument("launch_wgmma_tma_stream_k: needs " + std::to_string(bytes) +
                                 " bytes of 16-byte aligned workspace, zeroed before the first launch");
   }
-  const StreamKSchedule schedule = stream_k_schedule(dims, 256, grid);
   stream_k::Work work;
   work.whole_tiles = schedule.whole_tiles;
   work.split_steps = schedule.split_steps;
   work.partials = static_cast<float*>(workspace);
-  work.flags = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(workspace) +
-                                           stream_k_workspace_bytes(grid, 256) - 2 * sizeof(unsigned) * grid);
-  launch<T, 256, true, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
+  work.flags = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(workspace) + bytes - 2 * sizeof(unsigned) * grid);
+  launch<T, kWgmmaTileN, true, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);
 template void launch_wgmma_tma(const WgmmaTmaOperands<__nv_bfloat16>&, __nv_bfloat16*, Dims, cudaStream_t);
 template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__half>&, Dims, TmaTile, cudaStream_t);
 template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, TmaTile, cudaStream_t);
-template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__half>&, Dims, void*, int, cudaStream_t);
-template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, void*, int, cudaStream_t);
+template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__half>&, Dims, const StreamKSchedule&, void*,
+                                        cudaStream_t);
+template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, const StreamKSchedule&,
+                                        void*, cudaStream_t);
 
 }  // namespace kbench::matmul
