@@ -247,8 +247,6 @@ void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims d
 /// The block tile of launch_wgmma_tma_staged along N.
 constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }
 
-/// The wgmma kernel's block tile of C and its K per pipeline step.
-constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;
 /// The most K splits a split-K launcher takes.
 constexpr int kMaxSplitK = 64;
 

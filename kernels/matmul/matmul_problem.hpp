@@ -22,6 +22,9 @@ struct Dims {
 /// x / y rounded up (x >= 0, y > 0): tiles, waves, chunks and steps of a plan.
 constexpr std::int64_t ceil_div64(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
 
+/// The wgmma kernels' block tile of C and their K per pipeline step.
+constexpr int kWgmmaTileM = 128, kWgmmaTileN = 256, kWgmmaStepK = 64;
+
 /// The small-tile SIMT kernel's block tile heights (launch_small_simt): 16 rows (register_blocked's
 /// small problems), 32 and 48 (few-row GEMMs: fewer L2 → SM bytes per multiply-add). Every tile is
 /// 32 columns wide.

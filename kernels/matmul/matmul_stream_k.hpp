@@ -29,7 +29,7 @@ inline constexpr int kStreamKMostBlocks = 256;
 /// The stream-K variant's blocks for `dims` on `sm_count` SMs: one per SM, no more than the
 /// 128×256 tiles (fewer tiles than SMs run whole) nor kStreamKMostBlocks.
 inline int stream_k_grid(Dims dims, int sm_count) {
-  const long long tiles = ceil_div64(dims.m, 128) * ceil_div64(dims.n, 256);
+  const long long tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN);
   return static_cast<int>(std::max<long long>(1, std::min<long long>({sm_count, tiles, kStreamKMostBlocks})));
 }
 
@@ -54,8 +54,8 @@ inline StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid) {
   }
   StreamKSchedule s;
   s.grid = grid;
-  s.tiles = static_cast<int>(ceil_div64(dims.m, 128) * ceil_div64(dims.n, tile_n));
-  s.steps = static_cast<int>(ceil_div64(dims.k, 64));
+  s.tiles = static_cast<int>(ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n));
+  s.steps = static_cast<int>(ceil_div64(dims.k, kWgmmaStepK));
   if (s.tiles % grid == 0) {
     s.whole_tiles = s.tiles;
   } else if (s.tiles > grid) {
@@ -69,7 +69,8 @@ inline StreamKSchedule stream_k_schedule(Dims dims, int tile_n, int grid) {
 /// fp32 accumulators per block, then a 4-byte flag per block and consumer warpgroup (two), which
 /// must be zero before the first launch; every launch leaves them zero.
 inline std::size_t stream_k_workspace_bytes(int grid, int tile_n) {
-  const std::size_t slots = static_cast<std::size_t>(grid) * 128 * static_cast<std::size_t>(tile_n) * sizeof(float);
+  const std::size_t slots =
+      static_cast<std::size_t>(grid) * kWgmmaTileM * static_cast<std::size_t>(tile_n) * sizeof(float);
   return slots + static_cast<std::size_t>(grid) * 2 * sizeof(unsigned);
 }
 
