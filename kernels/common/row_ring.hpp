@@ -43,14 +43,15 @@ struct RowRingShape {
   std::int64_t shared_bytes = 0;     ///< kRingStages slots: the kernel's dynamic shared memory
 };
 
-/// The shape for `rows` rows of `cols` elements when `resident_blocks` blocks of the kernel fit
-/// on the device at once: the fewest rounds of tiles that those blocks cover, then the fewest
-/// blocks that cover the tiles in that many rounds (every block takes the same number of tiles
-/// but the last few, instead of a quarter of the grid taking one tile more than the rest).
-constexpr RowRingShape row_ring_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                      std::int64_t resident_blocks) {
+/// The shape for `rows` rows of `cols` elements in tiles of `rows_per_tile` rows (a positive
+/// multiple of kRingTileRowMultiple) when `resident_blocks` blocks of the kernel fit on the device
+/// at once: the fewest rounds of tiles that those blocks cover, then the fewest blocks that cover
+/// the tiles in that many rounds (every block takes the same number of tiles but the last few,
+/// instead of a quarter of the grid taking one tile more than the rest).
+constexpr RowRingShape row_ring_shape_for_tile(std::int64_t rows, std::int64_t cols, std::size_t element_size,
+                                               std::int64_t resident_blocks, std::int64_t rows_per_tile) {
   RowRingShape shape;
-  shape.rows_per_tile = ring_tile_rows(cols, element_size);
+  shape.rows_per_tile = rows_per_tile;
   shape.tiles = (rows + shape.rows_per_tile - 1) / shape.rows_per_tile;
   const std::int64_t resident = resident_blocks > 0 ? resident_blocks : 1;
   shape.tiles_per_block = shape.tiles > 0 ? (shape.tiles + resident - 1) / resident : 0;
@@ -59,6 +60,12 @@ constexpr RowRingShape row_ring_shape(std::int64_t rows, std::int64_t cols, std:
   shape.slot_bytes = (tile + 127) / 128 * 128;
   shape.shared_bytes = kRingStages * shape.slot_bytes;
   return shape;
+}
+
+/// The same in ring_tile_rows' tiles: the lane-group kernels' shape.
+constexpr RowRingShape row_ring_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
+                                      std::int64_t resident_blocks) {
+  return row_ring_shape_for_tile(rows, cols, element_size, resident_blocks, ring_tile_rows(cols, element_size));
 }
 
 /// The most dynamic shared memory any ring shape of `element_size`-byte elements asks for: a tile

@@ -12,6 +12,7 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 #include "kernels/softmax/softmax_reference.hpp"
 #include "kernels/softmax/softmax_ring_rows.hpp"
+#include "kernels/softmax/softmax_thread_rows.hpp"
 
 #include "kbench/ops/softmax.hpp"
 
@@ -236,6 +237,32 @@ Variant<SoftmaxArgs> ring_rows() {
   return v;
 }
 
+/// The thread-rows call: its plan, made once per problem; ring_rows' call where it cannot run.
+CallFn thread_rows_call(const SoftmaxArgs& args) {
+  return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+    using T = typename decltype(tag)::type;
+    const auto* x = static_cast<const T*>(args.x);
+    auto* y = static_cast<T*>(args.y);
+    const softmax::ThreadRowsPlan plan =
+        softmax::plan_thread_rows(x, y, args.rows, args.cols, args.device.sm_count, args.device.cc_major);
+    if (plan.shape.blocks == 0) return ring_rows_call(args);
+    return [x, y, rows = args.rows, cols = args.cols, plan](cudaStream_t stream) {
+      softmax::launch_thread_rows(x, y, rows, cols, plan, stream);
+    };
+  });
+}
+
+Variant<SoftmaxArgs> thread_rows() {
+  Variant<SoftmaxArgs> v;
+  v.name = "thread_rows";
+  v.description =
+      "16-bit rows up to 64 elements (Hopper, aligned tensors): ring_rows' bulk-copy ring in tiles of 256 rows (128 past "
+      "32 columns), a thread per row (a part of even length each for two threads past 32 columns) read from the tile as "
+      "4-byte words aligned by a funnel shift, no shuffle up to 32 columns; ring_rows otherwise";
+  v.prepare = thread_rows_call;
+  return v;
+}
+
 /// The grid-row call: the plan and the zeroed scratch of its counters and states, made once per
 /// problem; the call owns them. Empty where the kernel cannot run the problem (`fallback` then).
 CallFn grid_call(const SoftmaxArgs& args) {
@@ -449,7 +476,7 @@ OpDefinition<SoftmaxArgs> softmax_definition() {
     return SoftmaxArgs{problem.dtype, m.rows, m.cols, buffers.inputs[0], buffers.outputs[0], buffers.device};
   };
   op.variants = {manual(),      fused(),       online(),    register_row(), packed_rows(), short_rows(),
-                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
+                 warp_rows(),   grain_rows(),  vector_rows(), body_rows(), ring_rows(),   thread_rows(), cluster_row(), grid_row(),    split_row(), auto_variant(), baseline()};
   return op;
 }
 

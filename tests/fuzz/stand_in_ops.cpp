@@ -80,7 +80,7 @@ void register_stand_in_ops(Registry& registry) {
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage,
       variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "warp_rows", "grain_rows",
-                "vector_rows", "body_rows", "ring_rows", "cluster_row", "grid_row", "split_row", "auto"},
+                "vector_rows", "body_rows", "ring_rows", "thread_rows", "cluster_row", "grid_row", "split_row", "auto"},
                "cudnn"),
       any_rank);
   add("gelu_tanh", "gelu", storage, variants({"manual", "fused", "vectorized", "blocked", "auto"}, "cub_transform"), any_rank);

@@ -4,6 +4,7 @@
 // tiles within tiles_per_block rounds without idle blocks, the slots fit shared memory, and a
 // lane group holds any row up to kRingMaxCols. No GPU needed.
 #include "kernels/common/row_ring.hpp"
+#include "kernels/softmax/softmax_thread_rows.hpp"
 #include "support/catch.hpp"
 
 #include <algorithm>
@@ -71,4 +72,34 @@ TEST_CASE("a ring lane group holds any row up to 1024 elements in at most 32 lan
   CHECK(row_group_shape(129).lanes == 32);
   CHECK(row_group_shape(257).per_lane == 16);
   CHECK(row_group_shape(1000).per_lane == 32);
+}
+
+TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole pairs that fit its slots, one tile "
+          "a block round",
+          "[thread_rows]") {
+  for (std::int64_t cols = 1; cols <= softmax::kThreadRowsMaxCols; ++cols) {
+    INFO(cols << " columns");
+    const softmax::ThreadRowsShape t = softmax::thread_rows_shape(cols);
+    CHECK(t.lanes == (cols <= softmax::kThreadRowsOneThreadMaxCols ? 1 : 2));
+    CHECK(t.first_part <= t.elements);
+    CHECK((t.elements == 16 || t.elements == 24 || t.elements == 32));
+    if (t.lanes == 2) {
+      CHECK(t.first_part % 2 == 0);  // the second part starts on the row's word phase
+      CHECK(t.first_part < cols);    // and is not empty
+      CHECK(cols - t.first_part <= t.first_part);
+    } else {
+      CHECK(t.first_part == cols);
+    }
+    if (t.elements > 16) CHECK(t.first_part > t.elements - 8);  // the smallest slots that hold the part
+    CHECK(t.rows_per_tile * t.lanes == kRingBlock);              // a row per group of lanes
+    for (std::size_t size : {2u}) {
+      const RowRingShape s = row_ring_shape_for_tile(1000003, cols, size, 4 * kH100Sms, t.rows_per_tile);
+      CHECK(s.rows_per_tile * cols * static_cast<std::int64_t>(size) % 16 == 0);  // whole vectors: one bulk copy
+      CHECK(s.shared_bytes <= ring_most_shared_bytes(size));
+      CHECK(s.tiles * s.rows_per_tile >= 1000003);
+    }
+  }
+  CHECK(softmax::thread_rows_fits(64, 2));
+  CHECK_FALSE(softmax::thread_rows_fits(65, 2));
+  CHECK_FALSE(softmax::thread_rows_fits(19, 4));
 }
