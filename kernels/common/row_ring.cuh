@@ -161,22 +161,30 @@ decltype(auto) with_group_shape(RowGroupShape shape, F&& f) {
 
 /// The shape of a ring kernel's launch for this problem on this device: the kernel's shared-memory
 /// limit raised to the most any plan of it uses (so that no plan narrows another's), the blocks
-/// of it an SM holds with this problem's slots (at most kRingMaxBlocksPerSm), and the ring's shape
-/// for that many blocks per SM: tiles of `rows_per_tile` rows (row_ring_shape_for_tile), or of
-/// ring_tile_rows' where it is 0. blocks = 0 where not one block fits. Host work: call it outside
-/// any timed window.
+/// of it an SM holds with this problem's slots (at most `max_blocks_per_sm`), and the ring's shape
+/// for that many blocks per SM. The lane-group kernels leave the rest at their defaults: tiles of
+/// ring_tile_rows' rows, kRingMaxBlocksPerSm, ring_most_shared_bytes. A kernel whose threads own
+/// rows gives its tile's rows and its own limits. blocks = 0 where not one block fits. Host work:
+/// call it outside any timed window.
+struct RingLimits {
+  std::int64_t rows_per_tile = 0;  ///< 0: ring_tile_rows
+  int max_blocks_per_sm = kRingMaxBlocksPerSm;
+  std::int64_t most_shared_bytes = 0;  ///< the kernel's shared-memory limit; 0: ring_most_shared_bytes
+};
+
 inline RowRingShape plan_row_ring(const void* kernel, std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                  int sm_count, std::int64_t rows_per_tile = 0) {
-  KBENCH_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(ring_most_shared_bytes(element_size))));
-  const std::int64_t tile_rows = rows_per_tile > 0 ? rows_per_tile : ring_tile_rows(cols, element_size);
+                                  int sm_count, RingLimits limits = {}) {
+  const std::int64_t most_shared =
+      limits.most_shared_bytes > 0 ? limits.most_shared_bytes : ring_most_shared_bytes(element_size);
+  KBENCH_CUDA_CALL(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(most_shared)));
+  const std::int64_t tile_rows = limits.rows_per_tile > 0 ? limits.rows_per_tile : ring_tile_rows(cols, element_size);
   const RowRingShape one = row_ring_shape_for_tile(rows, cols, element_size, 1, tile_rows);
-  if (one.shared_bytes > ring_most_shared_bytes(element_size)) return RowRingShape{};
+  if (one.shared_bytes > most_shared) return RowRingShape{};
   int fits = 0;
   KBENCH_CUDA_CALL(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, kRingBlock,
                                                                  static_cast<std::size_t>(one.shared_bytes)));
   if (fits < 1) return RowRingShape{};
-  const int per_sm = fits < kRingMaxBlocksPerSm ? fits : kRingMaxBlocksPerSm;
+  const int per_sm = fits < limits.max_blocks_per_sm ? fits : limits.max_blocks_per_sm;
   return row_ring_shape_for_tile(rows, cols, element_size, static_cast<std::int64_t>(per_sm) * sm_count, tile_rows);
 }
 

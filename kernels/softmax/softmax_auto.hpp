@@ -5,6 +5,7 @@
 /// kernels/softmax/NOTES.md ("auto") gives the reasoning and the predictions.
 
 #include "kernels/common/vector_row_groups.hpp"
+#include "kernels/softmax/softmax_thread_rows.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -327,7 +328,9 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
   return shape;
 }
 
-enum class SoftmaxKernel { packed, short_rows, grain_rows, vector_rows, body_rows, ring_rows, register_row, cluster, grid, split, online };
+enum class SoftmaxKernel {
+  packed, short_rows, grain_rows, vector_rows, body_rows, ring_rows, thread_rows, register_row, cluster, grid, split, online
+};
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
 /// number of 16-byte vectors (every row starts aligned); `same_phase` when x and y sit at the same
@@ -459,6 +462,24 @@ constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::s
          single_element_grains && cc_major >= 9 && rows * row_bytes >= kRingRowsMinTensorBytes;
 }
 
+/// 16-bit rows of kThreadRowsAutoMinCols..kThreadRowsAutoMaxCols columns that are not whole 16-byte
+/// vectors, x and y 16-byte aligned, compute capability 9.0+: thread_rows (a thread per row, two
+/// past 32 columns, through ring_rows' bulk-copy ring), ahead of grain_rows and ring_rows, except
+/// even widths past 32, where grain_rows' 4-byte grains stay ahead. H200, session 30, cold µs, fp16
+/// (NOTES.md, "thread_rows"): 2000003x17 45.4 against ring_rows' 53.2 and grain_rows' 55.6 (copy
+/// 36.5), 1692154x19 40.4 against 50.1 (34.7), 1400001x23 36.7 against 43.2, 1300000x27 40.1
+/// against 48.1, 1048573x30 35.5 against grain_rows' 36.9, 1000003x33 47.0 against 55.6,
+/// 524287x47 28.6 against 36.0, 262147x61 23.1 against 24.1, 262147x17 11.8 against 12.1; bf16
+/// alike; lost 262144x62 (22.4 against grain_rows' 20.1).
+constexpr std::int64_t kThreadRowsAutoMinCols = 17;
+constexpr std::int64_t kThreadRowsAutoMaxCols = kThreadRowsMaxCols;
+constexpr std::int64_t kThreadRowsAutoMaxEvenCols = 32;
+constexpr bool auto_takes_thread_rows(std::int64_t cols, std::size_t element_size, int cc_major, SoftmaxLayout layout) {
+  if (element_size != 2 || cc_major < 9 || !layout.aligned || layout.vector_rows) return false;
+  if (cols < kThreadRowsAutoMinCols || cols > kThreadRowsAutoMaxCols) return false;
+  return cols % 2 == 1 || cols <= kThreadRowsAutoMaxEvenCols;
+}
+
 /// Cluster slices past this take one block per SM, and clusters of 8 such blocks do not all fit
 /// at once (H100, fp32 17x262147: cluster_row 27.1 against grid_row's 19.4 µs, 128 KiB slices);
 /// `auto` takes grid_row for them.
@@ -472,7 +493,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    unless auto_takes_ring_rows takes 16-bit ones): grain_rows (a lane group per row, loads of the widest
 ///    grain that divides the row, straight from global memory, no shared memory); other rows
 ///    auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory ring by
-///    bulk copies, a lane group per row);
+///    bulk copies, a lane group per row); 16-bit rows auto_takes_thread_rows, ahead of grain_rows
+///    and ring_rows: thread_rows (the same ring, a thread per row);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors
 ///    (fp32 ones up to kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
@@ -497,6 +519,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   const std::int64_t sms = sm_count;
   if (auto_takes_vector_rows(cols, element_size, layout)) return SoftmaxKernel::vector_rows;
   if (auto_takes_body_rows(cols, element_size, layout)) return SoftmaxKernel::body_rows;
+  if (auto_takes_thread_rows(cols, element_size, cc_major, layout)) return SoftmaxKernel::thread_rows;
   const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
   if (auto_takes_grain_rows(cols, element_size, layout) && (!ring || element_size == 4)) return SoftmaxKernel::grain_rows;
   if (ring) return SoftmaxKernel::ring_rows;
@@ -532,6 +555,7 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::vector_rows: return "vector_rows";
     case SoftmaxKernel::body_rows: return "body_rows";
     case SoftmaxKernel::ring_rows: return "ring_rows";
+    case SoftmaxKernel::thread_rows: return "thread_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";
     case SoftmaxKernel::cluster: return "cluster_row";

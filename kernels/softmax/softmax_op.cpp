@@ -350,7 +350,8 @@ Variant<SoftmaxArgs> auto_variant() {
       "and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
       "grain_rows for rows of whole 16-byte vectors up to 256 columns in aligned tensors, other 16-bit rows up to 256 "
       "columns and fp32 rows of 9-47 columns that are not whole 16-byte vectors, ring_rows for other such "
-      "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), thread_rows for aligned 16-bit rows of 17-64 columns "
+      "that are not whole vectors (even widths to 32) on Hopper, ahead of grain_rows and ring_rows, short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors, to 512 for fp32 ones, or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
       "in aligned tensors, packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers (rows that are not whole vectors up to 4096 vectors' worth) and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
@@ -376,6 +377,8 @@ Variant<SoftmaxArgs> auto_variant() {
         return short_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::ring_rows:
         return ring_rows_call(args);
+      case softmax::SoftmaxKernel::thread_rows:
+        return thread_rows_call(args);
       case softmax::SoftmaxKernel::grid: {
         // plan_grid_row may still find that the device cannot hold the grid: split then.
         CallFn call = grid_call(args);

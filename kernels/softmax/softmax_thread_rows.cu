@@ -48,8 +48,8 @@ __device__ __forceinline__ std::uint32_t pack_pair<__nv_bfloat16>(float low, flo
   return word;
 }
 
-/// Block b takes tiles b, b + gridDim.x, ... (stream_row_tiles) of kRingBlock / kLanes rows; thread
-/// t takes part t % kLanes of the tile's row t / kLanes: `length` elements from `begin`, at most
+/// Block b takes tiles b, b + gridDim.x, ... (stream_row_tiles) of rounds of kRingBlock / kLanes
+/// rows; in each round thread t takes part t % kLanes of the round's row t / kLanes: `length` elements from `begin`, at most
 /// kElements. The part starts at element `start` of the tile, `phase` = start % 2 elements into a
 /// word, so it is read as the words from start / 2 on, each pair of its elements one funnel shift
 /// of two neighbouring words; its results go back as whole words where both halves are its own and
@@ -66,10 +66,10 @@ __global__ void __launch_bounds__(kRingBlock)
   const int begin = part == 0 ? 0 : first_part;
   const int length = (part == 0 ? first_part : cols) - begin;
 
-  auto on_tile = [&](T* tile, int tile_rows, std::int64_t) {
-    const bool live = tile_row < tile_rows;
+  auto on_row = [&](T* tile, int tile_rows, int r) {
+    const bool live = r < tile_rows;
     const int n = live ? length : 0;
-    const int start = (live ? tile_row : 0) * cols + begin;
+    const int start = (live ? r : 0) * cols + begin;
     const int phase = start & 1;
     auto* words = reinterpret_cast<std::uint32_t*>(tile) + (start >> 1);
 
@@ -122,7 +122,9 @@ __global__ void __launch_bounds__(kRingBlock)
       }
     }
   };
-  ring::stream_row_tiles<T, true>(x, y, rows, cols, rows_per_tile, slot_elements, on_tile);
+  ring::stream_row_tiles<T, true>(x, y, rows, cols, rows_per_tile, slot_elements, [&](T* tile, int tile_rows, std::int64_t) {
+    for (int round = 0; round < rows_per_tile; round += kRingBlock / kLanes) on_row(tile, tile_rows, round + tile_row);
+  });
 #else
   __trap();  // planned only on compute capability 9.0 and later (plan_thread_rows)
 #endif
@@ -154,8 +156,12 @@ ThreadRowsPlan plan_thread_rows(const T* x, const T* y, std::int64_t rows, std::
   if constexpr (sizeof(T) == 2) {  // fp32 is declared for the op's dispatch over every dtype: no plan
     if (!plan_allowed(x, y, rows, cols, cc_major)) return plan;
     plan.rows = thread_rows_shape(cols);
+    ring::RingLimits limits;
+    limits.rows_per_tile = plan.rows.rows_per_tile;
+    limits.max_blocks_per_sm = kThreadRowsMaxBlocksPerSm;
+    limits.most_shared_bytes = kThreadRowsMostSharedBytes;
     plan.shape = ring::plan_row_ring(reinterpret_cast<const void*>(thread_rows_kernel<T>(plan.rows)), rows, cols,
-                                     sizeof(T), sm_count, plan.rows.rows_per_tile);
+                                     sizeof(T), sm_count, limits);
   }
   return plan;
 }

@@ -15,11 +15,19 @@ namespace kbench::softmax {
 constexpr std::int64_t kThreadRowsMaxCols = 64;
 constexpr std::int64_t kThreadRowsOneThreadMaxCols = 32;
 
+/// Bytes a tile aims at: whole rounds of the block's rows, as many as stay within it (at least
+/// one). Blocks an SM may hold at most, and the kernel's shared-memory limit (kRingStages slots
+/// of the largest tile: rows of 64 bytes in 16 KiB rounds).
+constexpr std::int64_t kThreadRowsTileTargetBytes = 16 * 1024;
+constexpr int kThreadRowsMaxBlocksPerSm = 4;
+constexpr std::int64_t kThreadRowsMostSharedBytes =
+    kRingStages * (kThreadRowsTileTargetBytes > 16 * 1024 ? kThreadRowsTileTargetBytes : 16 * 1024);
+
 /// How a row is cut among threads: `lanes` (1 or 2) neighbouring threads per row, the first taking
 /// elements [0, first_part) and the second [first_part, cols); first_part is even, so both parts
 /// start on the row's word phase. `elements`: the register slots a part is compiled for (16, 24 or
-/// 32, at least either part). A tile is one row per group of lanes of the block: kRingBlock / lanes
-/// rows, at most 16 KiB.
+/// 32, at least either part). A tile is `rounds` rounds of one row per group of lanes of the
+/// block: rounds x kRingBlock / lanes rows.
 struct ThreadRowsShape {
   int lanes = 1;
   int first_part = 0;
@@ -32,7 +40,10 @@ constexpr ThreadRowsShape thread_rows_shape(std::int64_t cols) {
   shape.lanes = cols <= kThreadRowsOneThreadMaxCols ? 1 : 2;
   shape.first_part = static_cast<int>(shape.lanes == 1 ? cols : 2 * ((cols + 3) / 4));
   shape.elements = shape.first_part <= 16 ? 16 : shape.first_part <= 24 ? 24 : 32;
-  shape.rows_per_tile = kRingBlock / shape.lanes;
+  const std::int64_t round_rows = kRingBlock / shape.lanes;
+  const std::int64_t round_bytes = round_rows * (cols > 0 ? cols : 1) * 2;
+  const std::int64_t rounds = kThreadRowsTileTargetBytes / round_bytes;
+  shape.rows_per_tile = round_rows * (rounds > 1 ? rounds : 1);
   return shape;
 }
 

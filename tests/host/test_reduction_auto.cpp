@@ -248,14 +248,21 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   // large tensors of rows of 96 bytes and more, where ring_rows stays ahead.
   CHECK(softmax_pick(2097152, 7, 2) == SoftmaxKernel::vector_rows);  // grain 30.3; short 31.1; vector predicted 21.5-24
   CHECK(softmax_pick(2097152, 7, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: grain_rows as measured
-  // Odd 16-bit widths of 65-256 columns in aligned tensors: body_rows (session 13, fp16); up to 64
-  // columns grain_rows (body_rows lost at 17, 23, 47, 62 and won 33 and 61 by 5 %).
-  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::grain_rows);  // 72.6; body 68.6, short 84.8, ring 95.9
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::ring_rows);    // ring 31.8, grain 32.0; body 30.4
-  CHECK(softmax_pick(2097143, 17, 2) == SoftmaxKernel::grain_rows);  // 73.0; body 126.8
-  CHECK(softmax_pick(524287, 47, 2) == SoftmaxKernel::grain_rows);   // 41.6; body 45.8
+  // Odd 16-bit widths of 65-256 columns in aligned tensors: body_rows (session 13, fp16). 17-64
+  // columns that are not whole vectors on Hopper: thread_rows (H200, session 30, cold µs, fp16),
+  // but even widths past 32, where grain_rows' 4-byte grains won.
+  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::thread_rows);  // 47.0; grain 55.7, ring 55.6
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::thread_rows);   // 23.1; grain 24.1, ring 24.7
+  CHECK(softmax_pick(2097143, 17, 2) == SoftmaxKernel::thread_rows);  // 2000003x17: 45.4; ring 53.2, grain 55.6
+  CHECK(softmax_pick(524287, 47, 2) == SoftmaxKernel::thread_rows);   // 28.6; grain 36.0
+  CHECK(softmax_pick(1048573, 30, 2) == SoftmaxKernel::thread_rows);  // 35.5; grain 36.9
+  CHECK(softmax_pick(262147, 17, 2) == SoftmaxKernel::thread_rows);   // 9 MB: 11.8; grain 12.1
+  CHECK(softmax_pick(262144, 62, 2) == SoftmaxKernel::grain_rows);    // 20.1; thread 22.4
+  CHECK(softmax_pick(1000003, 33, 2, true, 8) == SoftmaxKernel::grain_rows);  // no bulk copies below Hopper
+  CHECK(softmax_pick(1000003, 65, 2) == SoftmaxKernel::body_rows);     // past thread_rows' 64
+  CHECK(softmax_pick(1000003, 16, 2) == SoftmaxKernel::grain_rows);    // whole vectors
+  CHECK(softmax_pick(1000003, 17, 4) == SoftmaxKernel::grain_rows);    // fp32: not its class
   CHECK(softmax_pick(65537, 130, 2) == SoftmaxKernel::body_rows);    // 15.3; grain 19.3
-  CHECK(softmax_pick(262144, 62, 2) == SoftmaxKernel::grain_rows);   // 4-byte grains: 25.3; body 26.7
   CHECK(softmax_pick(65536, 100, 2) == SoftmaxKernel::grain_rows);   // grain 14.1; body 15.0, warp 18.4
   CHECK(softmax_pick(262144, 127, 2) == SoftmaxKernel::body_rows);   // 50.2; ring 55.7, grain 60.9
   CHECK(softmax_pick(65537, 129, 2) == SoftmaxKernel::body_rows);    // 15.3; grain 22.6, warp 28.7
@@ -354,9 +361,13 @@ TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd widths, g
       const bool body = cols % 4 != 0 && (size == 2 ? cols >= 65 : cols >= 48);  // aligned
       const bool fp32_grain = size == 4 && cols >= 9 && cols < 48;
       const bool grain = vector_rows || (!vector && !body && (size == 2 || fp32_grain));
+      // thread_rows (Hopper's bulk copies) takes 16-bit rows of 17-64 columns, even ones to 32.
+      const bool thread = size == 2 && !vector_rows && cols >= 17 && cols <= 64 && (cols % 2 == 1 || cols <= 32);
       for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
-        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) == grain);
+        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) ==
+              (grain && !(thread && cc_major >= 9)));
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::body_rows) == body);
+        CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::thread_rows) == (thread && cc_major >= 9));
       }
       CHECK((softmax_pick(3001, cols, size) == SoftmaxKernel::body_rows) == body);
       CHECK((softmax_pick(3001, cols, size, false) == SoftmaxKernel::grain_rows) == (size == 2 || (fp32_grain && !vector_rows)));  // any alignment

@@ -74,8 +74,8 @@ TEST_CASE("a ring lane group holds any row up to 1024 elements in at most 32 lan
   CHECK(row_group_shape(1000).per_lane == 32);
 }
 
-TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole pairs that fit its slots, one tile "
-          "a block round",
+TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole pairs that fit its slots, tiles of "
+          "whole block rounds",
           "[thread_rows]") {
   for (std::int64_t cols = 1; cols <= softmax::kThreadRowsMaxCols; ++cols) {
     INFO(cols << " columns");
@@ -91,11 +91,15 @@ TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole p
       CHECK(t.first_part == cols);
     }
     if (t.elements > 16) CHECK(t.first_part > t.elements - 8);  // the smallest slots that hold the part
-    CHECK(t.rows_per_tile * t.lanes == kRingBlock);              // a row per group of lanes
+    const std::int64_t round_rows = kRingBlock / t.lanes;  // a row per group of lanes
+    CHECK(t.rows_per_tile % round_rows == 0);
+    const std::int64_t round_bytes = round_rows * cols * 2;
+    CHECK(t.rows_per_tile * cols * 2 <= std::max(softmax::kThreadRowsTileTargetBytes, round_bytes));
+    CHECK((t.rows_per_tile + round_rows) * cols * 2 > softmax::kThreadRowsTileTargetBytes);  // no round more fits
     for (std::size_t size : {2u}) {
       const RowRingShape s = row_ring_shape_for_tile(1000003, cols, size, 4 * kH100Sms, t.rows_per_tile);
       CHECK(s.rows_per_tile * cols * static_cast<std::int64_t>(size) % 16 == 0);  // whole vectors: one bulk copy
-      CHECK(s.shared_bytes <= ring_most_shared_bytes(size));
+      CHECK(s.shared_bytes <= softmax::kThreadRowsMostSharedBytes);
       CHECK(s.tiles * s.rows_per_tile >= 1000003);
     }
   }
