@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace kbench::softmax {
 
@@ -130,16 +131,20 @@ __global__ void __launch_bounds__(kRingBlock)
 #endif
 }
 
-/// The kernel's instantiation for the shape's lanes and register slots.
+/// The kernel's instantiations for kLanes lanes, one per even slot count from kThreadRowsMinElements
+/// to kThreadRowsMaxElements, and the one for the shape.
+template <typename T, int kLanes, int... kStep>
+auto thread_rows_kernel_of(int elements, std::integer_sequence<int, kStep...>) {
+  using Kernel = decltype(&softmax_thread_rows_kernel<T, kLanes, kThreadRowsMinElements>);
+  constexpr Kernel table[] = {&softmax_thread_rows_kernel<T, kLanes, kThreadRowsMinElements + 2 * kStep>...};
+  return table[(elements - kThreadRowsMinElements) / 2];
+}
+
 template <typename T>
 auto thread_rows_kernel(const ThreadRowsShape& shape) {
-  if (shape.lanes == 1) {
-    if (shape.elements <= 16) return &softmax_thread_rows_kernel<T, 1, 16>;
-    if (shape.elements <= 24) return &softmax_thread_rows_kernel<T, 1, 24>;
-    return &softmax_thread_rows_kernel<T, 1, 32>;
-  }
-  if (shape.elements <= 24) return &softmax_thread_rows_kernel<T, 2, 24>;
-  return &softmax_thread_rows_kernel<T, 2, 32>;
+  using Steps = std::make_integer_sequence<int, (kThreadRowsMaxElements - kThreadRowsMinElements) / 2 + 1>;
+  if (shape.lanes == 1) return thread_rows_kernel_of<T, 1>(shape.elements, Steps{});
+  return thread_rows_kernel_of<T, 2>(shape.elements, Steps{});
 }
 
 template <typename T>

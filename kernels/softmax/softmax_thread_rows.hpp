@@ -14,6 +14,8 @@ namespace kbench::softmax {
 
 constexpr std::int64_t kThreadRowsMaxCols = 64;
 constexpr std::int64_t kThreadRowsOneThreadMaxCols = 32;
+constexpr int kThreadRowsMinElements = 16;  ///< register slots of the narrowest instantiation
+constexpr int kThreadRowsMaxElements = 32;  ///< and of the widest
 
 /// Bytes a tile aims at: whole rounds of the block's rows, as many as stay within it (at least
 /// one). Blocks an SM may hold at most, and the kernel's shared-memory limit (kRingStages slots
@@ -25,8 +27,9 @@ constexpr std::int64_t kThreadRowsMostSharedBytes =
 
 /// How a row is cut among threads: `lanes` (1 or 2) neighbouring threads per row, the first taking
 /// elements [0, first_part) and the second [first_part, cols); first_part is even, so both parts
-/// start on the row's word phase. `elements`: the register slots a part is compiled for (16, 24 or
-/// 32, at least either part). A tile is `rounds` rounds of one row per group of lanes of the
+/// start on the row's word phase. `elements`: the register slots a part is compiled for, the
+/// first part rounded up to even, at least kThreadRowsMinElements: every slot's instructions issue,
+/// filled or not, and the kernel is bound by issue where a third of them are empty. A tile is `rounds` rounds of one row per group of lanes of the
 /// block: rounds x kRingBlock / lanes rows.
 struct ThreadRowsShape {
   int lanes = 1;
@@ -39,7 +42,7 @@ constexpr ThreadRowsShape thread_rows_shape(std::int64_t cols) {
   ThreadRowsShape shape;
   shape.lanes = cols <= kThreadRowsOneThreadMaxCols ? 1 : 2;
   shape.first_part = static_cast<int>(shape.lanes == 1 ? cols : 2 * ((cols + 3) / 4));
-  shape.elements = shape.first_part <= 16 ? 16 : shape.first_part <= 24 ? 24 : 32;
+  shape.elements = shape.first_part <= kThreadRowsMinElements ? kThreadRowsMinElements : (shape.first_part + 1) / 2 * 2;
   const std::int64_t round_rows = kRingBlock / shape.lanes;
   const std::int64_t round_bytes = round_rows * (cols > 0 ? cols : 1) * 2;
   const std::int64_t rounds = kThreadRowsTileTargetBytes / round_bytes;
