@@ -9,11 +9,13 @@ Run from the repository root:
   python3 scripts/draw_shapes.py --draw 6   configs/shapes_draw6.json (session 27, seed 20261129),
                                             draw 5's classes plus the edges: one row, rows of 1-8 elements,
                                             one column, 3-D max and softmax, and 100M-256M-element tensors
+  python3 scripts/draw_shapes.py --draw 7   configs/shapes_draw7.json (session 30, seed 20261130),
+                                            draw 6's classes, drawn again after sessions 28-30 tuned against it
 It rewrites the config and prints its cases. A draw's cases depend only on its seed: the classes
 are drawn in a fixed order, and draw 4's additions come after draw 3's sequence.
 """
 import argparse, json, random
-DRAWS = {3: 20261124, 4: 20261125, 5: 20261128, 6: 20261129}
+DRAWS = {3: 20261124, 4: 20261125, 5: 20261128, 6: 20261129, 7: 20261130}
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--draw", type=int, choices=sorted(DRAWS), required=True, help="which draw to write")
 args = parser.parse_args()
@@ -90,7 +92,7 @@ else:
         description = ("a fifth draw of the shape zoo's classes (issue 22), drawn by the same generator in session 20 "
                        "(seed 20261128) after the GEMV route of session 19: draw 4's classes plus GEMMs of 1-64 rows with "
                        "odd N and K (two of them of 1-8 rows); run it with --variant auto")
-    if args.draw == 6:
+    if args.draw >= 6:
         add("softmax", "one_row", [1, odd(1_000_000, 16_000_000)], [pick(*dt)])
         add("max_inner", "one_row", [1, odd(1_000_000, 64_000_000)], [pick(*dt)])
         for op in ("softmax", "sum_inner", "max_inner"):
@@ -106,6 +108,10 @@ else:
                        "(seed 20261129) after sessions 21-26 had tuned against the fifth: draw 5's classes plus the "
                        "edges (one row, rows of 1-8 elements, one column, 3-D max and softmax with short last axes, "
                        "and tensors of 100M-256M elements); run it with --variant auto")
+    if args.draw == 7:
+        description = ("a seventh draw of the shape zoo's classes (issue 22), drawn by the same generator in session 30 "
+                       "(seed 20261130) after sessions 28-30 had tuned against the sixth: draw 6's classes; run it with "
+                       "--variant auto")
 cfg = {"description": description, "dtypes": ["fp32", "fp16", "bf16"], "settings": {"modes": "cold"}, "sweeps": sw}
 json.dump(cfg, open(f"configs/shapes_draw{args.draw}.json", "w"), indent=2)
 print(len(sw))
