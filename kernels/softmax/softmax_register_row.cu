@@ -13,10 +13,6 @@ namespace kbench::softmax {
 
 namespace {
 
-/// The most blocks a launch has: 8192 covers 62 blocks an SM of 132 (the 64-thread shapes hold
-/// 32), so only tensors of many short rows loop, each block over rows / 8192 of them.
-constexpr std::int64_t kRegisterRowMaxBlocks = 8192;
-
 /// Thread t of the block holds the 16-byte vectors t, t + kBlock, ..., t + (kVectors - 1) kBlock
 /// of the row's aligned body (aligned_span: the whole row when rows are whole vectors; each load
 /// coalesced across the block, all kVectors in flight at once), and for rows that are not, one
@@ -24,14 +20,10 @@ constexpr std::int64_t kRegisterRowMaxBlocks = 8192;
 /// combines the states (warp shuffles, one barrier); every thread then writes e^(x - max) / sum for
 /// what it holds. Vectors past the body are never loaded or stored. x and y are 16-byte aligned,
 /// so a row's body is aligned in both.
-///
-/// Block b takes rows b, b + gridDim.x, ... (launch_register_row caps the grid at
-/// kRegisterRowMaxBlocks: short rows of many-row tensors would otherwise ask the SMs to start a
-/// block per row).
 template <typename T, int kBlock, int kVectors>
-__device__ __forceinline__ void register_row(const T* __restrict__ x, T* __restrict__ y, std::int64_t row,
-                                             std::int64_t cols) {
-  const std::int64_t offset = row * cols;
+__global__ void __launch_bounds__(kBlock)
+    softmax_register_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t cols) {
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * cols;
   const AlignedSpan span = aligned_span(x + offset, cols);
   const auto* in = reinterpret_cast<const uint4*>(x + offset + span.head);
   auto* out = reinterpret_cast<uint4*>(y + offset + span.head);
@@ -86,18 +78,8 @@ __device__ __forceinline__ void register_row(const T* __restrict__ x, T* __restr
 }
 
 template <typename T, int kBlock, int kVectors>
-__global__ void __launch_bounds__(kBlock)
-    softmax_register_row_kernel(const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, std::int64_t cols) {
-  for (std::int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    register_row<T, kBlock, kVectors>(x, y, row, cols);
-    __syncthreads();  // block_combine's shared words are read by every warp before the next row writes them
-  }
-}
-
-template <typename T, int kBlock, int kVectors>
 void launch_shape(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
-  const std::int64_t blocks = rows < kRegisterRowMaxBlocks ? rows : kRegisterRowMaxBlocks;
-  softmax_register_row_kernel<T, kBlock, kVectors><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(x, y, rows, cols);
+  softmax_register_row_kernel<T, kBlock, kVectors><<<static_cast<unsigned>(rows), kBlock, 0, stream>>>(x, y, cols);
   KBENCH_CHECK_LAUNCH();
 }
 
@@ -110,6 +92,7 @@ bool register_row_fits(std::int64_t cols, std::size_t element_size) {
 
 template <typename T>
 void launch_register_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+  if (rows > 0x7FFFFFFF) throw std::invalid_argument("softmax register_row: more than 2^31 - 1 rows for a 1-D grid");
   if (!aligned16(x) || !aligned16(y) || !register_row_fits(cols, sizeof(T))) {
     // Unaligned tensors and rows longer than the registers hold: the online kernel, which reads twice.
     launch_online(x, y, rows, cols, stream);
