@@ -159,19 +159,19 @@ decltype(auto) with_group_shape(RowGroupShape shape, F&& f) {
   return f(L32{}, L32{});
 }
 
-/// The shape of a ring kernel's launch for this problem on this device: the kernel's shared-memory
-/// limit raised to the most any plan of it uses (so that no plan narrows another's), the blocks
-/// of it an SM holds with this problem's slots (at most `max_blocks_per_sm`), and the ring's shape
-/// for that many blocks per SM. The lane-group kernels leave the rest at their defaults: tiles of
-/// ring_tile_rows' rows, kRingMaxBlocksPerSm, ring_most_shared_bytes. A kernel whose threads own
-/// rows gives its tile's rows and its own limits. blocks = 0 where not one block fits. Host work:
-/// call it outside any timed window.
+/// What a ring kernel's plan may differ in: the lane-group kernels leave every field at its
+/// default; a kernel whose threads own rows gives its tile's rows and its own limits.
 struct RingLimits {
   std::int64_t rows_per_tile = 0;  ///< 0: ring_tile_rows
   int max_blocks_per_sm = kRingMaxBlocksPerSm;
   std::int64_t most_shared_bytes = 0;  ///< the kernel's shared-memory limit; 0: ring_most_shared_bytes
 };
 
+/// The shape of a ring kernel's launch for this problem on this device: the kernel's shared-memory
+/// limit raised to the most any plan of it uses (so that no plan narrows another's), the blocks
+/// of it an SM holds with this problem's slots (at most limits.max_blocks_per_sm), and the ring's
+/// shape for that many blocks per SM in limits' tiles. blocks = 0 where not one block fits. Host
+/// work: call it outside any timed window.
 inline RowRingShape plan_row_ring(const void* kernel, std::int64_t rows, std::int64_t cols, std::size_t element_size,
                                   int sm_count, RingLimits limits = {}) {
   const std::int64_t most_shared =

@@ -329,7 +329,7 @@ constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std:
 }
 
 enum class SoftmaxKernel {
-  packed, short_rows, grain_rows, vector_rows, body_rows, ring_rows, thread_rows, register_row, cluster, grid, split, online
+  packed, short_rows, grain_rows, vector_rows, body_rows, thread_rows, register_row, cluster, grid, split, online
 };
 
 /// What the pointers allow: `vector_rows` when x and y are 16-byte aligned and cols is a whole
@@ -342,7 +342,7 @@ struct SoftmaxLayout {
 };
 
 /// 16-bit rows up to kGrainRowsMaxCols that are not whole 16-byte vectors, at any alignment:
-/// grain_rows, unless ring_rows takes them (auto_softmax_kernel). On the H100 (2026-11-24, session
+/// grain_rows, unless vector_rows, body_rows or thread_rows takes them (auto_softmax_kernel). On the H100 (2026-11-24, session
 /// 11, cold µs) it won 65536x100 (14.1 against warp_rows' 18.4 and torch.compile's 15.1),
 /// 1000003x33 (72.7 against short_rows' 84.8), 65537x129 (22.6 against 28.7) and 2097152x7 (30.3
 /// against 31.1), and lost to ring_rows on the large tensors of 96-byte rows and more (262144x127:
@@ -443,41 +443,29 @@ constexpr std::int64_t kShortAlwaysMaxCols = 256;
 /// against 44.5; past it register_row wins (16384x640 27.2 against 33.9, 16384x1000 42.7 against 53.1).
 constexpr std::int64_t kShortFp32VectorMaxCols = 512;
 
-/// Other rows of kRingRowsMinBytes..kShortAlwaysMaxCols columns that are not whole 16-byte
-/// vectors, in aligned tensors of at least kRingRowsMinTensorBytes on compute capability 9.0+:
-/// ring_rows. On the H100 (2026-11-24, session 10) it beat short_rows on 16-bit 262144x61 (31.4
-/// against 33.9 µs) and 262144x127 (55.5 against 65.8) and fp32 1000003x33 (106.5 against 122.0),
-/// and lost on 16-bit 1000003x33 (95.6 against 84.7: 66-byte rows), on the 13 MB 65536x100 (24.0
-/// against 21.5: its ring's fixed cost) and on 7 columns (34.3 against 30.8).
-constexpr std::int64_t kRingRowsMinBytes = 96;
-constexpr std::int64_t kRingRowsMinTensorBytes = 24 * 1024 * 1024;
-///
-/// 16-bit rows of even width are left to grain_rows, whose grains are then 4 bytes or more (session
-/// 13: 262144x62 25.3 µs, where ring_rows took 31.8 at 262144x61 and grain_rows' single elements 32.0).
-constexpr bool auto_takes_ring_rows(std::int64_t rows, std::int64_t cols, std::size_t element_size, int cc_major,
-                                    SoftmaxLayout layout) {
-  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(element_size);
-  const bool single_element_grains = element_size == 4 || cols % 2 == 1;
-  return row_bytes >= kRingRowsMinBytes && cols <= kShortAlwaysMaxCols && !layout.vector_rows && layout.aligned &&
-         single_element_grains && cc_major >= 9 && rows * row_bytes >= kRingRowsMinTensorBytes;
-}
+/// ring_rows (the bulk-copy ring with a lane group per row) is no longer `auto`'s: it took odd
+/// 16-bit rows of 48-256 columns in aligned tensors of 24 MiB or more (H100, session 10: 262144x61
+/// 31.4 µs against short_rows' 33.9, 262144x127 55.5 against 65.8), and thread_rows (17-64
+/// columns, session 30) and body_rows (65 and more, session 13) now win every such row.
 
 /// 16-bit rows of kThreadRowsAutoMinCols..kThreadRowsAutoMaxCols columns that are not whole 16-byte
 /// vectors, x and y 16-byte aligned, compute capability 9.0+: thread_rows (a thread per row, two
-/// past 32 columns, through ring_rows' bulk-copy ring), ahead of grain_rows and ring_rows, except
-/// even widths past 32, where grain_rows' 4-byte grains stay ahead. H200, session 30, cold µs, fp16
-/// (NOTES.md, "thread_rows"): 2000003x17 45.4 against ring_rows' 53.2 and grain_rows' 55.6 (copy
-/// 36.5), 1692154x19 40.4 against 50.1 (34.7), 1400001x23 36.7 against 43.2, 1300000x27 40.1
-/// against 48.1, 1048573x30 35.5 against grain_rows' 36.9, 1000003x33 47.0 against 55.6,
-/// 524287x47 28.6 against 36.0, 262147x61 23.1 against 24.1, 262147x17 11.8 against 12.1; bf16
-/// alike; lost 262144x62 (22.4 against grain_rows' 20.1).
+/// past 32 columns, through the bulk-copy ring), ahead of grain_rows, for odd widths and even ones
+/// of kThreadRowsAutoMaxEvenCols or fewer that are not multiples of 4 (grain_rows' 4-byte grains).
+/// H200, session 30, cold µs, fp16 (NOTES.md, "thread_rows"; the kept build, call 3): 2000003x17
+/// 39.8 against grain_rows' 55.9 (copy 36.8), 1692154x19 37.4 against 50.4, 1500007x21 37.2
+/// against 47.6, 1300003x25 36.6 against 48.6, 1000003x33 41.6 against 56.1, 900001x35 39.0
+/// against 51.9, 524287x47 29.6 against 36.4, 524287x63 38.0 against 44.5, 262147x17 (9 MB) 10.8
+/// against 12.0; bf16 alike. Call 1: 1048573x30 35.5 against 36.9, and 262144x62 lost (22.4 against
+/// grain_rows' 20.1). Not measured: even widths that are multiples of 4 (20, 28: grain_rows' 8-byte
+/// grains), left to grain_rows, and tensors under 9 MB.
 constexpr std::int64_t kThreadRowsAutoMinCols = 17;
 constexpr std::int64_t kThreadRowsAutoMaxCols = kThreadRowsMaxCols;
 constexpr std::int64_t kThreadRowsAutoMaxEvenCols = 32;
 constexpr bool auto_takes_thread_rows(std::int64_t cols, std::size_t element_size, int cc_major, SoftmaxLayout layout) {
   if (element_size != 2 || cc_major < 9 || !layout.aligned || layout.vector_rows) return false;
   if (cols < kThreadRowsAutoMinCols || cols > kThreadRowsAutoMaxCols) return false;
-  return cols % 2 == 1 || cols <= kThreadRowsAutoMaxEvenCols;
+  return cols % 2 == 1 || (cols <= kThreadRowsAutoMaxEvenCols && cols % 4 != 0);
 }
 
 /// Cluster slices past this take one block per SM, and clusters of 8 such blocks do not all fit
@@ -489,12 +477,11 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 /// 0. rows auto_takes_vector_rows: vector_rows (a lane owns R whole rows as V whole 16-byte
 ///    vectors, a warp's tile through its slice of shared memory); rows auto_takes_body_rows:
 ///    body_rows (a lane group per row, its aligned body by 16-byte vectors, head and tail by
-///    elements); rows auto_takes_grain_rows (whole-vector rows up to kGrainRowsMaxCols, odd ones
-///    unless auto_takes_ring_rows takes 16-bit ones): grain_rows (a lane group per row, loads of the widest
-///    grain that divides the row, straight from global memory, no shared memory); other rows
-///    auto_takes_ring_rows: ring_rows (tiles of whole rows streamed through a shared-memory ring by
-///    bulk copies, a lane group per row); 16-bit rows auto_takes_thread_rows, ahead of grain_rows
-///    and ring_rows: thread_rows (the same ring, a thread per row);
+///    elements); 16-bit rows auto_takes_thread_rows: thread_rows (tiles of whole rows streamed
+///    through a shared-memory ring by bulk copies, a thread per row); rows auto_takes_grain_rows
+///    (whole-vector rows up to kGrainRowsMaxCols, and odd ones): grain_rows (a lane group per row,
+///    loads of the widest grain that divides the row, straight from global memory, no shared
+///    memory);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors
 ///    (fp32 ones up to kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
@@ -520,9 +507,7 @@ constexpr SoftmaxKernel auto_softmax_kernel(std::int64_t rows, std::int64_t cols
   if (auto_takes_vector_rows(cols, element_size, layout)) return SoftmaxKernel::vector_rows;
   if (auto_takes_body_rows(cols, element_size, layout)) return SoftmaxKernel::body_rows;
   if (auto_takes_thread_rows(cols, element_size, cc_major, layout)) return SoftmaxKernel::thread_rows;
-  const bool ring = auto_takes_ring_rows(rows, cols, element_size, cc_major, layout);
-  if (auto_takes_grain_rows(cols, element_size, layout) && (!ring || element_size == 4)) return SoftmaxKernel::grain_rows;
-  if (ring) return SoftmaxKernel::ring_rows;
+  if (auto_takes_grain_rows(cols, element_size, layout)) return SoftmaxKernel::grain_rows;
   if (cols <= kShortMaxCols) {
     const bool short_vector_rows = layout.vector_rows && (element_size == 2 || cols <= kShortFp32VectorMaxCols);
     if (cols <= kShortAlwaysMaxCols || rows < 2 * sms || short_vector_rows) {
@@ -554,7 +539,6 @@ constexpr const char* kernel_name(SoftmaxKernel k) {
     case SoftmaxKernel::grain_rows: return "grain_rows";
     case SoftmaxKernel::vector_rows: return "vector_rows";
     case SoftmaxKernel::body_rows: return "body_rows";
-    case SoftmaxKernel::ring_rows: return "ring_rows";
     case SoftmaxKernel::thread_rows: return "thread_rows";
     case SoftmaxKernel::grid: return "grid_row";
     case SoftmaxKernel::register_row: return "register_row";

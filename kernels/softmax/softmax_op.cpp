@@ -256,9 +256,10 @@ Variant<SoftmaxArgs> thread_rows() {
   Variant<SoftmaxArgs> v;
   v.name = "thread_rows";
   v.description =
-      "16-bit rows up to 64 elements (Hopper, aligned tensors): ring_rows' bulk-copy ring in tiles of 256 rows (128 past "
-      "32 columns), a thread per row (a part of even length each for two threads past 32 columns) read from the tile as "
-      "4-byte words aligned by a funnel shift, no shuffle up to 32 columns; ring_rows otherwise";
+      "16-bit rows up to 64 elements (Hopper, aligned tensors): ring_rows' bulk-copy ring in tiles of whole rounds of "
+      "the block's rows (up to 16 KiB), a thread per row (two past 32 columns, the first taking an even number of "
+      "elements) read from the tile as 4-byte words aligned by a funnel shift, no shuffle up to 32 columns; ring_rows "
+      "otherwise";
   v.prepare = thread_rows_call;
   return v;
 }
@@ -348,10 +349,10 @@ Variant<SoftmaxArgs> auto_variant() {
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
       "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1024 not a multiple of 8 "
       "and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
-      "grain_rows for rows of whole 16-byte vectors up to 256 columns in aligned tensors, other 16-bit rows up to 256 "
-      "columns and fp32 rows of 9-47 columns that are not whole 16-byte vectors, ring_rows for other such "
-      "odd-width 16-bit rows of 96 bytes or more in aligned tensors of 24 MiB or more (Hopper), thread_rows for aligned 16-bit rows of 17-64 columns "
-      "that are not whole vectors (even widths to 32) on Hopper, ahead of grain_rows and ring_rows, short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
+      "thread_rows for 16-bit rows of 17-64 odd columns (and of 18-30 even ones not a multiple of 4) in aligned "
+      "tensors on Hopper, grain_rows for rows of whole 16-byte vectors up to 256 columns in aligned tensors, other "
+      "16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole 16-byte vectors, "
+      "short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
       "16-byte vectors, to 512 for fp32 ones, or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
       "in aligned tensors, packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers (rows that are not whole vectors up to 4096 vectors' worth) and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
@@ -375,8 +376,6 @@ Variant<SoftmaxArgs> auto_variant() {
         return packed_rows_kernel.bound(args);
       case softmax::SoftmaxKernel::short_rows:
         return short_rows_kernel.bound(args);
-      case softmax::SoftmaxKernel::ring_rows:
-        return ring_rows_call(args);
       case softmax::SoftmaxKernel::thread_rows:
         return thread_rows_call(args);
       case softmax::SoftmaxKernel::grid: {

@@ -163,7 +163,6 @@ ThreadRowsPlan plan_thread_rows(const T* x, const T* y, std::int64_t rows, std::
     plan.rows = thread_rows_shape(cols);
     ring::RingLimits limits;
     limits.rows_per_tile = plan.rows.rows_per_tile;
-    limits.max_blocks_per_sm = kThreadRowsMaxBlocksPerSm;
     limits.most_shared_bytes = kThreadRowsMostSharedBytes;
     plan.shape = ring::plan_row_ring(reinterpret_cast<const void*>(thread_rows_kernel<T>(plan.rows)), rows, cols,
                                      sizeof(T), sm_count, limits);
@@ -177,7 +176,13 @@ void launch_thread_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
   const RowRingShape& shape = plan.shape;
   if (shape.blocks == 0) throw std::invalid_argument("softmax thread_rows: the plan says it cannot run this problem");
   if (!aligned16(x) || !aligned16(y)) throw std::invalid_argument("softmax thread_rows: x or y moved since the plan");
-  if constexpr (sizeof(T) == 2) {
+  const ThreadRowsShape made_for = thread_rows_shape(cols);
+  if (made_for.first_part != plan.rows.first_part || made_for.elements != plan.rows.elements) {
+    throw std::invalid_argument("softmax thread_rows: the plan was made for rows of another width");
+  }
+  if constexpr (sizeof(T) != 2) {
+    throw std::invalid_argument("softmax thread_rows: fp32 rows are not its class");
+  } else {
     const int slot_elements = static_cast<int>(shape.slot_bytes / static_cast<std::int64_t>(sizeof(T)));
     thread_rows_kernel<T>(plan.rows)<<<static_cast<unsigned>(shape.blocks), kRingBlock,
                                        static_cast<std::size_t>(shape.shared_bytes), stream>>>(

@@ -18,19 +18,23 @@ constexpr int kThreadRowsMinElements = 16;  ///< register slots of the narrowest
 constexpr int kThreadRowsMaxElements = 32;  ///< and of the widest
 
 /// Bytes a tile aims at: whole rounds of the block's rows, as many as stay within it (at least
-/// one). Blocks an SM may hold at most, and the kernel's shared-memory limit (kRingStages slots
-/// of the largest tile: rows of 64 bytes in 16 KiB rounds).
+/// one round: a round of the widest rows, 256 x 32 or 128 x 64 elements, is 16 KiB).
 constexpr std::int64_t kThreadRowsTileTargetBytes = 16 * 1024;
-constexpr int kThreadRowsMaxBlocksPerSm = 4;
+constexpr std::int64_t kThreadRowsWidestRoundBytes = kRingBlock * kThreadRowsOneThreadMaxCols * 2;
+static_assert(kThreadRowsWidestRoundBytes == kRingBlock / 2 * kThreadRowsMaxCols * 2,
+              "one- and two-thread rounds of the widest rows are the same size");
+/// The kernel's shared-memory limit: kRingStages slots of the largest tile.
 constexpr std::int64_t kThreadRowsMostSharedBytes =
-    kRingStages * (kThreadRowsTileTargetBytes > 16 * 1024 ? kThreadRowsTileTargetBytes : 16 * 1024);
+    kRingStages * (kThreadRowsTileTargetBytes > kThreadRowsWidestRoundBytes ? kThreadRowsTileTargetBytes
+                                                                            : kThreadRowsWidestRoundBytes);
 
 /// How a row is cut among threads: `lanes` (1 or 2) neighbouring threads per row, the first taking
 /// elements [0, first_part) and the second [first_part, cols); first_part is even, so both parts
 /// start on the row's word phase. `elements`: the register slots a part is compiled for, the
 /// first part rounded up to even, at least kThreadRowsMinElements: every slot's instructions issue,
-/// filled or not, and the kernel is bound by issue where a third of them are empty. A tile is `rounds` rounds of one row per group of lanes of the
-/// block: rounds x kRingBlock / lanes rows.
+/// filled or not, and the kernel is bound by issue where a third of them are empty. A tile is
+/// whole rounds of one row per group of lanes of the block (kRingBlock / lanes rows a round), as
+/// many as kThreadRowsTileTargetBytes holds, at least one.
 struct ThreadRowsShape {
   int lanes = 1;
   int first_part = 0;
@@ -70,10 +74,11 @@ ThreadRowsPlan plan_thread_rows(const T* x, const T* y, std::int64_t rows, std::
                                 int cc_major);
 
 /// y = softmax(x) over 16-bit rows of up to kThreadRowsMaxCols elements: a persistent grid streams
-/// tiles of kRingBlock / lanes whole rows through a 4-slot shared-memory ring with bulk copies;
+/// tiles of whole rows (ThreadRowsShape) through a 4-slot shared-memory ring with bulk copies;
 /// each thread reads its row (or half of it) from the tile as 4-byte words aligned by a funnel
 /// shift, computes it in registers, writes it back over the tile the same way, and the tile leaves
-/// with a bulk store. Throws std::invalid_argument for a plan with shape.blocks == 0.
+/// with a bulk store. Throws std::invalid_argument for a plan with shape.blocks == 0 or one made
+/// for another width.
 template <typename T>
 void launch_thread_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, const ThreadRowsPlan& plan,
                         cudaStream_t stream);

@@ -64,6 +64,8 @@ TEST_CASE("thread_rows wraps its ring many times: many tiles per block, 3-D, the
           "[gpu][thread_rows]") {
   CudaStream stream;
   const std::vector<Shape> shapes{{2000003, 17}, {1692154, 19}, {1000003, 33}, {524287, 47},
-                                  {262147, 61},  {3, 4099, 23}, {65537, 64},   {1048573, 30}};
+                                  {262147, 61},  {3, 4099, 23}, {65537, 64},   {1048573, 30},
+                                  // tiles of several block rounds (rows under 32 bytes), the ring wrapping
+                                  {1000003, 7},  {300007, 13}};
   for (const Shape& shape : shapes) check(shape, stream);
 }

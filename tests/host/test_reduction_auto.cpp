@@ -250,14 +250,16 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(2097152, 7, 2, false) == SoftmaxKernel::grain_rows);  // unaligned: grain_rows as measured
   // Odd 16-bit widths of 65-256 columns in aligned tensors: body_rows (session 13, fp16). 17-64
   // columns that are not whole vectors on Hopper: thread_rows (H200, session 30, cold µs, fp16),
-  // but even widths past 32, where grain_rows' 4-byte grains won.
-  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::thread_rows);  // 47.0; grain 55.7, ring 55.6
-  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::thread_rows);   // 23.1; grain 24.1, ring 24.7
-  CHECK(softmax_pick(2097143, 17, 2) == SoftmaxKernel::thread_rows);  // 2000003x17: 45.4; ring 53.2, grain 55.6
-  CHECK(softmax_pick(524287, 47, 2) == SoftmaxKernel::thread_rows);   // 28.6; grain 36.0
-  CHECK(softmax_pick(1048573, 30, 2) == SoftmaxKernel::thread_rows);  // 35.5; grain 36.9
-  CHECK(softmax_pick(262147, 17, 2) == SoftmaxKernel::thread_rows);   // 9 MB: 11.8; grain 12.1
-  CHECK(softmax_pick(262144, 62, 2) == SoftmaxKernel::grain_rows);    // 20.1; thread 22.4
+  // but even widths past 32, where grain_rows' 4-byte grains won, and multiples of 4 (8-byte
+  // grains; not measured).
+  CHECK(softmax_pick(1000003, 33, 2) == SoftmaxKernel::thread_rows);  // 41.6; grain 56.1, ring 55.5
+  CHECK(softmax_pick(262144, 61, 2) == SoftmaxKernel::thread_rows);   // 262147x61 (call 1): 23.1; grain 24.1
+  CHECK(softmax_pick(2097143, 17, 2) == SoftmaxKernel::thread_rows);  // 2000003x17: 39.8; ring 53.1, grain 55.9
+  CHECK(softmax_pick(524287, 47, 2) == SoftmaxKernel::thread_rows);   // 29.6; grain 36.4
+  CHECK(softmax_pick(1048573, 30, 2) == SoftmaxKernel::thread_rows);  // call 1: 35.5; grain 36.9
+  CHECK(softmax_pick(1048573, 28, 2) == SoftmaxKernel::grain_rows);   // 8-byte grains: left to grain_rows
+  CHECK(softmax_pick(262147, 17, 2) == SoftmaxKernel::thread_rows);   // 9 MB: 10.8; grain 12.0
+  CHECK(softmax_pick(262144, 62, 2) == SoftmaxKernel::grain_rows);    // call 1: 20.1; thread 22.4
   CHECK(softmax_pick(1000003, 33, 2, true, 8) == SoftmaxKernel::grain_rows);  // no bulk copies below Hopper
   CHECK(softmax_pick(1000003, 65, 2) == SoftmaxKernel::body_rows);     // past thread_rows' 64
   CHECK(softmax_pick(1000003, 16, 2) == SoftmaxKernel::grain_rows);    // whole vectors
@@ -361,9 +363,11 @@ TEST_CASE("auto softmax: vector_rows under 32 bytes, body_rows for odd widths, g
       const bool body = cols % 4 != 0 && (size == 2 ? cols >= 65 : cols >= 48);  // aligned
       const bool fp32_grain = size == 4 && cols >= 9 && cols < 48;
       const bool grain = vector_rows || (!vector && !body && (size == 2 || fp32_grain));
-      // thread_rows (Hopper's bulk copies) takes 16-bit rows of 17-64 columns, even ones to 32.
-      const bool thread = size == 2 && !vector_rows && cols >= 17 && cols <= 64 && (cols % 2 == 1 || cols <= 32);
-      for (int cc_major : {8, 9}) {  // neither uses a Hopper feature
+      // thread_rows (Hopper's bulk copies) takes 16-bit rows of 17-64 columns: odd ones, and even
+      // ones to 32 that are not multiples of 4.
+      const bool thread = size == 2 && !vector_rows && cols >= 17 && cols <= 64 &&
+                          (cols % 2 == 1 || (cols <= 32 && cols % 4 != 0));
+      for (int cc_major : {8, 9}) {  // grain_rows and body_rows use no Hopper feature; thread_rows does
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::grain_rows) ==
               (grain && !(thread && cc_major >= 9)));
         CHECK((softmax_pick(3001, cols, size, true, cc_major) == SoftmaxKernel::body_rows) == body);

@@ -74,8 +74,8 @@ TEST_CASE("a ring lane group holds any row up to 1024 elements in at most 32 lan
   CHECK(row_group_shape(1000).per_lane == 32);
 }
 
-TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole pairs that fit its slots, tiles of "
-          "whole block rounds",
+TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts that fit its slots, the second starting on "
+          "the row's word phase, in tiles of whole block rounds",
           "[thread_rows]") {
   for (std::int64_t cols = 1; cols <= softmax::kThreadRowsMaxCols; ++cols) {
     INFO(cols << " columns");
@@ -98,12 +98,10 @@ TEST_CASE("thread_rows cuts every row up to 64 columns into 1-2 parts of whole p
     const std::int64_t round_bytes = round_rows * cols * 2;
     CHECK(t.rows_per_tile * cols * 2 <= std::max(softmax::kThreadRowsTileTargetBytes, round_bytes));
     CHECK((t.rows_per_tile + round_rows) * cols * 2 > softmax::kThreadRowsTileTargetBytes);  // no round more fits
-    for (std::size_t size : {2u}) {
-      const RowRingShape s = row_ring_shape_for_tile(1000003, cols, size, 4 * kH100Sms, t.rows_per_tile);
-      CHECK(s.rows_per_tile * cols * static_cast<std::int64_t>(size) % 16 == 0);  // whole vectors: one bulk copy
-      CHECK(s.shared_bytes <= softmax::kThreadRowsMostSharedBytes);
-      CHECK(s.tiles * s.rows_per_tile >= 1000003);
-    }
+    const RowRingShape s = row_ring_shape_for_tile(1000003, cols, 2, 4 * kH100Sms, t.rows_per_tile);
+    CHECK(s.rows_per_tile * cols * 2 % 16 == 0);  // whole vectors: one bulk copy a tile
+    CHECK(s.shared_bytes <= softmax::kThreadRowsMostSharedBytes);
+    CHECK(s.tiles * s.rows_per_tile >= 1000003);
   }
   CHECK(softmax::thread_rows_fits(64, 2));
   CHECK_FALSE(softmax::thread_rows_fits(65, 2));
