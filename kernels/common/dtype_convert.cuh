@@ -8,6 +8,9 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
+#include <cstring>
+
 namespace kbench {
 
 /// Widens an element to fp32 (exact).
@@ -26,5 +29,37 @@ template <>
 __device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
 template <>
 __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+
+/// The two 16-bit elements of a 4-byte word as fp32 (exact), the lower address first.
+template <typename T>
+__device__ __forceinline__ float2 unpack_pair(std::uint32_t word);
+template <>
+__device__ __forceinline__ float2 unpack_pair<__half>(std::uint32_t word) {
+  __half2 pair;
+  memcpy(&pair, &word, 4);
+  return __half22float2(pair);
+}
+template <>
+__device__ __forceinline__ float2 unpack_pair<__nv_bfloat16>(std::uint32_t word) {
+  return {__uint_as_float(word << 16), __uint_as_float(word & 0xffff0000u)};
+}
+
+/// Two fp32 values rounded to 16-bit T (nearest even) in one 4-byte word, `low` at the lower address.
+template <typename T>
+__device__ __forceinline__ std::uint32_t pack_pair(float low, float high);
+template <>
+__device__ __forceinline__ std::uint32_t pack_pair<__half>(float low, float high) {
+  const __half2 pair = __floats2half2_rn(low, high);
+  std::uint32_t word;
+  memcpy(&word, &pair, 4);
+  return word;
+}
+template <>
+__device__ __forceinline__ std::uint32_t pack_pair<__nv_bfloat16>(float low, float high) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
+  std::uint32_t word;
+  memcpy(&word, &pair, 4);
+  return word;
+}
 
 }  // namespace kbench

@@ -18,6 +18,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dtype_convert.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -53,22 +54,12 @@ struct Lane<1> {
   __device__ static void add(float& x, float y) { x += y; }
 };
 
-/// Two fp32 values rounded to T and packed in one 32-bit word (x in the low half).
-__device__ __forceinline__ unsigned pack2(__half, float x, float y) {
-  const __half2 h = __floats2half2_rn(x, y);
-  return *reinterpret_cast<const unsigned*>(&h);
-}
-__device__ __forceinline__ unsigned pack2(__nv_bfloat16, float x, float y) {
-  const __nv_bfloat162 h = __floats2bfloat162_rn(x, y);
-  return *reinterpret_cast<const unsigned*>(&h);
-}
-
 template <typename T>
 __device__ __forceinline__ void store(T* c, float4 v) {
   if constexpr (sizeof(T) == 4) {
     *reinterpret_cast<float4*>(c) = v;
   } else {
-    *reinterpret_cast<uint2*>(c) = make_uint2(pack2(T{}, v.x, v.y), pack2(T{}, v.z, v.w));
+    *reinterpret_cast<uint2*>(c) = make_uint2(pack_pair<T>(v.x, v.y), pack_pair<T>(v.z, v.w));
   }
 }
 

@@ -9,45 +9,12 @@
 #include "kernels/common/row_ring.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
-#include <cstring>
 #include <stdexcept>
 #include <utility>
 
 namespace kbench::softmax {
 
 namespace {
-
-/// The two 16-bit elements of a word as fp32 (exact), the lower address first.
-template <typename T>
-__device__ __forceinline__ float2 unpack_pair(std::uint32_t word);
-template <>
-__device__ __forceinline__ float2 unpack_pair<__half>(std::uint32_t word) {
-  __half2 pair;
-  memcpy(&pair, &word, 4);
-  return __half22float2(pair);
-}
-template <>
-__device__ __forceinline__ float2 unpack_pair<__nv_bfloat16>(std::uint32_t word) {
-  return {__uint_as_float(word << 16), __uint_as_float(word & 0xffff0000u)};
-}
-
-/// Two fp32 values rounded to 16-bit T (nearest even) in one word, `low` at the lower address.
-template <typename T>
-__device__ __forceinline__ std::uint32_t pack_pair(float low, float high);
-template <>
-__device__ __forceinline__ std::uint32_t pack_pair<__half>(float low, float high) {
-  const __half2 pair = __floats2half2_rn(low, high);
-  std::uint32_t word;
-  memcpy(&word, &pair, 4);
-  return word;
-}
-template <>
-__device__ __forceinline__ std::uint32_t pack_pair<__nv_bfloat16>(float low, float high) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
-  std::uint32_t word;
-  memcpy(&word, &pair, 4);
-  return word;
-}
 
 /// Block b takes tiles b, b + gridDim.x, ... (stream_row_tiles) of rounds of kRingBlock / kLanes
 /// rows; in each round thread t takes part t % kLanes of the round's row t / kLanes: `length` elements from `begin`, at most
@@ -160,6 +127,7 @@ ThreadRowsPlan plan_thread_rows(const T* x, const T* y, std::int64_t rows, std::
   ThreadRowsPlan plan;
   if constexpr (sizeof(T) == 2) {  // fp32 is declared for the op's dispatch over every dtype: no plan
     if (!plan_allowed(x, y, rows, cols, cc_major)) return plan;
+    plan.cols = cols;
     plan.rows = thread_rows_shape(cols);
     ring::RingLimits limits;
     limits.rows_per_tile = plan.rows.rows_per_tile;
@@ -176,8 +144,7 @@ void launch_thread_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, 
   const RowRingShape& shape = plan.shape;
   if (shape.blocks == 0) throw std::invalid_argument("softmax thread_rows: the plan says it cannot run this problem");
   if (!aligned16(x) || !aligned16(y)) throw std::invalid_argument("softmax thread_rows: x or y moved since the plan");
-  const ThreadRowsShape made_for = thread_rows_shape(cols);
-  if (made_for.first_part != plan.rows.first_part || made_for.elements != plan.rows.elements) {
+  if (cols != plan.cols) {
     throw std::invalid_argument("softmax thread_rows: the plan was made for rows of another width");
   }
   if constexpr (sizeof(T) != 2) {

@@ -61,6 +61,7 @@ constexpr bool thread_rows_fits(std::int64_t cols, std::size_t element_size) {
 
 /// How launch_thread_rows runs a problem (plan_thread_rows).
 struct ThreadRowsPlan {
+  std::int64_t cols = 0;  ///< the width the plan was made for
   ThreadRowsShape rows;
   RowRingShape shape;  ///< shape.blocks = 0: the kernel cannot run the problem
 };
