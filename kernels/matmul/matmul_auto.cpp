@@ -49,6 +49,17 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    case AutoKernel::wgmma_tma_split_k:
+    case AutoKernel::wgmma_tma_split_k_n192:
+    case AutoKernel::wgmma_tma_split_k_n128: {
+      const auto* maps = std::get_if<WgmmaTmaOperands<T>>(&tma);
+      if (maps == nullptr) throw std::logic_error("matmul auto: a TMA split-K plan launched without its tensor maps");
+      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_split_k        ? TmaTile::n256
+                           : plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ? TmaTile::n192
+                                                                                : TmaTile::n128;
+      launch_wgmma_tma_partials(*maps, workspace, dims, tile, plan.splits, stream);
+      return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
+    }
     default: break;
   }
   throw std::logic_error("matmul auto: plan " + std::string(auto_kernel_name(plan.kernel)) + " for a 16-bit dtype");
@@ -199,7 +210,10 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
                                            : static_cast<const float*>(args.a);
     return make_wgmma_tf32_operands(a, workspace, wgmma_tf32_dims(dims));
   }
-  if (plan.kernel != AutoKernel::wgmma_tma) return {};
+  const bool tma_split = plan.kernel == AutoKernel::wgmma_tma_split_k ||
+                         plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ||
+                         plan.kernel == AutoKernel::wgmma_tma_split_k_n128;
+  if (plan.kernel != AutoKernel::wgmma_tma && !tma_split) return {};
   if (args.dtype == DType::f16) {
     return make_wgmma_tma_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), dims);
   }

@@ -15,16 +15,16 @@ namespace {
 
 std::size_t slice_bytes(Dims dims) { return static_cast<std::size_t>(dims.m) * dims.n * sizeof(float); }
 
-/// K splits for the wgmma kernel: 1 while its 128×256 tiles fill half the SMs or more; otherwise
-/// as many as fill one wave (one block per SM: 197 KB of shared memory each), within
-/// kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, then evened out so that no split
-/// is empty and none is longer than it needs to be.
+/// A staged TMA tile's time as a fraction of a 128×256 tile's (kAutoNarrowTileCost, kAutoN192TileCost).
+double tile_cost(int tile_n) { return tile_n == 256 ? 1.0 : tile_n == 192 ? kAutoN192TileCost : kAutoNarrowTileCost; }
+
 std::int64_t wgmma_tiles(Dims dims) { return ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, kWgmmaTileN); }
 
-int wgmma_splits(Dims dims, int sm_count) {
-  const std::int64_t tiles = wgmma_tiles(dims);
+/// The K splits of `tiles` tiles that fill one wave (one block per SM: 197 KB of shared memory
+/// each), within kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, then evened out so
+/// that no split is empty and none is longer than it needs to be (1 where fewer than 2 fit).
+int wave_splits(Dims dims, std::int64_t tiles, int sm_count) {
   const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
-  if (2 * tiles > sm_count) return 1;
   std::int64_t splits = sm_count / tiles;
   splits = std::min<std::int64_t>(splits, steps / kAutoMinStepsPerSplit);
   splits = std::min<std::int64_t>(splits, kMaxSplitK);
@@ -32,6 +32,14 @@ int wgmma_splits(Dims dims, int sm_count) {
   if (splits < 2) return 1;
   const std::int64_t per_split = ceil_div64(steps, splits);
   return static_cast<int>(ceil_div64(steps, per_split));
+}
+
+/// K splits for the wgmma kernel: 1 while its 128×256 tiles fill half the SMs or more, else
+/// wave_splits.
+int wgmma_splits(Dims dims, int sm_count) {
+  const std::int64_t tiles = wgmma_tiles(dims);
+  if (2 * tiles > sm_count) return 1;
+  return wave_splits(dims, tiles, sm_count);
 }
 
 AutoPlan split_or_whole(Dims dims, int sm_count) {
@@ -152,9 +160,30 @@ bool staged_whole_k_beats_split(Dims dims, int sm_count) {
 }
 
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count) {
-  const double cost = tile_n == 256 ? 1.0 : tile_n == 192 ? kAutoN192TileCost : kAutoNarrowTileCost;
+  const double cost = tile_cost(tile_n);
   const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
   return static_cast<double>(ceil_div64(tiles, std::max(sm_count, 1))) * cost;
+}
+
+AutoPlan tma_split_plan(Dims dims, int sm_count) {
+  const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
+  AutoPlan best{AutoKernel::wgmma_tma_split_k, 1, 0};
+  double best_cost = 0;
+  for (const TmaTile tile : {TmaTile::n256, TmaTile::n192, TmaTile::n128}) {
+    const int tile_n = tma_tile_n(tile);
+    const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
+    const int splits = wave_splits(dims, tiles, sm_count);
+    if (splits < 3) continue;
+    const double cost = static_cast<double>(ceil_div64(tiles * splits, std::max(sm_count, 1))) *
+                        static_cast<double>(ceil_div64(steps, splits)) * tile_cost(tile_n);
+    if (best.splits > 1 && cost >= best_cost) continue;
+    const AutoKernel kernel = tile == TmaTile::n256   ? AutoKernel::wgmma_tma_split_k
+                              : tile == TmaTile::n192 ? AutoKernel::wgmma_tma_split_k_n192
+                                                      : AutoKernel::wgmma_tma_split_k_n128;
+    best = {kernel, splits, splits * slice_bytes(dims)};
+    best_cost = cost;
+  }
+  return best;
 }
 
 std::string_view auto_kernel_name(AutoKernel kernel) {
@@ -176,6 +205,9 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_tma_padded: return "wgmma_tma_padded";
     case AutoKernel::wgmma_tma_padded_n128: return "wgmma_tma_padded_n128";
     case AutoKernel::wgmma_split_k: return "wgmma_split_k";
+    case AutoKernel::wgmma_tma_split_k: return "wgmma_tma_split_k";
+    case AutoKernel::wgmma_tma_split_k_n192: return "wgmma_tma_split_k_n192";
+    case AutoKernel::wgmma_tma_split_k_n128: return "wgmma_tma_split_k_n128";
     case AutoKernel::wgmma_tf32: return "wgmma_tf32";
     case AutoKernel::wgmma_tf32_split_k: return "wgmma_tf32_split_k";
     case AutoKernel::gemv: return "gemv";
@@ -215,6 +247,10 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
       staged_whole_k_beats_split(dims, device.sm_count)) {
     return rows_of_128_bytes({staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0}, dims,
                              device.sm_count);
+  }
+  if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2) {
+    const AutoPlan split = tma_split_plan(dims, device.sm_count);
+    if (split.splits > 1) return split;
   }
   if (aligned) return rows_of_128_bytes(staged(plan, dims, device.sm_count), dims, device.sm_count);
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);

@@ -32,6 +32,9 @@ enum class AutoKernel {
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
+  wgmma_tma_split_k,       ///< aligned shapes that split 3+ ways: launch_wgmma_tma_partials on 128×256, then the reduce
+  wgmma_tma_split_k_n192,  ///< the same on 128×192 tiles (tma_split_plan picks the tile)
+  wgmma_tma_split_k_n128,  ///< the same on 128×128 tiles
   wgmma_tf32,        ///< tf32 on compute capability 9.0: Bᵀ (and A where K % 4 != 0) in padded rows, then launch_wgmma_tf32
   wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
   gemv,              ///< every dtype, M <= kGemvMaxRows: launch_gemv (B's columns in strips, K in `splits` chunks)
@@ -129,6 +132,14 @@ inline constexpr double kAutoN192TileCost = 0.7875;
 /// (B's copy, then the kernel on 128-byte rows) beats the staged estimate with its steps times this,
 /// `auto` copies.
 inline constexpr double kAutoShortRowsCost = 1.4;
+
+/// Where an aligned 16-bit shape splits K 3+ ways and whole K does not beat the split
+/// (staged_whole_k_beats_split), the TMA kernel's split-K on the tile (128×256, ×192, ×128) whose
+/// one wave of units finishes soonest: per tile, the splits that fill the SMs once (as the 128×256
+/// rule, within kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, evened out), costed
+/// as the busiest SM's units × steps per split × the tile's cost (tile_rounds_cost's); ties to the
+/// wider tile. Returns a plan with splits == 1 where no tile splits 3+ ways.
+AutoPlan tma_split_plan(Dims dims, int sm_count);
 
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
 /// tile times: the rounds of tiles on the busiest SM times the tile's cost.

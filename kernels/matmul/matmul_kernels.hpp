@@ -250,6 +250,16 @@ constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : ti
 /// The most K splits a split-K launcher takes.
 constexpr int kMaxSplitK = 64;
 
+/// Split K on launch_wgmma_tma's persistent TMA kernel, 128×`tile` tiles: units of a tile and a
+/// split of ceil(steps / splits) 64-deep K steps, split-major over min(units, SMs) blocks, each
+/// writing its unrounded fp32 sums to slice s of `partials` (`splits` M×N slices, 8-byte aligned; a
+/// split past K writes zeros); then launch_split_k_reduce. `operands` as for launch_wgmma_tma (K
+/// and N multiples of 8). Throws std::invalid_argument for splits outside 1 .. kMaxSplitK or a null
+/// or misaligned `partials`. Compute capability 9.0 only.
+template <typename T>
+void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* partials, Dims dims, TmaTile tile,
+                               int splits, cudaStream_t stream);
+
 /// Split K, first kernel: the wgmma kernel on a tiles × `splits` grid, split s computing the
 /// products over its ceil(steps / splits) steps of kWgmmaStepK and writing them, unrounded, to
 /// slice s of `partials`: `splits` fp32 M×N slices, row-major, one after another (cudaMalloc'd).

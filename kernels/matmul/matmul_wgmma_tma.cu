@@ -50,6 +50,12 @@
 // to the block's slot and raises its flag; one whose unit starts at the first step but ends early
 // adds the following blocks' parts (waiting on their flags) before the epilogue.
 //
+// Split-K (launch_wgmma_tma_partials). Blocks walk tiles × splits units split-major (stream_k.cuh's
+// SplitKWalk), every unit a tile's run of steps; the register epilogue writes the unrounded fp32
+// sums to the split's slice, an empty unit (a split past K) zeros, and launch_split_k_reduce adds
+// the slices. More blocks than tiles, each with the ring's depth: the cp.async kernel's split-K
+// loses its 128×256 tiles' third where N is 384 (two tiles, the second half empty).
+//
 // Shapes. TMA zero-fills the parts of a box outside the matrices (and still counts their bytes),
 // so edge tiles in M, N and K need no code here. It needs 16-byte aligned operands and row strides
 // that are multiples of 16 bytes: K and N multiples of 8 (wgmma_tma_unsupported says so; the
@@ -67,6 +73,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kbench::matmul {
 
@@ -82,6 +89,10 @@ constexpr int kRowBytes = static_cast<int>(wgmma::kSwizzleRowBytes);    // one s
 constexpr int kAStageBytes = kBM * kRowBytes;                          // 16 KB
 constexpr int kBPanelBytes = static_cast<int>(wgmma::kBPanelBytes);    // 8 KB: 64 K-rows of one 64-wide N panel
 static_assert(kBPanelBytes == kBK * kRowBytes, "a B panel is one step deep");
+
+/// What a launch's blocks walk: whole tiles, stream-K's units (whole tiles, then parts handed
+/// between blocks) or split-K's (each a split of a tile's steps, written to the split's slice).
+enum class Schedule { whole, stream_k, split_k };
 
 /// One instantiation's tile, ring and shared-memory plan. kStaged: the epilogue goes through
 /// shared memory and TMA stores (else straight from the accumulators).
@@ -108,10 +119,21 @@ __device__ __forceinline__ unsigned rounded_pair(const float (&acc)[N], int e) {
   return bits_of(from_float<T>(acc[e])) | (bits_of(from_float<T>(acc[e + 1])) << 16);
 }
 
-/// Rounds a consumer warpgroup's 64×BN accumulators to T and stores those inside C. Layout of
-/// m64nNk16: warp q of the warpgroup holds rows 16q + g and 16q + g + 8 (g = lane / 4); acc[4j ..
+/// Stores accumulators acc[e], acc[e + 1] at `out`: rounded to a 4-byte pair of T, or (T = float,
+/// a split's slice) as they are, 8 bytes.
+template <typename T, int N>
+__device__ __forceinline__ void store_pair(T* out, const float (&acc)[N], int e) {
+  if constexpr (std::is_same_v<T, float>) {
+    *reinterpret_cast<float2*>(out) = make_float2(acc[e], acc[e + 1]);
+  } else {
+    *reinterpret_cast<unsigned*>(out) = rounded_pair<T>(acc, e);
+  }
+}
+
+/// Stores a consumer warpgroup's 64×BN accumulators inside C (T: C's type, rounded; or float, a
+/// split's slice). Layout of m64nNk16: warp q of the warpgroup holds rows 16q + g and 16q + g + 8 (g = lane / 4); acc[4j ..
 /// 4j+3] are columns 8j + 2t, 8j + 2t + 1 (t = lane % 4) of those rows. N is even here (a multiple
-/// of 8), so a pair never straddles the last column and is 4-byte aligned.
+/// of 8), so a pair never straddles the last column and is aligned.
 template <typename T, int BN>
 __device__ __forceinline__ void store_tile(const float (&acc)[BN / 2], T* __restrict__ c, int m, int n, int first_row,
                                            int first_col, int thread_in_group) {
@@ -126,7 +148,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[BN / 2], T* __rest
     for (int j = 0; j < BN / 8; ++j) {
       const int col = first_col + j * 8 + 2 * t;
       if (col >= n) continue;
-      *reinterpret_cast<unsigned*>(out + col) = rounded_pair<T>(acc, 4 * j + 2 * h);
+      store_pair<T>(out + col, acc, 4 * j + 2 * h);
     }
   }
 }
@@ -176,13 +198,14 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[BN / 2], co
   }
 }
 
-template <typename T, int BN, bool kStaged, bool kSplit>
+template <typename T, int BN, bool kStaged, Schedule S>
 __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, T* __restrict__ c, int m, int n, int k,
                             const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
+  using Walk = std::conditional_t<S == Schedule::split_k, stream_k::SplitKWalk, stream_k::Walk<S == Schedule::stream_k>>;
   constexpr int kStages = P::kStages, kStageBytes = P::kStageBytes;
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
@@ -211,7 +234,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     tma::prefetch_map(&a_map);
     tma::prefetch_map(&b_map);
     unsigned i = 0;  // steps issued over all of this block's tiles
-    stream_k::Walk<kSplit> walk(work, steps);
+    Walk walk(work, steps);
     stream_k::Unit unit;
     while (walk.next(unit)) {
       const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
@@ -239,7 +262,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   float acc[P::kAccumulators];
   int last_stored = -1;  // the staged epilogue's newest store's buffer (its issuing thread's)
   unsigned i = 0;  // steps consumed over all of this block's tiles
-  stream_k::Walk<kSplit> walk(work, steps);
+  Walk walk(work, steps);
   stream_k::Unit unit;
   while (walk.next(unit)) {
     const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
@@ -255,8 +278,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     wgmma::wait_group<0>();
     wgmma::fence_operands(acc);  // the epilogue reads them after the wait
-    if (releases) tma::arrive(empty_of(i - 1));
-    if constexpr (kSplit) {
+    if (unit.last > unit.first && releases) tma::arrive(empty_of(i - 1));
+    const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
+    if constexpr (S == Schedule::split_k) {
+      float* slice = work.partials + static_cast<std::int64_t>(walk.split_of(unit)) * m * n;
+      store_tile<float, BN>(acc, slice, m, n, first_row, first_col, thread_in_group);
+      continue;
+    }
+    if constexpr (S == Schedule::stream_k) {
       if (unit.first > 0) {  // a later part of a tile that an earlier block finishes
         stream_k::save_part(acc, work, consumer, thread_in_group);
         continue;
@@ -265,7 +294,6 @@ __global__ void __launch_bounds__(kThreads, 1)
         stream_k::add_parts(acc, work, unit.tile - work.whole_tiles, steps, consumer, thread_in_group);
       }
     }
-    const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
     if constexpr (kStaged) {
       store_tile_staged<T, BN>(acc, &c_map, staging + static_cast<unsigned>(consumer * 2 * P::kCPanelBytes), m, n,
                                first_row, first_col, consumer, thread_in_group, last_stored);
@@ -281,19 +309,19 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-/// Launches the instantiation on `blocks` blocks (kSplit: stream-K's, whose parts and flags only it
-/// compiles, so the whole-tile kernels keep their registers); `c_map` is read only by the staged ones.
-template <typename T, int BN, bool kStaged, bool kSplit = false>
+/// Launches the instantiation on `blocks` blocks (stream-K's parts and flags compile only into its
+/// own, so the whole-tile kernels keep their registers); `c_map` is read only by the staged ones.
+template <typename T, int BN, bool kStaged, Schedule S = Schedule::whole>
 void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, int blocks,
             const stream_k::Work& work, cudaStream_t stream) {
   using P = Plan<BN, kStaged>;
   static const bool configured = [] {
-    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged, kSplit>,
+    KBENCH_CUDA_CALL(cudaFuncSetAttribute(matmul_wgmma_tma_kernel<T, BN, kStaged, S>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, P::kSmemBytes));
     return true;
   }();
   (void)configured;
-  matmul_wgmma_tma_kernel<T, BN, kStaged, kSplit><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
+  matmul_wgmma_tma_kernel<T, BN, kStaged, S><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
       loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
   KBENCH_CHECK_LAUNCH();
 }
@@ -349,7 +377,30 @@ void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims d
   work.split_steps = schedule.split_steps;
   work.partials = static_cast<float*>(workspace);
   work.flags = reinterpret_cast<unsigned*>(static_cast<unsigned char*>(workspace) + bytes - 2 * sizeof(unsigned) * grid);
-  launch<T, kWgmmaTileN, true, true>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
+  launch<T, kWgmmaTileN, true, Schedule::stream_k>(operands.loads, operands.c, nullptr, dims, grid, work, stream);
+}
+
+template <typename T>
+void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* partials, Dims dims, TmaTile tile,
+                               int splits, cudaStream_t stream) {
+  check_split_count("launch_wgmma_tma_partials", splits);
+  if (partials == nullptr || reinterpret_cast<std::uintptr_t>(partials) % 8 != 0) {
+    throw std::invalid_argument("launch_wgmma_tma_partials: needs " + std::to_string(splits) + " slices of " +
+                                std::to_string(dims.m) + "x" + std::to_string(dims.n) +
+                                " fp32, 8-byte aligned; got a null or misaligned pointer");
+  }
+  stream_k::Work work;
+  work.whole_tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, tma_tile_n(tile));
+  work.k_splits = splits;
+  work.steps_per_split = ceil_div(ceil_div(dims.k, kBK), splits);
+  work.partials = partials;
+  const int blocks = std::max(1, std::min(work.whole_tiles * splits, launch_sm_count()));
+  const CUtensorMap unused{};  // the slices take the register epilogue's stores
+  switch (tile) {
+    case TmaTile::n256: return launch<T, 256, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+    case TmaTile::n192: return launch<T, 192, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+    case TmaTile::n128: return launch<T, 128, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+  }
 }
 
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);
@@ -360,5 +411,9 @@ template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__half>&, D
                                         cudaStream_t);
 template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__nv_bfloat16>&, Dims, const StreamKSchedule&,
                                         void*, cudaStream_t);
+
+template void launch_wgmma_tma_partials(const WgmmaTmaOperands<__half>&, float*, Dims, TmaTile, int, cudaStream_t);
+template void launch_wgmma_tma_partials(const WgmmaTmaOperands<__nv_bfloat16>&, float*, Dims, TmaTile, int,
+                                        cudaStream_t);
 
 }  // namespace kbench::matmul

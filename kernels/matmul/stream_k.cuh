@@ -1,7 +1,8 @@
 #pragma once
 /// The device half of stream-K (matmul_stream_k.hpp describes the schedule): a block's walk over its
 /// units of work, and the hand-over of a tile's parts between blocks through the workspace's slots
-/// and flags. Everything here is inlined: a call in a wgmma kernel serialises its wgmmas (C7510).
+/// and flags; and the split-K walk of the same kernel (SplitKWalk). Everything here is inlined: a
+/// call in a wgmma kernel serialises its wgmmas (C7510).
 
 #include "kernels/common/device_flags.cuh"
 #include "kernels/matmul/tma.cuh"
@@ -12,11 +13,15 @@ namespace kbench::matmul::stream_k {
 
 /// A launch's division of the work (StreamKSchedule's whole_tiles and split_steps) and its
 /// workspace; a launch without split steps runs the staged kernel's schedule and needs none.
+/// Split-K launches (SplitKWalk) read whole_tiles as the tiles of C, split each `k_splits` ways of
+/// steps_per_split steps, and write split s to slice s of `partials` (k_splits fp32 M×N slices).
 struct Work {
   int whole_tiles = 0;
   long long split_steps = 0;
   float* partials = nullptr;  ///< a slot of 2 consumers × kAccumulators × 128 threads fp32 per block
   unsigned* flags = nullptr;  ///< one per block and consumer warpgroup, zero between launches
+  int k_splits = 0;
+  int steps_per_split = 0;
 };
 
 /// Steps [first, last) of tile `tile`.
@@ -62,6 +67,31 @@ class Walk {
  private:
   int next_whole_, whole_tiles_, steps_;
   long long at_ = 0, end_ = 0;
+};
+
+/// A split-K launch's units: unit u is split u / tiles of tile u % tiles (split-major, so that the
+/// blocks running at once share the split's panels of A and B in L2), steps [s · steps_per_split,
+/// min(steps, (s + 1) · steps_per_split)); block b takes units b, b + gridDim.x, ... A unit past K
+/// is empty (first == last): its split's slice gets zeros.
+class SplitKWalk {
+ public:
+  __device__ __forceinline__ SplitKWalk(const Work& w, int steps)
+      : next_(static_cast<int>(blockIdx.x)), tiles_(w.whole_tiles), units_(w.whole_tiles * w.k_splits),
+        per_split_(w.steps_per_split), steps_(steps) {}
+
+  __device__ __forceinline__ int split_of(const Unit& unit) const { return unit.first / per_split_; }
+
+  __device__ __forceinline__ bool next(Unit& unit) {
+    if (next_ >= units_) return false;
+    const int split = next_ / tiles_;
+    const int first = split * per_split_;
+    unit = {next_ - split * tiles_, first, max(first, min(steps_, first + per_split_))};
+    next_ += static_cast<int>(gridDim.x);
+    return true;
+  }
+
+ private:
+  int next_, tiles_, units_, per_split_, steps_;
 };
 
 __device__ __forceinline__ float* slot_of(const Work& w, int block, int consumer, int accumulators) {

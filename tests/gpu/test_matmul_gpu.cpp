@@ -20,6 +20,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
 
 using namespace kbench;
 
@@ -83,6 +84,37 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
   };
   return v;
 }
+
+/// The TMA kernel's split-K (launch_wgmma_tma_partials on `tile`) with a fixed split count, then
+/// launch_split_k_reduce; shapes TMA can address only (K and N multiples of 8).
+Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
+  Variant<MatmulArgs> v;
+  v.name = "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
+  v.description = "test-only: the TMA kernel's partials over a fixed number of K splits, then their reduction";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.cannot_run = [](const MatmulArgs& args) {
+    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+  };
+  v.prepare = [tile, splits](const MatmulArgs& args) -> CallFn {
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, float>) {
+        throw std::logic_error("wgmma_tma_split_k: 16-bit only");
+      } else {
+        const auto maps = matmul::make_wgmma_tma_operands(static_cast<const T*>(args.a), static_cast<const T*>(args.b), dims);
+        return [tile, splits, args, dims, workspace, maps](cudaStream_t stream) {
+          matmul::launch_wgmma_tma_partials(maps, workspace->as<float>(), dims, tile, splits, stream);
+          matmul::launch_split_k_reduce(workspace->as<float>(), splits, static_cast<T*>(args.c), dims, stream);
+        };
+      }
+    });
+  };
+  return v;
+}
+
+const std::vector<matmul::TmaTile> kTmaTiles{matmul::TmaTile::n256, matmul::TmaTile::n192, matmul::TmaTile::n128};
 
 /// The split counts the split-K test runs: one split, an odd count, and the most.
 // 8 and 9: either side of the reduction's hand-over between its few-slices and 8-warp kernels.
@@ -252,6 +284,7 @@ const Op& matmul_with_split_variants() {
     register_all_ops(r);
     for (int splits : kForcedSplits) {
       r.add_variant("matmul", wgmma_split_k(splits));
+      for (matmul::TmaTile tile : kTmaTiles) r.add_variant("matmul", wgmma_tma_split_k(tile, splits));
       for (Fp32Split kernel : kFp32Splits) r.add_variant("matmul", fp32_split_k(kernel, splits));
     }
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {
@@ -864,6 +897,38 @@ TEST_CASE("wgmma split-K matches the reference for any split count, empty splits
   }
 }
 
+TEST_CASE("the TMA kernel's split-K matches the reference on every tile for any split count, empty splits included",
+          "[gpu][matmul][wgmma_tma_split_k]") {
+  // 7x16x8 is one K step: 64 splits leave 63 empty (zeros). 200x72x264 leaves panels outside C;
+  // 257x136x4104 and 17x4104x1032 have edge tiles in M, N and K; 512x384x2048 is the miss's
+  // class (N = 384: 2 tiles of 192, 3 of 128, 2 of 256 with one half empty), more units than SMs
+  // at 64 splits.
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{7, 16, 8}, Shape{200, 72, 264}, Shape{257, 136, 4104}, Shape{17, 4104, 1032},
+                             Shape{512, 384, 2048}}) {
+    for (DType dtype : {DType::f16, DType::bf16}) {
+      const std::uint64_t seed = fresh_seed();
+      auto workload = op.prepare({shape, dtype, "test"}, seed);
+      for (matmul::TmaTile tile : kTmaTiles) {
+        for (int splits : kForcedSplits) {
+          const std::string name =
+              "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
+          const std::size_t v = variant_index(op, name);
+          if (const std::string why = workload->cannot_run(v); !why.empty()) {
+            WARN("matmul TMA split-K not checked on this device: " << why);
+            return;
+          }
+          INFO(name << ", " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+          const Verification check = workload->verify(v, stream.get());
+          INFO(check.message);
+          CHECK(check.passed);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("fp32 and tf32 split-K match the reference for any split count, empty splits included",
           "[gpu][matmul]") {
   // 64 splits of 7x13x5 or 130x250x64 leave most splits empty; 17x4099x1031 and 257x129x4097 take
@@ -987,6 +1052,30 @@ TEST_CASE("wgmma split-K refuses a split count out of range", "[gpu][matmul]") {
     CHECK_THROWS_AS(matmul::launch_wgmma_partials(a, a, slices.as<float>(), {64, 64, 64}, splits, stream.get()),
                     std::invalid_argument);
   }
+}
+
+TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a missing slice buffer",
+          "[gpu][matmul][wgmma_tma_split_k]") {
+  int device = 0, major = 0, minor = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess);
+  if (!matmul::wgmma_unavailable(major, minor).empty()) {
+    WARN("matmul TMA split-K not checked on this device");
+    return;
+  }
+  CudaStream stream;
+  DeviceBuffer operands(2 * 64 * 64 * sizeof(__half)), slices(std::size_t(matmul::kMaxSplitK + 1) * 64 * 64 * 4);
+  const __half* a = operands.as<__half>();
+  const auto maps = matmul::make_wgmma_tma_operands(a, a + 64 * 64, {64, 64, 64});
+  for (int splits : {0, matmul::kMaxSplitK + 1}) {
+    INFO(splits);
+    CHECK_THROWS_AS(matmul::launch_wgmma_tma_partials(maps, slices.as<float>(), {64, 64, 64}, matmul::TmaTile::n128,
+                                                      splits, stream.get()),
+                    std::invalid_argument);
+  }
+  CHECK_THROWS_AS(matmul::launch_wgmma_tma_partials(maps, nullptr, {64, 64, 64}, matmul::TmaTile::n128, 2, stream.get()),
+                  std::invalid_argument);
 }
 
 TEST_CASE("gemv matches the reference for M of 1 to 8, any chunk count, odd N and K, called twice",

@@ -30,7 +30,10 @@ AutoPlan plan(int m, int n, int k, DType dtype = DType::f16, AutoDevice device =
 /// The K per step that a split-K kernel's launcher divides among the splits.
 int split_step_k(AutoKernel kernel) {
   switch (kernel) {
-    case AutoKernel::wgmma_split_k: return kWgmmaStepK;
+    case AutoKernel::wgmma_split_k:
+    case AutoKernel::wgmma_tma_split_k:
+    case AutoKernel::wgmma_tma_split_k_n192:
+    case AutoKernel::wgmma_tma_split_k_n128: return kWgmmaStepK;
     case AutoKernel::register_blocked_split_k: return 8;
     case AutoKernel::small_simt_split_k: return 128;  // a round of 8 warps' chunks of 16 k
     case AutoKernel::outer_simt_split_k: return 128;
@@ -380,13 +383,13 @@ TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last
       {{4096, 4096, 4096}, AutoKernel::wgmma_tma_staged},       // 512: 4; 1024: 8 → 4.6
       {{512, 4096, 2048}, AutoKernel::wgmma_tma_staged_n128},   // 64 tiles: 2 splits → 128 whole 128x128 tiles (88 of 128x192: 0.79)
       {{1024, 2048, 1024}, AutoKernel::wgmma_tma_staged_n128},  // the same
-      {{1024, 1024, 32768}, AutoKernel::wgmma_split_k},         // 32 tiles: 4 splits stay
-      {{64, 8192, 8192}, AutoKernel::wgmma_split_k}};
+      {{1024, 1024, 32768}, AutoKernel::wgmma_tma_split_k},     // 32 tiles: 4 splits stay
+      {{64, 8192, 8192}, AutoKernel::wgmma_tma_split_k}};
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k);
     CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
-    if (p.kernel != AutoKernel::wgmma_split_k) {
+    if (split_step_k(p.kernel) == 0) {
       CHECK(p.splits == 1);
       CHECK(p.workspace_bytes == 0);
     }
@@ -411,7 +414,7 @@ TEST_CASE("auto: 3+ K splits of 128x256 tiles give way to whole K on 128x128 til
   for (const Dims d : {Dims{90, 5120, 5120}, Dims{64, 11008, 4096}, Dims{16, 8192, 8192}, Dims{1024, 1024, 32768}}) {
     INFO(d.m << "x" << d.n << "x" << d.k);
     CHECK_FALSE(staged_whole_k_beats_split(d, 132));
-    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel == AutoKernel::wgmma_split_k);
+    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel == AutoKernel::wgmma_tma_split_k);
   }
   CHECK_FALSE(staged_whole_k_beats_split({128, 4096, 4096}, 132));  // 32 narrow tiles: under a quarter of 132
   CHECK(staged_whole_k_beats_split({128, 4096, 4096}, 128));
@@ -421,20 +424,55 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
   struct Case {
     Dims dims;
     int splits;
+    AutoKernel kernel;
   };
-  // tiles = ceil(M/128)·ceil(N/256); splits = min(132 / tiles, steps / 4, 64), evened out.
-  const std::vector<Case> cases{{{16, 4096, 4096}, 8},        // 16 tiles, 64 steps
-                                {{64, 8192, 8192}, 4},        // 32 tiles
-                                {{256, 256, 65536}, 64},      // 2 tiles: 66, capped at 64
-                                {{1024, 1024, 32768}, 4},     // 32 tiles
-                                {{17, 4099, 8192}, 7}};       // 17 tiles, 128 steps: 7 × 19 (the last 14)
+  // tiles = ceil(M/128)·ceil(N/256); splits = min(132 / tiles, steps / 4, 64), evened out. Aligned
+  // shapes run them on the TMA kernel (its 128×256 tile wherever that finishes soonest, as here).
+  const std::vector<Case> cases{{{16, 4096, 4096}, 8, AutoKernel::wgmma_tma_split_k},     // 16 tiles, 64 steps
+                                {{64, 8192, 8192}, 4, AutoKernel::wgmma_tma_split_k},     // 32 tiles
+                                {{256, 256, 65536}, 64, AutoKernel::wgmma_tma_split_k},   // 2 tiles: 66, capped at 64
+                                {{1024, 1024, 32768}, 4, AutoKernel::wgmma_tma_split_k},  // 32 tiles
+                                {{17, 4099, 8192}, 7, AutoKernel::wgmma_split_k}};  // 17 tiles, 128 steps: 7 × 19 (the last 14)
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k);
-    CHECK(p.kernel == AutoKernel::wgmma_split_k);
+    CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
     CHECK(p.splits == c.splits);
     CHECK(p.workspace_bytes == std::size_t(p.splits) * c.dims.m * c.dims.n * sizeof(float));
   }
+}
+
+TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's split-K on the tile whose wave "
+          "finishes soonest",
+          "[matmul][auto]") {
+  struct Case {
+    Dims dims;
+    AutoKernel kernel;
+    int splits;
+  };
+  // Per tile: splits filling 132 SMs once; cost = rounds × steps per split × the tile's cost (1,
+  // 0.7875, 0.575 of a 128×256 tile's).
+  const std::vector<Case> cases{
+      // 256: 8 tiles × 16 → 32 steps × 1 = 32; 192: 8 × 16 → 32 × 0.7875 = 25.2; 128: 12 × 11 → 47 × 0.575 = 27.0
+      {{512, 384, 32768}, AutoKernel::wgmma_tma_split_k_n192, 16},
+      {{512, 384, 131072}, AutoKernel::wgmma_tma_split_k_n192, 16},
+      {{384, 384, 49152}, AutoKernel::wgmma_tma_split_k_n192, 22},  // 6 tiles of 192 (one of 256 half empty)
+      {{128, 128, 131072}, AutoKernel::wgmma_tma_split_k_n128, 64},  // one 128×128 tile: 64 splits of 32 steps
+      {{90, 5120, 5120}, AutoKernel::wgmma_tma_split_k, 6},          // 20 tiles × 6 → 14 steps; 192: 27 × 4 → 20 × 0.79
+      {{16, 8192, 8192}, AutoKernel::wgmma_tma_split_k, 4}};
+  for (const Case& c : cases) {
+    INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
+    for (DType dtype : {DType::f16, DType::bf16}) {
+      const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k, dtype);
+      CHECK(auto_kernel_name(p.kernel) == auto_kernel_name(c.kernel));
+      CHECK(p.splits == c.splits);
+      CHECK(p.workspace_bytes == std::size_t(p.splits) * c.dims.m * c.dims.n * sizeof(float));
+      CHECK(tma_split_plan(c.dims, 132).kernel == p.kernel);
+    }
+  }
+  // The same shapes off TMA's alignment stay on the cp.async kernel's split.
+  CHECK(plan(512, 384, 32768, DType::bf16, kH100, false).kernel == AutoKernel::wgmma_split_k);
+  CHECK(plan(512, 383, 32768).kernel == AutoKernel::wgmma_split_k);
 }
 
 TEST_CASE("auto: unaligned 16-bit shapes take the padded TMA call where they run whole K (or would split 2 ways), "
@@ -491,7 +529,7 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
             const std::int64_t steps = (std::int64_t{k} + step_k - 1) / step_k;
             const std::int64_t per_split = (steps + p.splits - 1) / p.splits;
             CHECK((p.splits - 1) * per_split < steps);
-            if (p.kernel == AutoKernel::wgmma_split_k) CHECK(per_split >= kAutoMinStepsPerSplit);
+            if (step_k == kWgmmaStepK) CHECK(per_split >= kAutoMinStepsPerSplit);
           }
         }
       }
