@@ -186,6 +186,10 @@ AutoPlan tma_split_plan(Dims dims, int sm_count) {
   return best;
 }
 
+bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split) {
+  return dims.m >= kWgmmaTileM || split.kernel != AutoKernel::wgmma_tma_split_k;
+}
+
 std::string_view auto_kernel_name(AutoKernel kernel) {
   switch (kernel) {
     case AutoKernel::register_blocked: return "register_blocked";
@@ -250,7 +254,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   }
   if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2) {
     const AutoPlan split = tma_split_plan(dims, device.sm_count);
-    if (split.splits > 1) return split;
+    if (split.splits > 1 && tma_split_beats_cp_async(dims, split)) return split;
   }
   if (aligned) return rows_of_128_bytes(staged(plan, dims, device.sm_count), dims, device.sm_count);
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);

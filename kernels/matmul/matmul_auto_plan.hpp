@@ -141,6 +141,15 @@ inline constexpr double kAutoShortRowsCost = 1.4;
 /// wider tile. Returns a plan with splits == 1 where no tile splits 3+ ways.
 AutoPlan tma_split_plan(Dims dims, int sm_count);
 
+/// Whether `split` (tma_split_plan's) replaces the cp.async kernel's split of 128×256 tiles: where M
+/// fills a 128-row tile, or the TMA plan's tile is narrower (the 128×256 tile's columns past N
+/// wasted). Under a tile of rows on the same tile and split count the cp.async kernel is faster.
+/// H200, session 31, fp16 cold µs, TMA / cp.async split: 16x8192x8192 43.9 / 38.9, 90x5120x5120
+/// 27.4 / 25.8, 64x11008x4096 34.4 / 32.4 (6-13 % slower on TMA, as session 17 saw); bf16 with
+/// M ≥ 128 on 128×256 tiles 1024x1024x32768 97.3 / 116.8, 512x256x65536 41.1 / 41.8, 256x256x65536
+/// 32.5 / 31.7; narrower tiles 512x384x32768 31.0 / 39.7 (n192), 128x128x131072 26.5 / 34.5 (n128).
+bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split);
+
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
 /// tile times: the rounds of tiles on the busiest SM times the tile's cost.
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count);

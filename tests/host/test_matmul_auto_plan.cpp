@@ -384,7 +384,7 @@ TEST_CASE("auto: 128x192 or 128x128 staged tiles where they leave a smaller last
       {{512, 4096, 2048}, AutoKernel::wgmma_tma_staged_n128},   // 64 tiles: 2 splits → 128 whole 128x128 tiles (88 of 128x192: 0.79)
       {{1024, 2048, 1024}, AutoKernel::wgmma_tma_staged_n128},  // the same
       {{1024, 1024, 32768}, AutoKernel::wgmma_tma_split_k},     // 32 tiles: 4 splits stay
-      {{64, 8192, 8192}, AutoKernel::wgmma_tma_split_k}};
+      {{64, 8192, 8192}, AutoKernel::wgmma_split_k}};  // under a tile of rows: cp.async
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
     const AutoPlan p = plan(c.dims.m, c.dims.n, c.dims.k);
@@ -414,7 +414,8 @@ TEST_CASE("auto: 3+ K splits of 128x256 tiles give way to whole K on 128x128 til
   for (const Dims d : {Dims{90, 5120, 5120}, Dims{64, 11008, 4096}, Dims{16, 8192, 8192}, Dims{1024, 1024, 32768}}) {
     INFO(d.m << "x" << d.n << "x" << d.k);
     CHECK_FALSE(staged_whole_k_beats_split(d, 132));
-    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel == AutoKernel::wgmma_tma_split_k);
+    CHECK(plan(d.m, d.n, d.k, DType::bf16).kernel ==
+          (d.m >= 128 ? AutoKernel::wgmma_tma_split_k : AutoKernel::wgmma_split_k));
   }
   CHECK_FALSE(staged_whole_k_beats_split({128, 4096, 4096}, 132));  // 32 narrow tiles: under a quarter of 132
   CHECK(staged_whole_k_beats_split({128, 4096, 4096}, 128));
@@ -427,9 +428,10 @@ TEST_CASE("auto: few output tiles split K over one wave of blocks", "[matmul][au
     AutoKernel kernel;
   };
   // tiles = ceil(M/128)·ceil(N/256); splits = min(132 / tiles, steps / 4, 64), evened out. Aligned
-  // shapes run them on the TMA kernel (its 128×256 tile wherever that finishes soonest, as here).
-  const std::vector<Case> cases{{{16, 4096, 4096}, 8, AutoKernel::wgmma_tma_split_k},     // 16 tiles, 64 steps
-                                {{64, 8192, 8192}, 4, AutoKernel::wgmma_tma_split_k},     // 32 tiles
+  // shapes of 128 rows or more run them on the TMA kernel (its 128×256 tile wherever that finishes
+  // soonest, as here).
+  const std::vector<Case> cases{{{16, 4096, 4096}, 8, AutoKernel::wgmma_split_k},     // 16 tiles, 64 steps
+                                {{64, 8192, 8192}, 4, AutoKernel::wgmma_split_k},     // 32 tiles
                                 {{256, 256, 65536}, 64, AutoKernel::wgmma_tma_split_k},   // 2 tiles: 66, capped at 64
                                 {{1024, 1024, 32768}, 4, AutoKernel::wgmma_tma_split_k},  // 32 tiles
                                 {{17, 4099, 8192}, 7, AutoKernel::wgmma_split_k}};  // 17 tiles, 128 steps: 7 × 19 (the last 14)
@@ -458,8 +460,8 @@ TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's s
       {{512, 384, 131072}, AutoKernel::wgmma_tma_split_k_n192, 16},
       {{384, 384, 49152}, AutoKernel::wgmma_tma_split_k_n192, 22},  // 6 tiles of 192 (one of 256 half empty)
       {{128, 128, 131072}, AutoKernel::wgmma_tma_split_k_n128, 64},  // one 128×128 tile: 64 splits of 32 steps
-      {{90, 5120, 5120}, AutoKernel::wgmma_tma_split_k, 6},          // 20 tiles × 6 → 14 steps; 192: 27 × 4 → 20 × 0.79
-      {{16, 8192, 8192}, AutoKernel::wgmma_tma_split_k, 4}};
+      {{64, 384, 65536}, AutoKernel::wgmma_tma_split_k_n192, 64},   // under a tile of rows, but no half-empty tile
+      {{1024, 1024, 32768}, AutoKernel::wgmma_tma_split_k, 4}};
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
     for (DType dtype : {DType::f16, DType::bf16}) {
@@ -469,6 +471,17 @@ TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's s
       CHECK(p.workspace_bytes == std::size_t(p.splits) * c.dims.m * c.dims.n * sizeof(float));
       CHECK(tma_split_plan(c.dims, 132).kernel == p.kernel);
     }
+  }
+  // Under a tile of rows on the 128×256 tile, the cp.async kernel keeps the split (the TMA kernel
+  // measured 6-13 % slower there), with the same count.
+  for (const Dims d : {Dims{90, 5120, 5120}, Dims{16, 8192, 8192}, Dims{64, 11008, 4096}}) {
+    INFO(d.m << "x" << d.n << "x" << d.k);
+    const AutoPlan tma = tma_split_plan(d, 132);
+    CHECK(tma.kernel == AutoKernel::wgmma_tma_split_k);
+    CHECK_FALSE(tma_split_beats_cp_async(d, tma));
+    const AutoPlan p = plan(d.m, d.n, d.k, DType::bf16);
+    CHECK(p.kernel == AutoKernel::wgmma_split_k);
+    CHECK(p.splits == tma.splits);
   }
   // The same shapes off TMA's alignment stay on the cp.async kernel's split.
   CHECK(plan(512, 384, 32768, DType::bf16, kH100, false).kernel == AutoKernel::wgmma_split_k);
