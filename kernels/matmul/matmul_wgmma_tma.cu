@@ -269,8 +269,16 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int e = 0; e < P::kAccumulators; ++e) acc[e] = 0.0f;
     wgmma::fence_operands(acc);
+    // A warpgroup whose 64 rows all lie past M (M under 64, or the last tile row's edge) issues no
+    // MMAs on TMA's zero fill: it releases each stage as soon as it has landed, and its
+    // accumulators stay zero for the epilogue, which stores no row past M.
+    const bool rows_inside = coord.row * kBM + consumer * 64 < m;
     for (int step = unit.first; step < unit.last; ++step, ++i) {
       tma::wait<false>(full_of(i), (i / kStages) & 1u, "full", static_cast<int>(i % kStages));
+      if (!rows_inside) {
+        if (releases) tma::arrive(empty_of(i));
+        continue;
+      }
       const unsigned a_rows = stage_of(i) + static_cast<unsigned>(consumer * 64 * kRowBytes);
       wgmma::mma_step_k64<T>(acc, a_rows, stage_of(i) + kAStageBytes);
       wgmma::wait_group<1>();  // the previous step's group is done: its stage may be refilled
@@ -278,7 +286,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     wgmma::wait_group<0>();
     wgmma::fence_operands(acc);  // the epilogue reads them after the wait
-    if (unit.last > unit.first && releases) tma::arrive(empty_of(i - 1));
+    if (rows_inside && unit.last > unit.first && releases) tma::arrive(empty_of(i - 1));
     const int first_row = coord.row * kBM + consumer * 64, first_col = coord.col * BN;
     if constexpr (S == Schedule::split_k) {
       float* slice = work.partials + static_cast<std::int64_t>(walk.split_of(unit)) * m * n;
