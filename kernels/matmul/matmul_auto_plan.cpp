@@ -256,7 +256,11 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
     const AutoPlan split = tma_split_plan(dims, device.sm_count);
     if (split.splits > 1 && tma_split_beats_cp_async(dims, split)) return split;
   }
-  if (aligned) return rows_of_128_bytes(staged(plan, dims, device.sm_count), dims, device.sm_count);
+  if (aligned) {
+    AutoPlan direct = staged(plan, dims, device.sm_count);
+    if (dims.m <= kAutoOneWarpgroupRows && direct.splits == 1) direct = {AutoKernel::wgmma_tma_staged, 1, 0};
+    return rows_of_128_bytes(direct, dims, device.sm_count);
+  }
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }
 

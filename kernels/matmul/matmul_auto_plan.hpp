@@ -150,6 +150,13 @@ AutoPlan tma_split_plan(Dims dims, int sm_count);
 /// 32.5 / 31.7; narrower tiles 512x384x32768 31.0 / 39.7 (n192), 128x128x131072 26.5 / 34.5 (n128).
 bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split);
 
+/// Aligned problems of at most this many rows that run the staged kernel whole K (or would split 2
+/// ways) take its 128×256 tile whatever tile_rounds_cost says: the second consumer warpgroup's rows
+/// all lie past M, so it issues no MMAs, and a 128×256 tile costs the MMAs of a 128×128 one with
+/// half the A boxes per byte of B. H200, session 31, fp16 cold µs, 128×256 / 128×192 / 128×128:
+/// 60x14336x5120 45.1 / 48.0 / 52.9, 32x14336x4096 41.2 / 43.9 / 47.0 (cuBLAS 41.1, 33.8).
+inline constexpr int kAutoOneWarpgroupRows = 64;
+
 /// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
 /// tile times: the rounds of tiles on the busiest SM times the tile's cost.
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count);

@@ -395,7 +395,8 @@ Variant<MatmulArgs> auto_variant() {
   v.description =
       "per problem, from a fixed rule on M, N, K, dtype and device: gemv for M <= 8 (16-bit at 5-8 rows only "
       "where K or N is not a multiple of 8); on Hopper in 16-bit, wgmma_tma_staged on "
-      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (K and N multiples of 8; where N is not a "
+      "128x256 or 128x128 tiles, whichever leaves the smaller last wave (128x256 for M <= 64, whose second "
+      "warpgroup then issues no MMAs; K and N multiples of 8; where N is not a "
       "multiple of 64, wgmma_tma_padded where its model, B copied to rows of 128-byte multiples, beats the "
       "staged kernel reading B's rows off 128 bytes, modelled 1.4x slower; other shapes "
       "wgmma_tma_padded on the same tile where its model, the copies included, beats wgmma's element-wise "

@@ -153,6 +153,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (s < steps) load_stage<T, kAligned>(stage_of(s), a, b, m, n, k, block_row, block_col, (first + s) * kBK);
     cp_async_commit();
   }
+  // A warpgroup whose 64 rows all lie past M (M under 64, or the last tile row's edge) copies and
+  // synchronises as the other does but issues no MMAs on the zero-filled rows; its accumulators
+  // stay zero and the epilogue stores no row past M.
+  const bool rows_inside = block_row + warpgroup * 64 < m;
   for (int step = 0; step < steps; ++step) {
     cp_async_wait<kAhead - 1>();             // this thread's copies of `step` have landed
     wgmma::fence_shared_for_async_proxy();   // and are visible to wgmma's reads
@@ -162,6 +166,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                               (first + step + kAhead) * kBK);
     }
     cp_async_commit();
+    if (!rows_inside) continue;
     const unsigned a_rows = stage_of(step) + static_cast<unsigned>(warpgroup * 64 * kRowBytes);
     const unsigned b_panels = stage_of(step) + kAStageBytes;
     wgmma::mma_step_k64<T>(acc, a_rows, b_panels);

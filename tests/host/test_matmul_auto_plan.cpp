@@ -488,6 +488,20 @@ TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's s
   CHECK(plan(512, 383, 32768).kernel == AutoKernel::wgmma_split_k);
 }
 
+TEST_CASE("auto: aligned 16-bit shapes of at most 64 rows on the staged kernel take its 128x256 tile", "[matmul][auto]") {
+  // 2 K splits of 128×256 tiles that the model would move to whole K on 128×128 tiles, and whole K
+  // on many tiles: with the second warpgroup idle, the wide tile (H200, session 31).
+  for (const Dims d : {Dims{60, 14336, 5120}, Dims{32, 14336, 4096}, Dims{64, 12288, 4096}, Dims{8, 16384, 4096},
+                       Dims{16, 40960, 1024}}) {
+    INFO(d.m << "x" << d.n << "x" << d.k);
+    for (DType dtype : {DType::f16, DType::bf16}) CHECK(plan(d.m, d.n, d.k, dtype).kernel == AutoKernel::wgmma_tma_staged);
+  }
+  // 65 rows keep the model's tile; 3+ splits keep the cp.async split; shapes TMA cannot read, the padded rule.
+  CHECK(plan(65, 14336, 5120).kernel == AutoKernel::wgmma_tma_staged_n128);
+  CHECK(plan(64, 11008, 4096).kernel == AutoKernel::wgmma_split_k);
+  CHECK(plan(60, 14336, 5120, DType::f16, kH100, false).kernel != AutoKernel::wgmma_tma_staged);
+}
+
 TEST_CASE("auto: unaligned 16-bit shapes take the padded TMA call where they run whole K (or would split 2 ways), "
           "the cp.async wgmma split-K for 3 or more splits, tensor_core for few tiles that do not split",
           "[matmul][auto]") {
