@@ -34,17 +34,13 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
     case AutoKernel::wgmma_tma_staged_n128: {
       const auto* maps = std::get_if<WgmmaTmaStagedOperands<T>>(&tma);
       if (maps == nullptr) throw std::logic_error("matmul auto: a staged TMA plan launched without its tensor maps");
-      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
-                           : plan.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
-                                                                               : TmaTile::n128;
-      return launch_wgmma_tma_staged(*maps, dims, tile, stream);
+      return launch_wgmma_tma_staged(*maps, dims, tma_tile_of_width(auto_tma_tile_n(plan.kernel)), stream);
     }
     case AutoKernel::wgmma_tma_padded:
     case AutoKernel::wgmma_tma_padded_n128: {
       const auto* maps = std::get_if<WgmmaTmaPaddedOperands<T>>(&tma);
       if (maps == nullptr) throw std::logic_error("matmul auto: a padded TMA plan launched without its tensor maps");
-      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_padded ? TmaTile::n256 : TmaTile::n128;
-      return launch_wgmma_tma_padded(*maps, dims, tile, stream);
+      return launch_wgmma_tma_padded(*maps, dims, tma_tile_of_width(auto_tma_tile_n(plan.kernel)), stream);
     }
     case AutoKernel::wgmma_split_k:
       launch_wgmma_partials(a, b, workspace, dims, plan.splits, stream);
@@ -54,10 +50,8 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
     case AutoKernel::wgmma_tma_split_k_n128: {
       const auto* maps = std::get_if<WgmmaTmaOperands<T>>(&tma);
       if (maps == nullptr) throw std::logic_error("matmul auto: a TMA split-K plan launched without its tensor maps");
-      const TmaTile tile = plan.kernel == AutoKernel::wgmma_tma_split_k        ? TmaTile::n256
-                           : plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ? TmaTile::n192
-                                                                                : TmaTile::n128;
-      launch_wgmma_tma_partials(*maps, workspace, dims, tile, plan.splits, stream);
+      launch_wgmma_tma_partials(*maps, workspace, dims, tma_tile_of_width(auto_tma_tile_n(plan.kernel)), plan.splits,
+                                stream);
       return launch_split_k_reduce(workspace, plan.splits, c, dims, stream);
     }
     default: break;
@@ -213,7 +207,7 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
   const bool tma_split = plan.kernel == AutoKernel::wgmma_tma_split_k ||
                          plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ||
                          plan.kernel == AutoKernel::wgmma_tma_split_k_n128;
-  if (plan.kernel != AutoKernel::wgmma_tma && !tma_split) return {};
+  if (plan.kernel != AutoKernel::wgmma_tma && !tma_split) return {};  // tma_split: A's and B's maps
   if (args.dtype == DType::f16) {
     return make_wgmma_tma_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), dims);
   }

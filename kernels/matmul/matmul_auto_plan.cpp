@@ -113,9 +113,7 @@ AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
                        direct.kernel == AutoKernel::wgmma_tma_staged_n128;
   const PaddedLayout layout = padded_layout(dims, true, true, true);
   if (!whole_k || layout.bytes == 0) return direct;
-  const TmaTile tile = direct.kernel == AutoKernel::wgmma_tma_staged        ? TmaTile::n256
-                       : direct.kernel == AutoKernel::wgmma_tma_staged_n192 ? TmaTile::n192
-                                                                             : TmaTile::n128;
+  const TmaTile tile = tma_tile_of_width(auto_tma_tile_n(direct.kernel));
   const double direct_us = padded_estimate_us(dims, PaddedLayout{}, tile, sm_count);  // short rows, no copies
   const double wide_us = padded_estimate_us(dims, layout, TmaTile::n256, sm_count);
   const double narrow_us = padded_estimate_us(dims, layout, TmaTile::n128, sm_count);
@@ -188,6 +186,20 @@ AutoPlan tma_split_plan(Dims dims, int sm_count) {
 
 bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split) {
   return dims.m >= kWgmmaTileM || split.kernel != AutoKernel::wgmma_tma_split_k;
+}
+
+int auto_tma_tile_n(AutoKernel kernel) {
+  switch (kernel) {
+    case AutoKernel::wgmma_tma_staged:
+    case AutoKernel::wgmma_tma_padded:
+    case AutoKernel::wgmma_tma_split_k: return 256;
+    case AutoKernel::wgmma_tma_staged_n192:
+    case AutoKernel::wgmma_tma_split_k_n192: return 192;
+    case AutoKernel::wgmma_tma_staged_n128:
+    case AutoKernel::wgmma_tma_padded_n128:
+    case AutoKernel::wgmma_tma_split_k_n128: return 128;
+    default: return 0;
+  }
 }
 
 std::string_view auto_kernel_name(AutoKernel kernel) {

@@ -42,6 +42,10 @@ enum class AutoKernel {
 
 std::string_view auto_kernel_name(AutoKernel kernel);
 
+/// The tile width along N (256, 192 or 128) that a staged, padded or TMA split-K kernel of the
+/// plan runs; 0 for the other kernels.
+int auto_tma_tile_n(AutoKernel kernel);
+
 /// What the rule needs to know of the device.
 struct AutoDevice {
   int sm_count = 0;

@@ -246,6 +246,10 @@ void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims d
 
 /// The block tile of launch_wgmma_tma_staged along N.
 constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }
+/// The tile `tile_n` wide (192, 128; any other width: 256).
+constexpr TmaTile tma_tile_of_width(int tile_n) {
+  return tile_n == 192 ? TmaTile::n192 : tile_n == 128 ? TmaTile::n128 : TmaTile::n256;
+}
 
 /// The most K splits a split-K launcher takes.
 constexpr int kMaxSplitK = 64;

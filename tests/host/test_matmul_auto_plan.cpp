@@ -664,3 +664,18 @@ TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot re
   CHECK(gemv_unsupported({9, 64, 64}).find("M <= 8") != std::string::npos);
   CHECK(gemv_unsupported({8, 64, 64}).empty());
 }
+
+TEST_CASE("auto: a plan's TMA tile width follows its kernel's name", "[matmul][auto]") {
+  for (int k = 0; k <= static_cast<int>(AutoKernel::gemv); ++k) {
+    const auto kernel = static_cast<AutoKernel>(k);
+    const std::string name(auto_kernel_name(kernel));
+    INFO(name);
+    const bool tma_tiles = name.rfind("wgmma_tma_staged", 0) == 0 || name.rfind("wgmma_tma_padded", 0) == 0 ||
+                           name.rfind("wgmma_tma_split_k", 0) == 0;
+    const int expected = !tma_tiles ? 0 : name.find("_n192") != std::string::npos ? 192
+                                        : name.find("_n128") != std::string::npos ? 128
+                                                                                  : 256;
+    CHECK(auto_tma_tile_n(kernel) == expected);
+    if (expected > 0) CHECK(tma_tile_n(tma_tile_of_width(expected)) == expected);
+  }
+}
