@@ -204,10 +204,7 @@ AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, 
                                            : static_cast<const float*>(args.a);
     return make_wgmma_tf32_operands(a, workspace, wgmma_tf32_dims(dims));
   }
-  const bool tma_split = plan.kernel == AutoKernel::wgmma_tma_split_k ||
-                         plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ||
-                         plan.kernel == AutoKernel::wgmma_tma_split_k_n128;
-  if (plan.kernel != AutoKernel::wgmma_tma && !tma_split) return {};  // tma_split: A's and B's maps
+  if (plan.kernel != AutoKernel::wgmma_tma && !runs_tma_split_k(plan)) return {};  // both read A's and B's maps
   if (args.dtype == DType::f16) {
     return make_wgmma_tma_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b), dims);
   }

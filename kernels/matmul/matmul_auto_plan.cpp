@@ -172,20 +172,20 @@ AutoPlan tma_split_plan(Dims dims, int sm_count) {
     const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
     const int splits = wave_splits(dims, tiles, sm_count);
     if (splits < 3) continue;
-    const double cost = static_cast<double>(ceil_div64(tiles * splits, std::max(sm_count, 1))) *
-                        static_cast<double>(ceil_div64(steps, splits)) * tile_cost(tile_n);
+    const double cost = static_cast<double>(ceil_div64(steps, splits)) * tile_cost(tile_n);  // one wave of units
     if (best.splits > 1 && cost >= best_cost) continue;
-    const AutoKernel kernel = tile == TmaTile::n256   ? AutoKernel::wgmma_tma_split_k
-                              : tile == TmaTile::n192 ? AutoKernel::wgmma_tma_split_k_n192
-                                                      : AutoKernel::wgmma_tma_split_k_n128;
-    best = {kernel, splits, splits * slice_bytes(dims)};
+    best = {tma_split_kernel(tile_n), splits, splits * slice_bytes(dims)};
     best_cost = cost;
   }
   return best;
 }
 
-bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split) {
-  return dims.m >= kWgmmaTileM || split.kernel != AutoKernel::wgmma_tma_split_k;
+bool tma_split_beats_cp_async(Dims dims) { return dims.m >= kWgmmaTileM; }
+
+AutoKernel tma_split_kernel(int tile_n) {
+  return tile_n == 192 ? AutoKernel::wgmma_tma_split_k_n192
+         : tile_n == 128 ? AutoKernel::wgmma_tma_split_k_n128
+                         : AutoKernel::wgmma_tma_split_k;
 }
 
 int auto_tma_tile_n(AutoKernel kernel) {
@@ -252,9 +252,10 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (!device.wgmma) return {AutoKernel::tensor_core, 1, 0};
   const double volume = static_cast<double>(dims.m) * dims.n * dims.k;
   if (volume <= kAutoSmallVolume) return {AutoKernel::tensor_core, 1, 0};
-  // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits),
-  // which needs K and N multiples of 8 and 16-byte pointers (wgmma_tma_staged_unsupported), on
-  // a copy of B with rows of 128-byte multiples where that is modelled faster.
+  // Aligned shapes run the staged TMA kernel where they run whole K (and instead of 2 splits; M ≤
+  // 64 on its 128×256 tile), which needs K and N multiples of 8 and 16-byte pointers
+  // (wgmma_tma_staged_unsupported), on a copy of B with rows of 128-byte multiples where that is
+  // modelled faster; 3+ splits of M ≥ 128 the TMA kernel's split-K (tma_split_plan).
   // Other shapes run the same kernel on padded copies where the padded call's model is faster
   // than the cp.async wgmma kernel's element-wise copies (unaligned()).
   const bool aligned = dims.k % 8 == 0 && dims.n % 8 == 0 && pointers_aligned16;
@@ -264,9 +265,9 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
     return rows_of_128_bytes({staged_kernel(fastest_tile(dims, device.sm_count, false, true)), 1, 0}, dims,
                              device.sm_count);
   }
-  if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2) {
+  if (aligned && plan.kernel == AutoKernel::wgmma_split_k && plan.splits > 2 && tma_split_beats_cp_async(dims)) {
     const AutoPlan split = tma_split_plan(dims, device.sm_count);
-    if (split.splits > 1 && tma_split_beats_cp_async(dims, split)) return split;
+    if (split.splits > 1) return split;
   }
   if (aligned) {
     AutoPlan direct = staged(plan, dims, device.sm_count);

@@ -28,11 +28,11 @@ enum class AutoKernel {
   wgmma_tma,         ///< launch_wgmma_tma (TMA-fed, persistent, register epilogue); the rule now picks the staged forms
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
   wgmma_tma_staged_n192,  ///< the same on 128×192 tiles: where their rounds of tiles cost least (tile_rounds_cost)
-  wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits
+  wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits (M > 64)
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
   wgmma_split_k,     ///< the cp.async wgmma kernel with K split: launch_wgmma_partials, then launch_split_k_reduce
-  wgmma_tma_split_k,       ///< aligned shapes that split 3+ ways: launch_wgmma_tma_partials on 128×256, then the reduce
+  wgmma_tma_split_k,       ///< aligned M >= 128 splitting 3+ ways: launch_wgmma_tma_partials on 128×256, then the reduce
   wgmma_tma_split_k_n192,  ///< the same on 128×192 tiles (tma_split_plan picks the tile)
   wgmma_tma_split_k_n128,  ///< the same on 128×128 tiles
   wgmma_tf32,        ///< tf32 on compute capability 9.0: Bᵀ (and A where K % 4 != 0) in padded rows, then launch_wgmma_tf32
@@ -141,18 +141,27 @@ inline constexpr double kAutoShortRowsCost = 1.4;
 /// (staged_whole_k_beats_split), the TMA kernel's split-K on the tile (128×256, ×192, ×128) whose
 /// one wave of units finishes soonest: per tile, the splits that fill the SMs once (as the 128×256
 /// rule, within kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, evened out), costed
-/// as the busiest SM's units × steps per split × the tile's cost (tile_rounds_cost's); ties to the
-/// wider tile. Returns a plan with splits == 1 where no tile splits 3+ ways.
+/// as steps per split × the tile's cost (tile_rounds_cost's; the units are one wave on every tile);
+/// ties to the wider tile. Returns a plan with splits == 1 where no tile splits 3+ ways.
 AutoPlan tma_split_plan(Dims dims, int sm_count);
 
-/// Whether `split` (tma_split_plan's) replaces the cp.async kernel's split of 128×256 tiles: where M
-/// fills a 128-row tile, or the TMA plan's tile is narrower (the 128×256 tile's columns past N
-/// wasted). Under a tile of rows on the same tile and split count the cp.async kernel is faster.
+/// Whether tma_split_plan's split replaces the cp.async kernel's split of 128×256 tiles: where M
+/// fills a 128-row tile. Under a tile of rows the cp.async kernel was faster on every shape
+/// measured (all of them on the 128×256 tile; narrower TMA tiles under 128 rows are not measured).
 /// H200, session 31, fp16 cold µs, TMA / cp.async split: 16x8192x8192 43.9 / 38.9, 90x5120x5120
 /// 27.4 / 25.8, 64x11008x4096 34.4 / 32.4 (6-13 % slower on TMA, as session 17 saw); bf16 with
 /// M ≥ 128 on 128×256 tiles 1024x1024x32768 97.3 / 116.8, 512x256x65536 41.1 / 41.8, 256x256x65536
 /// 32.5 / 31.7; narrower tiles 512x384x32768 31.0 / 39.7 (n192), 128x128x131072 26.5 / 34.5 (n128).
-bool tma_split_beats_cp_async(Dims dims, const AutoPlan& split);
+bool tma_split_beats_cp_async(Dims dims);
+
+/// The TMA split-K kernel on tiles `tile_n` wide: 256, 192 or 128 (wgmma_tma_split_k, _n192, _n128).
+AutoKernel tma_split_kernel(int tile_n);
+
+/// Whether `plan` runs the TMA kernel's split-K (on any tile).
+constexpr bool runs_tma_split_k(const AutoPlan& plan) {
+  return plan.kernel == AutoKernel::wgmma_tma_split_k || plan.kernel == AutoKernel::wgmma_tma_split_k_n192 ||
+         plan.kernel == AutoKernel::wgmma_tma_split_k_n128;
+}
 
 /// Aligned problems of at most this many rows that run the staged kernel whole K (or would split 2
 /// ways) take its 128×256 tile whatever tile_rounds_cost says: the second consumer warpgroup's rows

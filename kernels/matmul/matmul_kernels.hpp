@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 namespace kbench::matmul {
@@ -246,8 +247,9 @@ void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<T>& operands, Dims d
 
 /// The block tile of launch_wgmma_tma_staged along N.
 constexpr int tma_tile_n(TmaTile tile) { return tile == TmaTile::n256 ? 256 : tile == TmaTile::n192 ? 192 : 128; }
-/// The tile `tile_n` wide (192, 128; any other width: 256).
+/// The tile `tile_n` wide (256, 192 or 128; std::logic_error for any other width).
 constexpr TmaTile tma_tile_of_width(int tile_n) {
+  if (tile_n != 256 && tile_n != 192 && tile_n != 128) throw std::logic_error("tma_tile_of_width: no such TMA tile");
   return tile_n == 192 ? TmaTile::n192 : tile_n == 128 ? TmaTile::n128 : TmaTile::n256;
 }
 
@@ -256,10 +258,11 @@ constexpr int kMaxSplitK = 64;
 
 /// Split K on launch_wgmma_tma's persistent TMA kernel, 128×`tile` tiles: units of a tile and a
 /// split of ceil(steps / splits) 64-deep K steps, split-major over min(units, SMs) blocks, each
-/// writing its unrounded fp32 sums to slice s of `partials` (`splits` M×N slices, 8-byte aligned; a
-/// split past K writes zeros); then launch_split_k_reduce. `operands` as for launch_wgmma_tma (K
-/// and N multiples of 8). Throws std::invalid_argument for splits outside 1 .. kMaxSplitK or a null
-/// or misaligned `partials`. Compute capability 9.0 only.
+/// writing its unrounded fp32 sums to slice s of `partials` (`splits` fp32 M×N slices, row-major,
+/// one after another, 8-byte aligned; a split past K writes zeros). The caller then adds the
+/// slices with launch_split_k_reduce. `operands` as for launch_wgmma_tma (K and N multiples of 8).
+/// Throws std::invalid_argument for splits outside 1 .. kMaxSplitK, extents that are not positive,
+/// or a null or misaligned `partials`. Compute capability 9.0 only.
 template <typename T>
 void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* partials, Dims dims, TmaTile tile,
                                int splits, cudaStream_t stream);

@@ -20,7 +20,8 @@
 // ahead; each step waits for its stage, makes the copies visible to the async proxy (the one wgmma
 // reads through), synchronises, starts the next copies, issues its 4 wgmmas as one group and waits
 // until only that group is still running: the MMAs of step t overlap the barrier, the copies and
-// the issue of step t + 1. Loads go 2 steps ahead rather than 3 because a stage must not be
+// the issue of step t + 1. A warpgroup whose rows all lie past M copies and synchronises but issues
+// no MMAs. Loads go 2 steps ahead rather than 3 because a stage must not be
 // refilled while the still-running group of the step before reads it.
 //
 // Split K. The partial instantiation (kPartial) computes only the K steps of its split,

@@ -12,7 +12,8 @@
 // 16-byte chunk c of row r at chunk c ^ (r % 8): the layout matmul_wgmma.cu builds with cp.async
 // and its descriptors read. Stage s has a full barrier (1 arrival, the producer's expect_tx of
 // the stage's 49,152 bytes, which the TMA loads complete) and an empty barrier (8 arrivals: lane
-// 0 of each consumer warp, once its warpgroup's wgmmas on the stage are done). Both sides count
+// 0 of each consumer warp, once its warpgroup's wgmmas on the stage are done, or as soon as the
+// stage has landed for a warpgroup whose rows all lie past M, which issues no MMAs). Both sides count
 // steps with one running index i over all their tiles: stage i % 4, round i / 4. Consumers wait
 // for full[s] to complete the phase of parity round & 1; the producer waits for empty[s]'s
 // phase of parity (round & 1) ^ 1, which a fresh barrier passes at once (the first 4 fills).
@@ -20,7 +21,7 @@
 // Consumer step: wait full[s], issue the step's 4 wgmmas as one group, wait until only that group
 // runs (the previous step's group has finished), then release the previous step's stage. After a
 // tile's last step every group is waited for and its stage released; the epilogue rounds the
-// accumulators and stores them with a guard per element (two elements per store) while the
+// accumulators (split-K: stores them unrounded, fp32) and stores them with a guard per element (two elements per store) while the
 // producer already fills the ring with the next tile's steps.
 //
 // Staged epilogue (launch_wgmma_tma_staged). Each consumer warpgroup rounds its 64 rows into
@@ -38,9 +39,9 @@
 // (a buffer is refilled only after every store but the newest has read its source, and the newest
 // is never from that buffer unless waited for).
 //
-// Schedule. grid = min(tiles, SMs), one block per SM (197 KB of shared memory; 225 KB staged, 193 KB at 192 wide);
-// block b takes tiles
-// b, b + grid, ... in matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
+// Schedule. grid = min(tiles, SMs) (split-K: min(units, SMs)), one block per SM (197 KB of shared
+// memory; 225 KB staged, 193 KB at 192 wide); block b takes tiles b, b + grid, ... in
+// matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
 // that run at once share panels of A and B in L2.
 //
 // Stream-K (launch_wgmma_tma_stream_k, matmul_stream_k.hpp). Blocks walk units (a tile's steps
@@ -52,9 +53,8 @@
 //
 // Split-K (launch_wgmma_tma_partials). Blocks walk tiles × splits units split-major (stream_k.cuh's
 // SplitKWalk), every unit a tile's run of steps; the register epilogue writes the unrounded fp32
-// sums to the split's slice, an empty unit (a split past K) zeros, and launch_split_k_reduce adds
-// the slices. More blocks than tiles, each with the ring's depth: the cp.async kernel's split-K
-// loses its 128×256 tiles' third where N is 384 (two tiles, the second half empty).
+// sums to the split's slice, an empty unit (a split past K) zeros; the caller's
+// launch_split_k_reduce adds the slices.
 //
 // Shapes. TMA zero-fills the parts of a box outside the matrices (and still counts their bytes),
 // so edge tiles in M, N and K need no code here. It needs 16-byte aligned operands and row strides
@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                             const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
-  using Walk = std::conditional_t<S == Schedule::split_k, stream_k::SplitKWalk, stream_k::Walk<S == Schedule::stream_k>>;
+  using Walk =
+      std::conditional_t<S == Schedule::split_k, stream_k::SplitKWalk, stream_k::Walk<S == Schedule::stream_k>>;
   constexpr int kStages = P::kStages, kStageBytes = P::kStageBytes;
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
@@ -392,6 +393,10 @@ template <typename T>
 void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* partials, Dims dims, TmaTile tile,
                                int splits, cudaStream_t stream) {
   check_split_count("launch_wgmma_tma_partials", splits);
+  if (dims.m < 1 || dims.n < 1 || dims.k < 1) {
+    throw std::invalid_argument("launch_wgmma_tma_partials: extents must be positive, got " + std::to_string(dims.m) +
+                                "x" + std::to_string(dims.n) + "x" + std::to_string(dims.k));
+  }
   if (partials == nullptr || reinterpret_cast<std::uintptr_t>(partials) % 8 != 0) {
     throw std::invalid_argument("launch_wgmma_tma_partials: needs " + std::to_string(splits) + " slices of " +
                                 std::to_string(dims.m) + "x" + std::to_string(dims.n) +
@@ -405,9 +410,12 @@ void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* parti
   const int blocks = std::max(1, std::min(work.whole_tiles * splits, launch_sm_count()));
   const CUtensorMap unused{};  // the slices take the register epilogue's stores
   switch (tile) {
-    case TmaTile::n256: return launch<T, 256, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
-    case TmaTile::n192: return launch<T, 192, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
-    case TmaTile::n128: return launch<T, 128, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+    case TmaTile::n256:
+      return launch<T, 256, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+    case TmaTile::n192:
+      return launch<T, 192, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
+    case TmaTile::n128:
+      return launch<T, 128, false, Schedule::split_k>(operands, unused, nullptr, dims, blocks, work, stream);
   }
 }
 

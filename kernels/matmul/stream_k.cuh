@@ -13,15 +13,16 @@ namespace kbench::matmul::stream_k {
 
 /// A launch's division of the work (StreamKSchedule's whole_tiles and split_steps) and its
 /// workspace; a launch without split steps runs the staged kernel's schedule and needs none.
-/// Split-K launches (SplitKWalk) read whole_tiles as the tiles of C, split each `k_splits` ways of
-/// steps_per_split steps, and write split s to slice s of `partials` (k_splits fp32 M×N slices).
+/// Split-K launches (SplitKWalk) use whole_tiles, partials, k_splits and steps_per_split.
 struct Work {
-  int whole_tiles = 0;
-  long long split_steps = 0;
-  float* partials = nullptr;  ///< a slot of 2 consumers × kAccumulators × 128 threads fp32 per block
-  unsigned* flags = nullptr;  ///< one per block and consumer warpgroup, zero between launches
-  int k_splits = 0;
-  int steps_per_split = 0;
+  int whole_tiles = 0;        ///< stream-K: the tiles run whole; split-K: every tile of C
+  long long split_steps = 0;  ///< stream-K: the steps of the tiles after them
+  /// Stream-K: a slot of 2 consumers × kAccumulators × 128 threads fp32 per block; split-K: the
+  /// k_splits fp32 M×N slices, row-major, one after another.
+  float* partials = nullptr;
+  unsigned* flags = nullptr;  ///< stream-K: one per block and consumer warpgroup, zero between launches
+  int k_splits = 0;           ///< split-K: the splits of each tile's K
+  int steps_per_split = 0;    ///< split-K: 64-deep steps a split, at least 1
 };
 
 /// Steps [first, last) of tile `tile`.
@@ -72,7 +73,8 @@ class Walk {
 /// A split-K launch's units: unit u is split u / tiles of tile u % tiles (split-major, so that the
 /// blocks running at once share the split's panels of A and B in L2), steps [s · steps_per_split,
 /// min(steps, (s + 1) · steps_per_split)); block b takes units b, b + gridDim.x, ... A unit past K
-/// is empty (first == last): its split's slice gets zeros.
+/// is empty (first == last == s · steps_per_split: first is never clamped, so split_of divides it
+/// back): its split's slice gets zeros.
 class SplitKWalk {
  public:
   __device__ __forceinline__ SplitKWalk(const Work& w, int steps)

@@ -56,6 +56,14 @@ const Op& matmul_with_test_variants() {
   return *registry.find("matmul");
 }
 
+/// `splits` fp32 slices of `dims` filled with NaN bits, so that a split kernel that leaves any
+/// element of any slice unwritten (an empty split's zeros included) fails verification.
+std::shared_ptr<const DeviceBuffer> poisoned_slices(int splits, matmul::Dims dims) {
+  auto slices = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+  REQUIRE(cudaMemset(slices->as<float>(), 0xFF, slices->bytes()) == cudaSuccess);
+  return slices;
+}
+
 /// wgmma's split-K kernels with a fixed split count, whatever the shape: launch_wgmma_partials
 /// into a workspace of `splits` slices, then launch_split_k_reduce.
 Variant<MatmulArgs> wgmma_split_k(int splits) {
@@ -68,7 +76,7 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
   };
   v.prepare = [splits](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    auto workspace = poisoned_slices(splits, dims);
     return [splits, args, dims, workspace](cudaStream_t stream) {
       float* slices = workspace->as<float>();
       if (args.dtype == DType::f16) {
@@ -93,11 +101,14 @@ Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
   v.description = "test-only: the TMA kernel's partials over a fixed number of K splits, then their reduction";
   v.dtypes = {DType::f16, DType::bf16};
   v.cannot_run = [](const MatmulArgs& args) {
-    return matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+    const std::string why = matmul::wgmma_unavailable(args.device.cc_major, args.device.cc_minor);
+    if (!why.empty()) return why;
+    const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    return matmul::wgmma_tma_unsupported(dims, args.a, args.b, args.c);
   };
   v.prepare = [tile, splits](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
-    auto workspace = std::make_shared<const DeviceBuffer>(std::size_t(splits) * dims.m * dims.n * sizeof(float));
+    auto workspace = poisoned_slices(splits, dims);
     return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, float>) {
@@ -365,7 +376,11 @@ std::vector<Shape> shapes_to_check() {
                             // 48×32 tile split 8 ways (the slices behind the padded A).
                             {45, 2003, 1001}, {29, 4096, 1999}, {40, 1001, 8191},
                             // auto's GEMV plans: one row of B's width, 3 rows of an odd N and K.
-                            {1, 4096, 4096}, {3, 4099, 8191}};
+                            {1, 4096, 4096}, {3, 4099, 8191},
+                            // 16-bit auto on the TMA kernel's split-K on 128×192 and 128×128 tiles
+                            // (264x256x32768 above: 128×256), and 60 rows whole K on the 128×256
+                            // staged tile, its second warpgroup idle.
+                            {512, 384, 32768}, {128, 128, 131072}, {60, 14336, 5120}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
@@ -900,13 +915,14 @@ TEST_CASE("wgmma split-K matches the reference for any split count, empty splits
 TEST_CASE("the TMA kernel's split-K matches the reference on every tile for any split count, empty splits included",
           "[gpu][matmul][wgmma_tma_split_k]") {
   // 7x16x8 is one K step: 64 splits leave 63 empty (zeros). 200x72x264 leaves panels outside C;
-  // 257x136x4104 and 17x4104x1032 have edge tiles in M, N and K; 512x384x2048 is the miss's
+  // 257x136x4104 and 17x4104x1032 have edge tiles in M, N and K; 64x136x1032 ends M where the second
+  // warpgroup's rows begin (it issues no MMAs); 512x384x2048 is the miss's
   // class (N = 384: 2 tiles of 192, 3 of 128, 2 of 256 with one half empty), more units than SMs
   // at 64 splits.
   const Op& op = matmul_with_split_variants();
   CudaStream stream;
   for (const Shape& shape : {Shape{7, 16, 8}, Shape{200, 72, 264}, Shape{257, 136, 4104}, Shape{17, 4104, 1032},
-                             Shape{512, 384, 2048}}) {
+                             Shape{64, 136, 1032}, Shape{512, 384, 2048}}) {
     for (DType dtype : {DType::f16, DType::bf16}) {
       const std::uint64_t seed = fresh_seed();
       auto workload = op.prepare({shape, dtype, "test"}, seed);
@@ -1054,7 +1070,7 @@ TEST_CASE("wgmma split-K refuses a split count out of range", "[gpu][matmul]") {
   }
 }
 
-TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a missing slice buffer",
+TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a missing or misaligned slice buffer",
           "[gpu][matmul][wgmma_tma_split_k]") {
   int device = 0, major = 0, minor = 0;
   REQUIRE(cudaGetDevice(&device) == cudaSuccess);
@@ -1074,8 +1090,11 @@ TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a mis
                                                       splits, stream.get()),
                     std::invalid_argument);
   }
-  CHECK_THROWS_AS(matmul::launch_wgmma_tma_partials(maps, nullptr, {64, 64, 64}, matmul::TmaTile::n128, 2, stream.get()),
-                  std::invalid_argument);
+  for (float* slices_at : {static_cast<float*>(nullptr), slices.as<float>() + 1}) {  // none, or 4 bytes off
+    CHECK_THROWS_AS(
+        matmul::launch_wgmma_tma_partials(maps, slices_at, {64, 64, 64}, matmul::TmaTile::n128, 2, stream.get()),
+        std::invalid_argument);
+  }
 }
 
 TEST_CASE("gemv matches the reference for M of 1 to 8, any chunk count, odd N and K, called twice",

@@ -460,7 +460,6 @@ TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's s
       {{512, 384, 131072}, AutoKernel::wgmma_tma_split_k_n192, 16},
       {{384, 384, 49152}, AutoKernel::wgmma_tma_split_k_n192, 22},  // 6 tiles of 192 (one of 256 half empty)
       {{128, 128, 131072}, AutoKernel::wgmma_tma_split_k_n128, 64},  // one 128×128 tile: 64 splits of 32 steps
-      {{64, 384, 65536}, AutoKernel::wgmma_tma_split_k_n192, 64},   // under a tile of rows, but no half-empty tile
       {{1024, 1024, 32768}, AutoKernel::wgmma_tma_split_k, 4}};
   for (const Case& c : cases) {
     INFO(c.dims.m << "x" << c.dims.n << "x" << c.dims.k);
@@ -472,16 +471,14 @@ TEST_CASE("auto: aligned 16-bit shapes that split 3+ ways run the TMA kernel's s
       CHECK(tma_split_plan(c.dims, 132).kernel == p.kernel);
     }
   }
-  // Under a tile of rows on the 128×256 tile, the cp.async kernel keeps the split (the TMA kernel
-  // measured 6-13 % slower there), with the same count.
-  for (const Dims d : {Dims{90, 5120, 5120}, Dims{16, 8192, 8192}, Dims{64, 11008, 4096}}) {
+  // Under a tile of rows the cp.async kernel keeps the split (the TMA kernel measured 6-13 % slower
+  // there on the 128×256 tile; narrower tiles are not measured), with the count of that tile.
+  for (const Dims d : {Dims{90, 5120, 5120}, Dims{16, 8192, 8192}, Dims{64, 11008, 4096}, Dims{64, 384, 65536}}) {
     INFO(d.m << "x" << d.n << "x" << d.k);
-    const AutoPlan tma = tma_split_plan(d, 132);
-    CHECK(tma.kernel == AutoKernel::wgmma_tma_split_k);
-    CHECK_FALSE(tma_split_beats_cp_async(d, tma));
+    CHECK_FALSE(tma_split_beats_cp_async(d));
     const AutoPlan p = plan(d.m, d.n, d.k, DType::bf16);
     CHECK(p.kernel == AutoKernel::wgmma_split_k);
-    CHECK(p.splits == tma.splits);
+    if (tma_split_plan(d, 132).kernel == AutoKernel::wgmma_tma_split_k) CHECK(p.splits == tma_split_plan(d, 132).splits);
   }
   // The same shapes off TMA's alignment stay on the cp.async kernel's split.
   CHECK(plan(512, 384, 32768, DType::bf16, kH100, false).kernel == AutoKernel::wgmma_split_k);
