@@ -44,22 +44,25 @@ __device__ __forceinline__ float2 unpack_pair<__nv_bfloat16>(std::uint32_t word)
   return {__uint_as_float(word << 16), __uint_as_float(word & 0xffff0000u)};
 }
 
+/// The 4 bytes of a 16-bit pair (__half2, __nv_bfloat162) as one word.
+template <typename Pair>
+__device__ __forceinline__ std::uint32_t word_of(const Pair& pair) {
+  static_assert(sizeof(Pair) == 4, "a pair of 16-bit values");
+  std::uint32_t word;
+  memcpy(&word, &pair, 4);
+  return word;
+}
+
 /// Two fp32 values rounded to 16-bit T (nearest even) in one 4-byte word, `low` at the lower address.
 template <typename T>
 __device__ __forceinline__ std::uint32_t pack_pair(float low, float high);
 template <>
 __device__ __forceinline__ std::uint32_t pack_pair<__half>(float low, float high) {
-  const __half2 pair = __floats2half2_rn(low, high);
-  std::uint32_t word;
-  memcpy(&word, &pair, 4);
-  return word;
+  return word_of(__floats2half2_rn(low, high));
 }
 template <>
 __device__ __forceinline__ std::uint32_t pack_pair<__nv_bfloat16>(float low, float high) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
-  std::uint32_t word;
-  memcpy(&word, &pair, 4);
-  return word;
+  return word_of(__floats2bfloat162_rn(low, high));
 }
 
 }  // namespace kbench

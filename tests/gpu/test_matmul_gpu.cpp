@@ -93,11 +93,15 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
   return v;
 }
 
+std::string wgmma_tma_split_k_name(matmul::TmaTile tile, int splits) {
+  return "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
+}
+
 /// The TMA kernel's split-K (launch_wgmma_tma_partials on `tile`) with a fixed split count, then
 /// launch_split_k_reduce; shapes TMA can address only (K and N multiples of 8).
 Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
   Variant<MatmulArgs> v;
-  v.name = "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
+  v.name = wgmma_tma_split_k_name(tile, splits);
   v.description = "test-only: the TMA kernel's partials over a fixed number of K splits, then their reduction";
   v.dtypes = {DType::f16, DType::bf16};
   v.cannot_run = [](const MatmulArgs& args) {
@@ -398,6 +402,21 @@ std::size_t variant_index(const Op& op, const std::string& name) {
   for (std::size_t v = 0; v < variants.size(); ++v)
     if (variants[v].name == name) return v;
   throw std::logic_error("matmul has no variant " + name);
+}
+
+/// Verifies `op`'s variant `name` on `workload`; false, with a warning naming `what`, where this
+/// device cannot run it (the caller stops: every later case would say the same).
+bool verify_forced(const Op& op, Workload& workload, const std::string& name, const std::string& what,
+                   cudaStream_t stream) {
+  const std::size_t v = variant_index(op, name);
+  if (const std::string why = workload.cannot_run(v); !why.empty()) {
+    WARN("matmul " << what << " not checked on this device: " << why);
+    return false;
+  }
+  const Verification check = workload.verify(v, stream);
+  INFO(check.message);
+  CHECK(check.passed);
+  return true;
 }
 
 /// Checks the TMA variant `name` on every shape of `shapes` in fp16 and bf16 (fresh inputs,
@@ -898,15 +917,10 @@ TEST_CASE("wgmma split-K matches the reference for any split count, empty splits
       const std::uint64_t seed = fresh_seed();
       auto workload = op.prepare({shape, dtype, "test"}, seed);
       for (int splits : kForcedSplits) {
-        const std::size_t v = variant_index(op, "wgmma_split_k_" + std::to_string(splits));
-        if (const std::string why = workload->cannot_run(v); !why.empty()) {
-          WARN("matmul wgmma split-K not checked on this device: " << why);
+        INFO(splits << " splits, " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+        if (!verify_forced(op, *workload, "wgmma_split_k_" + std::to_string(splits), "wgmma split-K", stream.get())) {
           return;
         }
-        INFO(splits << " splits, " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
-        const Verification check = workload->verify(v, stream.get());
-        INFO(check.message);
-        CHECK(check.passed);
       }
     }
   }
@@ -928,17 +942,9 @@ TEST_CASE("the TMA kernel's split-K matches the reference on every tile for any 
       auto workload = op.prepare({shape, dtype, "test"}, seed);
       for (matmul::TmaTile tile : kTmaTiles) {
         for (int splits : kForcedSplits) {
-          const std::string name =
-              "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
-          const std::size_t v = variant_index(op, name);
-          if (const std::string why = workload->cannot_run(v); !why.empty()) {
-            WARN("matmul TMA split-K not checked on this device: " << why);
-            return;
-          }
+          const std::string name = wgmma_tma_split_k_name(tile, splits);
           INFO(name << ", " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
-          const Verification check = workload->verify(v, stream.get());
-          INFO(check.message);
-          CHECK(check.passed);
+          if (!verify_forced(op, *workload, name, "TMA split-K", stream.get())) return;
         }
       }
     }
