@@ -28,12 +28,8 @@ std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
 }  // namespace
 
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
-  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tma_tile_n(tile));
-  const std::int64_t rounds = ceil_div64(tiles, std::max(sm_count, 1));
-  const double step = tile == TmaTile::n256   ? kStagedStepUs
-                      : tile == TmaTile::n192 ? kStagedStepUs * kAutoN192TileCost
-                                              : kStagedStepUs * kAutoNarrowTileCost;
-  return kStagedFixedUs + static_cast<double>(rounds * steps_of(dims)) * step;
+  const double busiest = tile_rounds_cost(dims, tma_tile_n(tile), sm_count);  // in 128×256 tile times
+  return kStagedFixedUs + busiest * static_cast<double>(steps_of(dims)) * kStagedStepUs;
 }
 
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count) {

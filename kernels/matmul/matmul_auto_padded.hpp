@@ -13,8 +13,8 @@
 
 namespace kbench::matmul {
 
-/// The staged TMA kernel's time on `tile`, whole K, in µs: a fixed cost plus the busiest SM's
-/// tiles × 64-deep steps × the tile's step time.
+/// The staged TMA kernel's time on `tile`, whole K, in µs: a fixed cost plus the busiest block's
+/// tile costs (tile_rounds_cost) × 64-deep steps × the 128×256 tile's step time.
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
 
 /// A wgmma_tma_padded call in µs: staged_estimate_us (its steps times kAutoShortRowsCost where the

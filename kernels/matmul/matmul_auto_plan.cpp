@@ -5,6 +5,7 @@
 #include "kernels/matmul/matmul_auto_wgmma_tf32.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
+#include "kernels/matmul/matmul_tile_schedule.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -49,15 +50,16 @@ AutoPlan split_or_whole(Dims dims, int sm_count) {
 }
 
 /// The whole-K tile that finishes soonest by tile_rounds_cost, of 128×256 (when `wide_allowed`),
-/// 128×192 (when `n192_allowed`) and 128×128; ties go to the wider tile (fewer tiles, less traffic).
+/// 128×192 (when `n192_allowed`) and 128×128: a narrower tile only where it is modelled
+/// kAutoNarrowerTileGain faster than the widest allowed one so far.
 TmaTile fastest_tile(Dims dims, int sm_count, bool wide_allowed, bool n192_allowed) {
   TmaTile best = TmaTile::n128;
-  double best_cost = tile_rounds_cost(dims, tma_tile_n(TmaTile::n128), sm_count);
-  if (n192_allowed) {
-    const double cost = tile_rounds_cost(dims, tma_tile_n(TmaTile::n192), sm_count);
-    if (cost <= best_cost) best = TmaTile::n192, best_cost = cost;
+  double best_cost = 0;
+  for (const TmaTile tile : {TmaTile::n256, TmaTile::n192, TmaTile::n128}) {
+    if ((tile == TmaTile::n256 && !wide_allowed) || (tile == TmaTile::n192 && !n192_allowed)) continue;
+    const double cost = tile_rounds_cost(dims, tma_tile_n(tile), sm_count);
+    if (best_cost == 0 || cost < kAutoNarrowerTileGain * best_cost) best = tile, best_cost = cost;
   }
-  if (wide_allowed && tile_rounds_cost(dims, tma_tile_n(TmaTile::n256), sm_count) <= best_cost) best = TmaTile::n256;
   return best;
 }
 
@@ -117,8 +119,9 @@ AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
   const double direct_us = padded_estimate_us(dims, PaddedLayout{}, tile, sm_count);  // short rows, no copies
   const double wide_us = padded_estimate_us(dims, layout, TmaTile::n256, sm_count);
   const double narrow_us = padded_estimate_us(dims, layout, TmaTile::n128, sm_count);
-  if (std::min(wide_us, narrow_us) >= direct_us) return direct;
-  AutoPlan padded{wide_us <= narrow_us ? AutoKernel::wgmma_tma_padded : AutoKernel::wgmma_tma_padded_n128, 1, 0};
+  const bool narrow = narrow_us < kAutoNarrowerTileGain * wide_us;
+  if ((narrow ? narrow_us : wide_us) >= direct_us) return direct;
+  AutoPlan padded{narrow ? AutoKernel::wgmma_tma_padded_n128 : AutoKernel::wgmma_tma_padded, 1, 0};
   padded.padded_bytes = layout.bytes;
   return padded;
 }
@@ -158,9 +161,7 @@ bool staged_whole_k_beats_split(Dims dims, int sm_count) {
 }
 
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count) {
-  const double cost = tile_cost(tile_n);
-  const std::int64_t tiles = ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
-  return static_cast<double>(ceil_div64(tiles, std::max(sm_count, 1))) * cost;
+  return plan_tile_schedule(dims, tile_n, sm_count).busiest_cost;
 }
 
 AutoPlan tma_split_plan(Dims dims, int sm_count) {

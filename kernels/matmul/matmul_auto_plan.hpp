@@ -128,6 +128,13 @@ inline constexpr double kAutoNarrowTileCost = 0.575;
 /// Not measured yet (NOTES.md, "128×192 tiles").
 inline constexpr double kAutoN192TileCost = 0.7875;
 
+/// A narrower staged tile replaces a wider one only where its modelled cost is below this share of
+/// the wider one's: the model's narrow tiles are optimistic. H200, session 32, bf16 cold µs,
+/// 128×256 / 128×128 with their modelled costs: 2056x2048x2048 37.7 / 44.4 (1.575 / 1.512),
+/// padded 2056x2056x2056 50.1 / 58.4; 2560x2560x2560 56.6 / 58.5 on 128×192 (2.0 / 1.938); a clear
+/// gain kept: 1024x4104x8192 155.4 / 141.1 (1.3625 / 1.15).
+inline constexpr double kAutoNarrowerTileGain = 0.95;
+
 /// The staged kernel's time reading B in rows that are not of 128-byte multiples (N a multiple of
 /// 8 but not of 64), as a multiple of its time on rows that are (H200, session 28, bf16 cold µs,
 /// staged against B copied to 128-byte rows, less the copy at the model's rate): 8192x8200x1024
@@ -170,8 +177,9 @@ constexpr bool runs_tma_split_k(const AutoPlan& plan) {
 /// 60x14336x5120 45.1 / 48.0 / 52.9, 32x14336x4096 41.2 / 43.9 / 47.0 (cuBLAS 41.1, 33.8).
 inline constexpr int kAutoOneWarpgroupRows = 64;
 
-/// The modelled time of a whole-K problem on the staged kernel's `tile` (TmaTile), in 128×256
-/// tile times: the rounds of tiles on the busiest SM times the tile's cost.
+/// The modelled time of a whole-K problem on the staged kernel's tiles `tile_n` wide, in 128×256
+/// tile times: the busiest block's tile costs in the order its launch takes (plan_tile_schedule:
+/// edge tiles cost their live panels and warpgroups).
 double tile_rounds_cost(Dims dims, int tile_n, int sm_count);
 
 /// The plan for C = A·B of `dims` in `dtype` on `device`. `pointers_aligned16`: A, B and C are

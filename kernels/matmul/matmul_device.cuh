@@ -1,11 +1,12 @@
 #pragma once
-/// Device helpers the matmul kernels share: the order in which blocks walk C, and the element
+/// Device helpers the matmul kernels share: the order in which blocks walk C (tile_order.hpp), and the element
 /// conversions of kernels/common/dtype_convert.cuh (every kernel accumulates in fp32 and rounds
 /// once, on the store, to the output dtype).
 
 #include "harness/device/device_setup.hpp"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/matmul/matmul_kernels.hpp"
+#include "kernels/matmul/tile_order.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -27,24 +28,6 @@ inline void check_split_count(const char* launcher, int splits) {
     throw std::invalid_argument(std::string(launcher) + ": splits must be in [1, " + std::to_string(kMaxSplitK) +
                                 "], got " + std::to_string(splits));
   }
-}
-
-struct TileCoord {
-  int row;  ///< tile index along M
-  int col;  ///< tile index along N
-};
-
-/// Maps a 1-D block index to a tile of C (a 2-D grid would cap M at 65535 tile rows). Blocks
-/// run roughly in index order, so plain row-major order would have one wave of blocks read a few
-/// rows of A but all of B. Grouped order walks `group` tile rows column by column instead: a
-/// wave then touches `group` row panels of A and a matching run of B's column panels, and both
-/// stay in L2 while the wave reuses them.
-__device__ __forceinline__ TileCoord grouped_tile(int block, int tiles_m, int tiles_n, int group) {
-  const int per_group = group * tiles_n;
-  const int first_row = (block / per_group) * group;
-  const int rows_here = min(group, tiles_m - first_row);  // the last group may be shorter
-  const int in_group = block - (block / per_group) * per_group;
-  return {first_row + in_group % rows_here, in_group / rows_here};
 }
 
 /// A split-K block's view of its product (fp32 kernels on a tiles × splits grid): block row y of

@@ -65,6 +65,7 @@
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/matmul_stream_k.hpp"
+#include "kernels/matmul/matmul_tile_schedule.hpp"
 #include "kernels/matmul/stream_k.cuh"
 #include "kernels/matmul/tma.cuh"
 #include "kernels/matmul/wgmma.cuh"
@@ -238,15 +239,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     Walk walk(work, steps);
     stream_k::Unit unit;
     while (walk.next(unit)) {
-      const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
+      const TileCoord coord = ordered_tile(unit.tile, tiles_m, tiles_n, work.order);
       const int block_row = coord.row * kBM, block_col = coord.col * BN;
+      const int panels = live_panels(n, coord.col, BN);  // an edge tile's panels past N are not read
       for (int step = unit.first; step < unit.last; ++step, ++i) {
         tma::wait<true>(empty_of(i), ((i / kStages) & 1u) ^ 1u, "empty", static_cast<int>(i % kStages));
         const unsigned stage = stage_of(i), full = full_of(i);
-        tma::arrive_expect_tx(full, kStageBytes);
+        tma::arrive_expect_tx(full, kAStageBytes + panels * kBPanelBytes);
         tma::load_2d(stage, &a_map, full, step * kBK, block_row);
 #pragma unroll
         for (int panel = 0; panel < P::kPanels; ++panel) {
+          if (panel >= panels) break;
           tma::load_2d(stage + kAStageBytes + panel * kBPanelBytes, &b_map, full, block_col + panel * 64, step * kBK);
         }
       }
@@ -266,7 +269,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   Walk walk(work, steps);
   stream_k::Unit unit;
   while (walk.next(unit)) {
-    const TileCoord coord = grouped_tile(unit.tile, tiles_m, tiles_n, 8);
+    const TileCoord coord = ordered_tile(unit.tile, tiles_m, tiles_n, work.order);
+    const int panels = live_panels(n, coord.col, BN);
 #pragma unroll
     for (int e = 0; e < P::kAccumulators; ++e) acc[e] = 0.0f;
     wgmma::fence_operands(acc);
@@ -281,7 +285,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         continue;
       }
       const unsigned a_rows = stage_of(i) + static_cast<unsigned>(consumer * 64 * kRowBytes);
-      wgmma::mma_step_k64<T>(acc, a_rows, stage_of(i) + kAStageBytes);
+      wgmma::mma_step_k64_live<T>(acc, panels, a_rows, stage_of(i) + kAStageBytes);
       wgmma::wait_group<1>();  // the previous step's group is done: its stage may be refilled
       if (step > unit.first && releases) tma::arrive(empty_of(i - 1));
     }
@@ -341,6 +345,7 @@ void launch_whole(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T*
   const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, BN);
   stream_k::Work work;
   work.whole_tiles = tiles;
+  work.order = plan_tile_schedule(dims, BN, launch_sm_count()).order;
   launch<T, BN, kStaged>(loads, c_map, c, dims, std::max(1, std::min(tiles, launch_sm_count())), work, stream);
 }
 

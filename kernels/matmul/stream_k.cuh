@@ -5,6 +5,7 @@
 /// call in a wgmma kernel serialises its wgmmas (C7510).
 
 #include "kernels/common/device_flags.cuh"
+#include "kernels/matmul/tile_order.hpp"
 #include "kernels/matmul/tma.cuh"
 
 #include <cstdint>
@@ -23,6 +24,7 @@ struct Work {
   unsigned* flags = nullptr;  ///< stream-K: one per block and consumer warpgroup, zero between launches
   int k_splits = 0;           ///< split-K: the splits of each tile's K
   int steps_per_split = 0;    ///< split-K: 64-deep steps a split, at least 1
+  TileOrder order;            ///< where unit.tile lies in C (the default: grouped order)
 };
 
 /// Steps [first, last) of tile `tile`.

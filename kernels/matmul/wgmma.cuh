@@ -115,7 +115,18 @@ __device__ __forceinline__ void fence_shared_for_async_proxy() {
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 
-/// d += A·B for a 64×N tile (N = 256, 192, 128), K = 16, operands of PTX type `ptx_type` (f16, bf16)
+/// The 32 accumulator operands of an m64n64 wgmma, as the asm template names them and as
+/// read-write operands bound to d[0..31].
+#define KBENCH_WGMMA_N64_ACCUMULATORS \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define KBENCH_WGMMA_N64_OPERANDS \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+
+/// d += A·B for a 64×N tile (N = 256, 192, 128, 64), K = 16, operands of PTX type `ptx_type` (f16, bf16)
 /// from shared memory, fp32 accumulators in the m64nNk16 fragment layout. The immediates: scale-d
 /// = 1 (accumulate; d starts zeroed), A and B scaled by +1, A K-major (transpose bit 0), B
 /// MN-major (transpose bit 1: B is stored k-major, n contiguous, as in global memory).
@@ -150,8 +161,18 @@ __device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_de
                                               __nv_bfloat16 /*type tag*/) {
   KBENCH_WGMMA_M64NK16("m64n128k16", "bf16", KBENCH_WGMMA_N128_ACCUMULATORS, KBENCH_WGMMA_N128_OPERANDS, "64", "65", "66");
 }
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[32], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __half /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n64k16", "f16", KBENCH_WGMMA_N64_ACCUMULATORS, KBENCH_WGMMA_N64_OPERANDS, "32", "33", "34");
+}
+__device__ __forceinline__ void wgmma_m64nk16(float (&d)[32], std::uint64_t a_desc, std::uint64_t b_desc,
+                                              __nv_bfloat16 /*type tag*/) {
+  KBENCH_WGMMA_M64NK16("m64n64k16", "bf16", KBENCH_WGMMA_N64_ACCUMULATORS, KBENCH_WGMMA_N64_OPERANDS, "32", "33", "34");
+}
 
 #undef KBENCH_WGMMA_M64NK16
+#undef KBENCH_WGMMA_N64_OPERANDS
+#undef KBENCH_WGMMA_N64_ACCUMULATORS
 #undef KBENCH_WGMMA_N192_OPERANDS
 #undef KBENCH_WGMMA_N192_ACCUMULATORS
 #undef KBENCH_WGMMA_N128_OPERANDS
@@ -165,7 +186,7 @@ __device__ __forceinline__ void wgmma_m64nk16(float (&d)[64], std::uint64_t a_de
 constexpr unsigned kSwizzleRowBytes = 128;
 constexpr unsigned kBPanelBytes = 64 * kSwizzleRowBytes;  // 8 KB
 
-/// One 64-deep K step of a warpgroup's 64×N tile (N = 256, 192 or 128, i.e. 128, 96 or 64 accumulators per
+/// One 64-deep K step of a warpgroup's 64×N tile (N = 256, 192, 128 or 64, i.e. 128, 96, 64 or 32 accumulators per
 /// thread): fence the accumulators, issue the 4 wgmmas of the step's 16-deep slices as one
 /// group, commit it. `a_rows`: the warpgroup's 64 swizzled rows of A (K-major; each slice starts
 /// 32 bytes further into them, 8-row atoms 1024 bytes apart); `b_panels`: N / 64 panels of B
@@ -181,6 +202,24 @@ __device__ __forceinline__ void mma_step_k64(float (&acc)[Accumulators], unsigne
     wgmma_m64nk16(acc, a_desc, b_desc, T{});
   }
   commit_group();
+}
+
+/// mma_step_k64 over the first `live` (1 .. Accumulators / 32) 64-wide panels of a tile: an edge
+/// tile's columns past them lie past N. The m64n(64·live) fragment is the first 32·live
+/// accumulators of the wider one (accumulators 4j .. 4j+3 hold columns 8j .. 8j+7 at any width).
+template <typename T, int Accumulators>
+__device__ __forceinline__ void mma_step_k64_live(float (&acc)[Accumulators], int live, unsigned a_rows,
+                                                  unsigned b_panels) {
+  constexpr int kPanels = Accumulators / 32;
+  static_assert(kPanels >= 2 && kPanels <= 4 && Accumulators % 32 == 0, "tiles of 128, 192 or 256 columns");
+  if (live >= kPanels) return mma_step_k64<T>(acc, a_rows, b_panels);
+  if constexpr (kPanels == 4) {
+    if (live == 3) return mma_step_k64<T>(reinterpret_cast<float(&)[96]>(acc), a_rows, b_panels);
+  }
+  if constexpr (kPanels >= 3) {
+    if (live == 2) return mma_step_k64<T>(reinterpret_cast<float(&)[64]>(acc), a_rows, b_panels);
+  }
+  mma_step_k64<T>(reinterpret_cast<float(&)[32]>(acc), a_rows, b_panels);
 }
 
 }  // namespace kbench::matmul::wgmma

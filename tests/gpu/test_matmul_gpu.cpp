@@ -553,6 +553,17 @@ TEST_CASE("wgmma_tma_staged with several tiles per block: staging buffers and ri
   check_staged_on({{2053, 2056, 264}, {1023, 8200, 520}, {1024, 8192, 512}});
 }
 
+TEST_CASE("wgmma_tma_staged with edge tiles last and narrow edge MMAs: 1, 2 and 3 live panels, short last rows",
+          "[gpu][matmul][wgmma_tma_staged]") {
+  // On 132 SMs (host-tested in test_matmul_tile_schedule.cpp) edges go last for 2048x2056x200 on
+  // 128x256 tiles (16 tiles of one live panel after 128), 2048x1544x200 on 128x192, 2048x1032x200
+  // on 128x128, and 2053x2120x72 on 128x256 (2 live panels, and the last row's 5 rows: edges in
+  // both); 1024x4104x520 (one live panel), 2056x2048x136 (a last row of 8) and 1100x2240x136 (3
+  // live panels) keep the grouped order. Every tile width runs every shape.
+  check_staged_on({{2048, 2056, 200}, {2048, 1544, 200}, {2048, 1032, 200}, {2053, 2120, 72}, {1024, 4104, 520},
+                   {2056, 2048, 136}, {1100, 2240, 136}});
+}
+
 TEST_CASE("wgmma_tma_stream_k: tiles split between blocks, edge tiles, whole rounds first",
           "[gpu][matmul][wgmma_tma_stream_k]") {
   // Tiles of 128x256 on 132 SMs: 2048x2056x2056 144 (each split between 2 blocks: 36 of 33-step
