@@ -41,8 +41,10 @@
 //
 // Schedule. grid = min(tiles, SMs) (split-K: min(units, SMs)), one block per SM (197 KB of shared
 // memory; 225 KB staged, 193 KB at 192 wide); block b takes tiles b, b + grid, ... in
-// matmul_device.cuh's grouped order (8 tile rows per group), so the blocks
-// that run at once share panels of A and B in L2.
+// tile_order.hpp's grouped order (8 tile rows per group), so the blocks that run at once share
+// panels of A and B in L2; or, where the launcher's replay says the busiest block gains
+// (matmul_tile_schedule.hpp), the interior tiles so and the edge tiles after them, so that the
+// blocks running a second unit run a cheap one.
 //
 // Stream-K (launch_wgmma_tma_stream_k, matmul_stream_k.hpp). Blocks walk units (a tile's steps
 // first .. last) instead of whole tiles: their whole tiles as above, then an even range of the last
@@ -57,7 +59,9 @@
 // launch_split_k_reduce adds the slices.
 //
 // Shapes. TMA zero-fills the parts of a box outside the matrices (and still counts their bytes),
-// so edge tiles in M, N and K need no code here. It needs 16-byte aligned operands and row strides
+// so edge tiles in M, N and K need no code for correctness. For speed, a tile past N loads and
+// multiplies only its live 64-wide panels of B (live_panels; m64n64/128/192 MMAs on the first
+// accumulators), and a warpgroup whose rows all lie past M issues no MMAs. It needs 16-byte aligned operands and row strides
 // that are multiples of 16 bytes: K and N multiples of 8 (wgmma_tma_unsupported says so; the
 // variant and auto route other shapes elsewhere).
 #include "kernels/matmul/matmul_kernels.hpp"
