@@ -36,6 +36,14 @@ void launch_16bit(const AutoPlan& plan, const MatmulArgs& args, Dims dims, float
       if (maps == nullptr) throw std::logic_error("matmul auto: a staged TMA plan launched without its tensor maps");
       return launch_wgmma_tma_staged(*maps, dims, tma_tile_of_width(auto_tma_tile_n(plan.kernel)), stream);
     }
+    case AutoKernel::wgmma_tma_tail_split:
+    case AutoKernel::wgmma_tma_tail_split_n192:
+    case AutoKernel::wgmma_tma_tail_split_n128: {
+      const auto* maps = std::get_if<WgmmaTmaStagedOperands<T>>(&tma);
+      if (maps == nullptr) throw std::logic_error("matmul auto: a tail-split plan launched without its tensor maps");
+      return launch_wgmma_tma_tail_split(*maps, c, workspace, dims, tma_tile_of_width(auto_tma_tile_n(plan.kernel)),
+                                         plan.tail, stream);
+    }
     case AutoKernel::wgmma_tma_padded:
     case AutoKernel::wgmma_tma_padded_n128: {
       const auto* maps = std::get_if<WgmmaTmaPaddedOperands<T>>(&tma);
@@ -170,7 +178,7 @@ AutoPlan plan_without_tma(const MatmulArgs& args) {
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   if (plan.kernel == AutoKernel::wgmma_tma_staged || plan.kernel == AutoKernel::wgmma_tma_staged_n192 ||
-      plan.kernel == AutoKernel::wgmma_tma_staged_n128) {
+      plan.kernel == AutoKernel::wgmma_tma_staged_n128 || runs_tma_tail_split(plan)) {
     if (args.dtype == DType::f16) {
       return make_wgmma_tma_staged_operands(static_cast<const __half*>(args.a), static_cast<const __half*>(args.b),
                                             static_cast<__half*>(args.c), dims);

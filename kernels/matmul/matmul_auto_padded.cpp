@@ -22,6 +22,7 @@ constexpr double kCopyLaunchUs = 2.0;
 constexpr double kCopyBytesPerUs = 2.5e6;
 constexpr double kReduceLaunchUs = 3.0;     // as matmul_auto_split.cpp
 constexpr double kSliceBytesPerUs = 1.2e6;
+constexpr double kPartsBytesPerUs = 5.0e6;  // the tail split's parts, written and read back through L2 (a guess)
 
 std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
 
@@ -30,6 +31,15 @@ std::int64_t steps_of(Dims dims) { return ceil_div64(dims.k, kWgmmaStepK); }
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count) {
   const double busiest = tile_rounds_cost(dims, tma_tile_n(tile), sm_count);  // in 128×256 tile times
   return kStagedFixedUs + busiest * static_cast<double>(steps_of(dims)) * kStagedStepUs;
+}
+
+double tail_split_estimate_us(Dims dims, TmaTile tile, int sm_count, const TailSplit& plan) {
+  const int tile_n = tma_tile_n(tile);
+  const bool short_rows = dims.n % kPaddedRowElements != 0;
+  const double steps_us = tail_split_busiest_steps(dims, tile_n, sm_count, plan) * kStagedStepUs;
+  const double parts = static_cast<double>(tail_split_parts_bytes(plan, tile_n));
+  return kStagedFixedUs + steps_us * (short_rows ? kAutoShortRowsCost : 1.0) + kReduceLaunchUs +
+         2.0 * parts / kPartsBytesPerUs;
 }
 
 double padded_estimate_us(Dims dims, const PaddedLayout& layout, TmaTile tile, int sm_count) {

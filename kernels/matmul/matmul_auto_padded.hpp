@@ -10,12 +10,18 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
+#include "kernels/matmul/matmul_tile_schedule.hpp"
 
 namespace kbench::matmul {
 
 /// The staged TMA kernel's time on `tile`, whole K, in µs: a fixed cost plus the busiest block's
 /// tile costs (tile_rounds_cost) × 64-deep steps × the 128×256 tile's step time.
 double staged_estimate_us(Dims dims, TmaTile tile, int sm_count);
+
+/// The staged kernel's tail split of `plan` on `tile`, in µs: the fixed cost, its busiest block's
+/// tile-steps (tail_split_busiest_steps; × kAutoShortRowsCost where B's rows are not of 128-byte
+/// multiples), the parts written and read back, and the second kernel's launch.
+double tail_split_estimate_us(Dims dims, TmaTile tile, int sm_count, const TailSplit& plan);
 
 /// A wgmma_tma_padded call in µs: staged_estimate_us (its steps times kAutoShortRowsCost where the
 /// kernel reads B in rows that are not of 128-byte multiples), plus each copy kernel's launch

@@ -126,6 +126,27 @@ AutoPlan rows_of_128_bytes(const AutoPlan& direct, Dims dims, int sm_count) {
   return padded;
 }
 
+/// An aligned whole-K plan (staged or padded) of M ≥ 128 as the tail split on its tile where that
+/// is modelled kAutoTailSplitGain of its time or less; other plans as they are.
+AutoPlan with_tail_split(const AutoPlan& whole, Dims dims, int sm_count) {
+  const bool staged_plan = whole.kernel == AutoKernel::wgmma_tma_staged ||
+                           whole.kernel == AutoKernel::wgmma_tma_staged_n192 ||
+                           whole.kernel == AutoKernel::wgmma_tma_staged_n128;
+  const bool padded_plan = whole.kernel == AutoKernel::wgmma_tma_padded || whole.kernel == AutoKernel::wgmma_tma_padded_n128;
+  if ((!staged_plan && !padded_plan) || dims.m < kWgmmaTileM) return whole;  // few rows stream B: no parts
+  const int tile_n = auto_tma_tile_n(whole.kernel);
+  const TailSplit tail = plan_tail_split(dims, tile_n, sm_count);
+  if (tail.splits < 2) return whole;
+  const TmaTile tile = tma_tile_of_width(tile_n);
+  const PaddedLayout layout = padded_plan ? padded_layout(dims, true, true, true) : PaddedLayout{};
+  if (tail_split_estimate_us(dims, tile, sm_count, tail) > kAutoTailSplitGain * padded_estimate_us(dims, layout, tile, sm_count)) {
+    return whole;
+  }
+  AutoPlan split{tma_tail_split_kernel(tile_n), tail.splits, tail_split_parts_bytes(tail, tile_n)};
+  split.tail = tail;
+  return split;
+}
+
 /// TF32: the mma.sync plan of the split model, or on compute capability 9.0 the TF32 wgmma kernel
 /// where its model (Bᵀ pre-pass included) is faster. TMA reads rows of 16-byte multiples: where K
 /// is not a multiple of 4, Bᵀ is written with rows of K rounded up to 4 (zeros past K) and A
@@ -183,6 +204,12 @@ AutoPlan tma_split_plan(Dims dims, int sm_count) {
 
 bool tma_split_beats_cp_async(Dims dims) { return dims.m >= kWgmmaTileM; }
 
+AutoKernel tma_tail_split_kernel(int tile_n) {
+  return tile_n == 192 ? AutoKernel::wgmma_tma_tail_split_n192
+         : tile_n == 128 ? AutoKernel::wgmma_tma_tail_split_n128
+                         : AutoKernel::wgmma_tma_tail_split;
+}
+
 AutoKernel tma_split_kernel(int tile_n) {
   return tile_n == 192 ? AutoKernel::wgmma_tma_split_k_n192
          : tile_n == 128 ? AutoKernel::wgmma_tma_split_k_n128
@@ -193,12 +220,15 @@ int auto_tma_tile_n(AutoKernel kernel) {
   switch (kernel) {
     case AutoKernel::wgmma_tma_staged:
     case AutoKernel::wgmma_tma_padded:
-    case AutoKernel::wgmma_tma_split_k: return 256;
+    case AutoKernel::wgmma_tma_split_k:
+    case AutoKernel::wgmma_tma_tail_split: return 256;
     case AutoKernel::wgmma_tma_staged_n192:
-    case AutoKernel::wgmma_tma_split_k_n192: return 192;
+    case AutoKernel::wgmma_tma_split_k_n192:
+    case AutoKernel::wgmma_tma_tail_split_n192: return 192;
     case AutoKernel::wgmma_tma_staged_n128:
     case AutoKernel::wgmma_tma_padded_n128:
-    case AutoKernel::wgmma_tma_split_k_n128: return 128;
+    case AutoKernel::wgmma_tma_split_k_n128:
+    case AutoKernel::wgmma_tma_tail_split_n128: return 128;
     default: return 0;
   }
 }
@@ -225,6 +255,9 @@ std::string_view auto_kernel_name(AutoKernel kernel) {
     case AutoKernel::wgmma_tma_split_k: return "wgmma_tma_split_k";
     case AutoKernel::wgmma_tma_split_k_n192: return "wgmma_tma_split_k_n192";
     case AutoKernel::wgmma_tma_split_k_n128: return "wgmma_tma_split_k_n128";
+    case AutoKernel::wgmma_tma_tail_split: return "wgmma_tma_tail_split";
+    case AutoKernel::wgmma_tma_tail_split_n192: return "wgmma_tma_tail_split_n192";
+    case AutoKernel::wgmma_tma_tail_split_n128: return "wgmma_tma_tail_split_n128";
     case AutoKernel::wgmma_tf32: return "wgmma_tf32";
     case AutoKernel::wgmma_tf32_split_k: return "wgmma_tf32_split_k";
     case AutoKernel::gemv: return "gemv";
@@ -273,7 +306,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   if (aligned) {
     AutoPlan direct = staged(plan, dims, device.sm_count);
     if (dims.m <= kAutoOneWarpgroupRows && direct.splits == 1) direct = {AutoKernel::wgmma_tma_staged, 1, 0};
-    return rows_of_128_bytes(direct, dims, device.sm_count);
+    return with_tail_split(rows_of_128_bytes(direct, dims, device.sm_count), dims, device.sm_count);
   }
   return unaligned(plan, dims, device.sm_count, pointers_aligned16);
 }

@@ -7,6 +7,7 @@
 #include "kbench/types.hpp"
 #include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
+#include "kernels/matmul/matmul_tile_schedule.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -35,6 +36,9 @@ enum class AutoKernel {
   wgmma_tma_split_k,       ///< aligned M >= 128 splitting 3+ ways: launch_wgmma_tma_partials on 128×256, then the reduce
   wgmma_tma_split_k_n192,  ///< the same on 128×192 tiles (tma_split_plan picks the tile)
   wgmma_tma_split_k_n128,  ///< the same on 128×128 tiles
+  wgmma_tma_tail_split,       ///< aligned whole-K tiles past a whole number of rounds: launch_wgmma_tma_tail_split, 128×256
+  wgmma_tma_tail_split_n192,  ///< the same on 128×192 tiles
+  wgmma_tma_tail_split_n128,  ///< the same on 128×128 tiles
   wgmma_tf32,        ///< tf32 on compute capability 9.0: Bᵀ (and A where K % 4 != 0) in padded rows, then launch_wgmma_tf32
   wgmma_tf32_split_k,  ///< the same with K split into slices, then launch_split_k_reduce
   gemv,              ///< every dtype, M <= kGemvMaxRows: launch_gemv (B's columns in strips, K in `splits` chunks)
@@ -75,6 +79,8 @@ struct AutoPlan {
   SimtSmallRows simt_rows = SimtSmallRows::r16;
   /// An outer_simt(_split_k) plan's tile; else unused.
   OuterSimtTile outer_tile = OuterSimtTile::rows64_cols32;
+  /// A wgmma_tma_tail_split plan's division of the tiles (its splits are `splits`); else unused.
+  TailSplit tail;
 };
 
 /// Whether `plan` runs the small-tile SIMT kernel (whole K or split).
@@ -163,6 +169,20 @@ bool tma_split_beats_cp_async(Dims dims);
 
 /// The TMA split-K kernel on tiles `tile_n` wide: 256, 192 or 128 (wgmma_tma_split_k, _n192, _n128).
 AutoKernel tma_split_kernel(int tile_n);
+
+/// The tail split on tiles `tile_n` wide: 256, 192 or 128 (wgmma_tma_tail_split, _n192, _n128).
+AutoKernel tma_tail_split_kernel(int tile_n);
+
+/// Whether `plan` runs the staged kernel's tail split (on any tile).
+constexpr bool runs_tma_tail_split(const AutoPlan& plan) {
+  return plan.kernel == AutoKernel::wgmma_tma_tail_split || plan.kernel == AutoKernel::wgmma_tma_tail_split_n192 ||
+         plan.kernel == AutoKernel::wgmma_tma_tail_split_n128;
+}
+
+/// An aligned whole-K plan (staged or padded, on any tile) of M ≥ 128 becomes the tail split on its
+/// tile (plan_tail_split) where that is modelled this share of its time or less (tail_split_estimate_us
+/// against padded_estimate_us, B's short rows charged to both where N % 64 != 0).
+inline constexpr double kAutoTailSplitGain = 0.9;
 
 /// Whether `plan` runs the TMA kernel's split-K (on any tile).
 constexpr bool runs_tma_split_k(const AutoPlan& plan) {

@@ -7,6 +7,7 @@
 #include "kernels/matmul/matmul_padded_layout.hpp"
 #include "kernels/matmul/matmul_problem.hpp"
 #include "kernels/matmul/matmul_stream_k.hpp"
+#include "kernels/matmul/matmul_tile_schedule.hpp"
 
 #include <cuda.h>  // CUtensorMap (a type; kbench does not link the driver library)
 #include <cuda_bf16.h>
@@ -146,7 +147,13 @@ template <typename T>
 struct WgmmaTmaStagedOperands {
   WgmmaTmaOperands<T> loads;  ///< A and B, as for launch_wgmma_tma
   CUtensorMap c;              ///< C (M×N): boxes of 64 rows × 64 N, 128-byte swizzle, written by TMA stores
+  /// The order a whole-K launch on each tile walks (plan_tile_schedule on the current device, made
+  /// with the maps so that no launch replays it), indexed by tma_tile_index.
+  TileOrder orders[3] = {};
 };
+
+/// A TmaTile's index in WgmmaTmaStagedOperands::orders.
+constexpr int tma_tile_index(TmaTile tile) { return tile == TmaTile::n256 ? 0 : tile == TmaTile::n192 ? 1 : 2; }
 
 /// Empty when launch_wgmma_tma_staged can run C = A·B of `dims` on these pointers, else why not:
 /// what wgmma_tma_unsupported asks, and C 16-byte aligned (TMA stores it too).
@@ -266,6 +273,27 @@ constexpr int kMaxSplitK = 64;
 template <typename T>
 void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* partials, Dims dims, TmaTile tile,
                                int splits, cudaStream_t stream);
+
+/// launch_wgmma_tma_staged with the last partial round of tiles split (matmul_tile_schedule.hpp,
+/// TailSplit; made by plan_tail_split for these dims, this tile and the device's SMs): one block
+/// per SM runs plan.whole_tiles tiles whole through the staged epilogue, then one unit each of the
+/// tail's tiles split plan.splits ways, storing its fp32 part to `parts`
+/// (tail_split_parts_bytes, 8-byte aligned); launch_tile_parts_reduce then writes the tail's tiles
+/// of C. `operands` from make_wgmma_tma_staged_operands for `c`. Throws std::invalid_argument for a
+/// plan that does not fit the extents and the SMs, or a null or misaligned `parts`. Compute
+/// capability 9.0 only.
+template <typename T>
+void launch_wgmma_tma_tail_split(const WgmmaTmaStagedOperands<T>& operands, T* c, float* parts, Dims dims,
+                                 TmaTile tile, const TailSplit& plan, cudaStream_t stream);
+
+/// The tail split's second kernel: adds each tail tile's plan.splits fp32 parts (laid out [split]
+/// [tail tile][128 × tile_n], rows tile_n apart) in split order and writes the sums, rounded, to
+/// the tile's place in C (ordered_tile of plan.whole_tiles + t under plan.order), inside M × N.
+/// N must be even (C is written in pairs).
+void launch_tile_parts_reduce(const float* parts, __half* c, Dims dims, int tile_n, const TailSplit& plan,
+                              cudaStream_t stream);
+void launch_tile_parts_reduce(const float* parts, __nv_bfloat16* c, Dims dims, int tile_n, const TailSplit& plan,
+                              cudaStream_t stream);
 
 /// Split K, first kernel: the wgmma kernel on a tiles × `splits` grid, split s computing the
 /// products over its ceil(steps / splits) steps of kWgmmaStepK and writing them, unrounded, to

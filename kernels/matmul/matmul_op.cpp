@@ -303,6 +303,62 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
   return v;
 }
 
+/// The tail-split variant's name for `tile`: wgmma_tma_tail_split (128×256), _n192 or _n128.
+std::string tail_split_name(matmul::TmaTile tile) {
+  switch (tile) {
+    case matmul::TmaTile::n256: return "wgmma_tma_tail_split";
+    case matmul::TmaTile::n192: return "wgmma_tma_tail_split_n192";
+    case matmul::TmaTile::n128: return "wgmma_tma_tail_split_n128";
+  }
+  return "?";
+}
+
+/// The staged TMA kernel with the last, partial round of tiles split over the SMs
+/// (matmul_tile_schedule.hpp, TailSplit): the plan, the parts buffer and the maps are made once per
+/// problem, outside the timed window.
+Variant<MatmulArgs> wgmma_tma_tail_split(matmul::TmaTile tile) {
+  Variant<MatmulArgs> v;
+  v.name = tail_split_name(tile);
+  v.description = staged_name(tile) +
+                  " (compute capability 9.0 only) where its tiles pass a whole number of rounds on the SMs: one "
+                  "block per SM runs the whole rounds' tiles whole, then the last round's tiles each split over K "
+                  "into as many units as fill the SMs once, their fp32 parts added in split order by a second "
+                  "kernel; refuses shapes with no partial round to split; K and N multiples of 8, C 16-byte aligned";
+  v.dtypes = {DType::f16, DType::bf16};
+  v.kernels_per_call = 2;
+  v.cannot_run = [tile](const MatmulArgs& args) {
+    if (std::string why = staged_cannot_run(args); !why.empty()) return why;
+    const Dims dims = dims_of(args);
+    if (matmul::plan_tail_split(dims, matmul::tma_tile_n(tile), args.device.sm_count).splits < 2) {
+      return "no partial last round to split on " + std::to_string(args.device.sm_count) +
+             " SMs (the tiles fill them at most once or a whole number of times, or K is under " +
+             std::to_string(2 * matmul::kAutoMinStepsPerSplit * matmul::kWgmmaStepK) + "): " + staged_name(tile) +
+             " runs this shape";
+    }
+    return std::string();
+  };
+  v.prepare = [tile](const MatmulArgs& args) -> CallFn {
+    const Dims dims = dims_of(args);
+    const int tile_n = matmul::tma_tile_n(tile);
+    const matmul::TailSplit plan = matmul::plan_tail_split(dims, tile_n, args.device.sm_count);
+    auto parts = std::make_shared<const DeviceBuffer>(matmul::tail_split_parts_bytes(plan, tile_n));
+    auto call = [&](auto tag) -> CallFn {
+      using T = typename decltype(tag)::type;
+      const auto x = operands<T>(args);
+      auto maps = std::make_shared<const matmul::WgmmaTmaStagedOperands<T>>(
+          matmul::make_wgmma_tma_staged_operands(x.a, x.b, x.c, dims));
+      return [maps, parts, c = x.c, dims, tile, plan](cudaStream_t stream) {
+        matmul::launch_wgmma_tma_tail_split(*maps, c, static_cast<float*>(const_cast<void*>(parts->get())), dims,
+                                            tile, plan, stream);
+      };
+    };
+    if (args.dtype == DType::f16) return call(TypeTag<__half>{});
+    if (args.dtype == DType::bf16) return call(TypeTag<__nv_bfloat16>{});
+    throw undeclared_dtype(tail_split_name(tile).c_str(), args.dtype);
+  };
+  return v;
+}
+
 /// The staged TMA kernel on any 16-bit shape: operands TMA cannot address (rows not a multiple of
 /// 16 bytes, or misaligned), and B whose rows are not 128-byte multiples (the kernel read such rows
 /// 1.3-1.6x slower), are copied inside the call into padded scratch, C (only where TMA cannot write
@@ -583,6 +639,9 @@ OpDefinition<MatmulArgs> matmul_definition() {
                  wgmma_tma_staged(matmul::TmaTile::n192),
                  wgmma_tma_staged(matmul::TmaTile::n128),
                  wgmma_tma_stream_k(),
+                 wgmma_tma_tail_split(matmul::TmaTile::n256),
+                 wgmma_tma_tail_split(matmul::TmaTile::n192),
+                 wgmma_tma_tail_split(matmul::TmaTile::n128),
                  wgmma_tma_padded(matmul::TmaTile::n256),
                  wgmma_tma_padded(matmul::TmaTile::n128),
                  wgmma_tf32(),

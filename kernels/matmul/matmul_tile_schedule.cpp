@@ -46,18 +46,28 @@ TileOrder edges_last_order(Dims dims, int tile_n) {
   return order;
 }
 
-double busiest_block_cost(Dims dims, int tile_n, int sm_count, TileOrder order) {
-  const std::int64_t tiles = tile_count(dims, tile_n);
-  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(tiles, sm_count));
-  if (tiles > kReplayedTiles) return static_cast<double>(ceil_div64(tiles, blocks)) * tile_cost_at(dims, tile_n, {0, 0});
+namespace {
+
+/// The busiest block's summed tile costs when `blocks` blocks take units b, b + blocks, ... of the
+/// first `units` tiles in `order`.
+double replay_busiest(Dims dims, int tile_n, std::int64_t blocks, std::int64_t units, TileOrder order) {
   const int tiles_m = static_cast<int>(ceil_div64(dims.m, kWgmmaTileM));
   const int tiles_n = static_cast<int>(ceil_div64(dims.n, tile_n));
   std::vector<double> busy(static_cast<std::size_t>(blocks), 0.0);
-  for (std::int64_t unit = 0; unit < tiles; ++unit) {
+  for (std::int64_t unit = 0; unit < units; ++unit) {
     const TileCoord coord = ordered_tile(static_cast<int>(unit), tiles_m, tiles_n, order);
     busy[static_cast<std::size_t>(unit % blocks)] += tile_cost_at(dims, tile_n, coord);
   }
   return *std::max_element(busy.begin(), busy.end());
+}
+
+}  // namespace
+
+double busiest_block_cost(Dims dims, int tile_n, int sm_count, TileOrder order) {
+  const std::int64_t tiles = tile_count(dims, tile_n);
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(tiles, sm_count));
+  if (tiles > kReplayedTiles) return static_cast<double>(ceil_div64(tiles, blocks)) * tile_cost_at(dims, tile_n, {0, 0});
+  return replay_busiest(dims, tile_n, blocks, tiles, order);
 }
 
 TileSchedule plan_tile_schedule(Dims dims, int tile_n, int sm_count) {
@@ -69,6 +79,40 @@ TileSchedule plan_tile_schedule(Dims dims, int tile_n, int sm_count) {
   const double last = busiest_block_cost(dims, tile_n, sm_count, edges_last);
   if (last < 0.98 * grouped) return {edges_last, last};
   return {TileOrder{}, grouped};
+}
+
+TailSplit plan_tail_split(Dims dims, int tile_n, int sm_count) {
+  const std::int64_t tiles = tile_count(dims, tile_n);
+  if (sm_count < 1 || tiles <= sm_count || tiles > kReplayedTiles || tiles % sm_count == 0) return TailSplit{};
+  const std::int64_t tail = tiles % sm_count;
+  const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
+  const std::int64_t part_bytes = tail * kWgmmaTileM * tile_n * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t splits = std::min<std::int64_t>({sm_count / tail, steps / kAutoMinStepsPerSplit, kMaxSplitK,
+                                                      static_cast<std::int64_t>(kAutoWorkspaceCapBytes) / part_bytes});
+  if (splits < 2) return TailSplit{};
+  TailSplit plan;
+  plan.whole_tiles = static_cast<int>(tiles - tail);
+  plan.tail_tiles = static_cast<int>(tail);
+  plan.splits = static_cast<int>(ceil_div64(steps, ceil_div64(steps, splits)));  // none empty, none longer than needed
+  plan.order = plan_tile_schedule(dims, tile_n, sm_count).order;
+  return plan;
+}
+
+std::size_t tail_split_parts_bytes(const TailSplit& plan, int tile_n) {
+  return static_cast<std::size_t>(plan.splits) * plan.tail_tiles * kWgmmaTileM * tile_n * sizeof(float);
+}
+
+double tail_split_busiest_steps(Dims dims, int tile_n, int sm_count, const TailSplit& plan) {
+  const std::int64_t steps = ceil_div64(dims.k, kWgmmaStepK);
+  const double whole = replay_busiest(dims, tile_n, sm_count, plan.whole_tiles, plan.order);
+  const int tiles_m = static_cast<int>(ceil_div64(dims.m, kWgmmaTileM));
+  const int tiles_n = static_cast<int>(ceil_div64(dims.n, tile_n));
+  double tail = 0;
+  for (int t = 0; t < plan.tail_tiles; ++t) {
+    const TileCoord coord = ordered_tile(plan.whole_tiles + t, tiles_m, tiles_n, plan.order);
+    tail = std::max(tail, tile_cost_at(dims, tile_n, coord));
+  }
+  return whole * static_cast<double>(steps) + tail * static_cast<double>(ceil_div64(steps, plan.splits));
 }
 
 }  // namespace kbench::matmul

@@ -69,7 +69,6 @@
 #include "harness/device/cuda_check.hpp"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/matmul_stream_k.hpp"
-#include "kernels/matmul/matmul_tile_schedule.hpp"
 #include "kernels/matmul/stream_k.cuh"
 #include "kernels/matmul/tma.cuh"
 #include "kernels/matmul/wgmma.cuh"
@@ -96,8 +95,10 @@ constexpr int kBPanelBytes = static_cast<int>(wgmma::kBPanelBytes);    // 8 KB: 
 static_assert(kBPanelBytes == kBK * kRowBytes, "a B panel is one step deep");
 
 /// What a launch's blocks walk: whole tiles, stream-K's units (whole tiles, then parts handed
-/// between blocks) or split-K's (each a split of a tile's steps, written to the split's slice).
-enum class Schedule { whole, stream_k, split_k };
+/// between blocks), split-K's (each a split of a tile's steps, written to the split's slice) or
+/// the tail split's (whole rounds of tiles, then the last round's tiles split, their parts written
+/// to a compact buffer that launch_tile_parts_reduce adds).
+enum class Schedule { whole, stream_k, split_k, tail_split };
 
 /// One instantiation's tile, ring and shared-memory plan. kStaged: the epilogue goes through
 /// shared memory and TMA stores (else straight from the accumulators).
@@ -210,8 +211,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                             const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
-  using Walk =
-      std::conditional_t<S == Schedule::split_k, stream_k::SplitKWalk, stream_k::Walk<S == Schedule::stream_k>>;
+  using Walk = std::conditional_t<
+      S == Schedule::split_k, stream_k::SplitKWalk,
+      std::conditional_t<S == Schedule::tail_split, stream_k::TailSplitWalk, stream_k::Walk<S == Schedule::stream_k>>>;
   constexpr int kStages = P::kStages, kStageBytes = P::kStageBytes;
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
@@ -302,6 +304,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       store_tile<float, BN>(acc, slice, m, n, first_row, first_col, thread_in_group);
       continue;
     }
+    if constexpr (S == Schedule::tail_split) {
+      if (unit.tile >= work.whole_tiles) {  // a tail tile's split: its 128×BN fp32 part, rows BN apart
+        const std::int64_t part = static_cast<std::int64_t>(walk.split_of(unit)) * work.tail_tiles +
+                                  (unit.tile - work.whole_tiles);
+        store_tile<float, BN>(acc, work.partials + part * (kBM * BN), kBM, BN, consumer * 64, 0, thread_in_group);
+        continue;
+      }
+    }
     if constexpr (S == Schedule::stream_k) {
       if (unit.first > 0) {  // a later part of a tile that an earlier block finishes
         stream_k::save_part(acc, work, consumer, thread_in_group);
@@ -343,13 +353,14 @@ void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Di
   KBENCH_CHECK_LAUNCH();
 }
 
-/// Every tile whole, on min(tiles, SMs) blocks.
+/// Every tile whole, in `order`, on min(tiles, SMs) blocks.
 template <typename T, int BN, bool kStaged>
-void launch_whole(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, cudaStream_t stream) {
+void launch_whole(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, TileOrder order,
+                  cudaStream_t stream) {
   const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, BN);
   stream_k::Work work;
   work.whole_tiles = tiles;
-  work.order = plan_tile_schedule(dims, BN, launch_sm_count()).order;
+  work.order = order;
   launch<T, BN, kStaged>(loads, c_map, c, dims, std::max(1, std::min(tiles, launch_sm_count())), work, stream);
 }
 
@@ -359,16 +370,17 @@ template <typename T>
 void launch_wgmma_tma(const WgmmaTmaOperands<T>& operands, T* c, Dims dims, cudaStream_t stream) {
   static_assert(kWgmmaTileN == 256, "launch_wgmma_tma runs the wgmma kernel's 128x256 tile");
   const CUtensorMap unused{};  // the register epilogue stores through `c`
-  launch_whole<T, 256, false>(operands, unused, c, dims, stream);
+  launch_whole<T, 256, false>(operands, unused, c, dims, TileOrder{}, stream);
 }
 
 template <typename T>
 void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<T>& operands, Dims dims, TmaTile tile,
                              cudaStream_t stream) {
+  const TileOrder order = operands.orders[tma_tile_index(tile)];
   switch (tile) {
-    case TmaTile::n256: return launch_whole<T, 256, true>(operands.loads, operands.c, nullptr, dims, stream);
-    case TmaTile::n192: return launch_whole<T, 192, true>(operands.loads, operands.c, nullptr, dims, stream);
-    case TmaTile::n128: return launch_whole<T, 128, true>(operands.loads, operands.c, nullptr, dims, stream);
+    case TmaTile::n256: return launch_whole<T, 256, true>(operands.loads, operands.c, nullptr, dims, order, stream);
+    case TmaTile::n192: return launch_whole<T, 192, true>(operands.loads, operands.c, nullptr, dims, order, stream);
+    case TmaTile::n128: return launch_whole<T, 128, true>(operands.loads, operands.c, nullptr, dims, order, stream);
   }
 }
 
@@ -428,6 +440,46 @@ void launch_wgmma_tma_partials(const WgmmaTmaOperands<T>& operands, float* parti
   }
 }
 
+template <typename T>
+void launch_wgmma_tma_tail_split(const WgmmaTmaStagedOperands<T>& operands, T* c, float* parts, Dims dims,
+                                 TmaTile tile, const TailSplit& plan, cudaStream_t stream) {
+  const int tile_n = tma_tile_n(tile);
+  const int tiles = ceil_div(dims.m, kBM) * ceil_div(dims.n, tile_n), steps = ceil_div(dims.k, kBK);
+  const int blocks = launch_sm_count();
+  if (plan.splits < 2 || plan.splits > kMaxSplitK || plan.tail_tiles < 1 || plan.whole_tiles < blocks ||
+      plan.whole_tiles % blocks != 0 || plan.whole_tiles + plan.tail_tiles != tiles ||
+      plan.tail_tiles * plan.splits > blocks) {
+    throw std::invalid_argument("launch_wgmma_tma_tail_split: the plan (" + std::to_string(plan.whole_tiles) +
+                                " whole tiles, " + std::to_string(plan.tail_tiles) + " split " +
+                                std::to_string(plan.splits) + " ways) does not fit " + std::to_string(tiles) +
+                                " tiles on " + std::to_string(blocks) + " SMs; make it with plan_tail_split");
+  }
+  if (parts == nullptr || reinterpret_cast<std::uintptr_t>(parts) % 8 != 0) {
+    throw std::invalid_argument("launch_wgmma_tma_tail_split: needs " +
+                                std::to_string(tail_split_parts_bytes(plan, tile_n)) +
+                                " bytes of 8-byte aligned parts; got a null or misaligned pointer");
+  }
+  stream_k::Work work;
+  work.whole_tiles = plan.whole_tiles;
+  work.tail_tiles = plan.tail_tiles;
+  work.k_splits = plan.splits;
+  work.steps_per_split = ceil_div(steps, plan.splits);
+  work.partials = parts;
+  work.order = plan.order;
+  switch (tile) {
+    case TmaTile::n256:
+      launch<T, 256, true, Schedule::tail_split>(operands.loads, operands.c, nullptr, dims, blocks, work, stream);
+      break;
+    case TmaTile::n192:
+      launch<T, 192, true, Schedule::tail_split>(operands.loads, operands.c, nullptr, dims, blocks, work, stream);
+      break;
+    case TmaTile::n128:
+      launch<T, 128, true, Schedule::tail_split>(operands.loads, operands.c, nullptr, dims, blocks, work, stream);
+      break;
+  }
+  launch_tile_parts_reduce(parts, c, dims, tile_n, plan, stream);
+}
+
 template void launch_wgmma_tma(const WgmmaTmaOperands<__half>&, __half*, Dims, cudaStream_t);
 template void launch_wgmma_tma(const WgmmaTmaOperands<__nv_bfloat16>&, __nv_bfloat16*, Dims, cudaStream_t);
 template void launch_wgmma_tma_staged(const WgmmaTmaStagedOperands<__half>&, Dims, TmaTile, cudaStream_t);
@@ -440,5 +492,10 @@ template void launch_wgmma_tma_stream_k(const WgmmaTmaStagedOperands<__nv_bfloat
 template void launch_wgmma_tma_partials(const WgmmaTmaOperands<__half>&, float*, Dims, TmaTile, int, cudaStream_t);
 template void launch_wgmma_tma_partials(const WgmmaTmaOperands<__nv_bfloat16>&, float*, Dims, TmaTile, int,
                                         cudaStream_t);
+
+template void launch_wgmma_tma_tail_split(const WgmmaTmaStagedOperands<__half>&, __half*, float*, Dims, TmaTile,
+                                          const TailSplit&, cudaStream_t);
+template void launch_wgmma_tma_tail_split(const WgmmaTmaStagedOperands<__nv_bfloat16>&, __nv_bfloat16*, float*, Dims,
+                                          TmaTile, const TailSplit&, cudaStream_t);
 
 }  // namespace kbench::matmul

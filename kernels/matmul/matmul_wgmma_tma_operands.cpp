@@ -3,6 +3,8 @@
 // The maps are encoded by tensor_map.hpp.
 #include "kernels/matmul/matmul_kernels.hpp"
 
+#include "harness/device/current_device.hpp"
+
 #include "kernels/matmul/tensor_map.hpp"
 
 #include <cstdint>
@@ -47,10 +49,21 @@ WgmmaTmaOperands<T> make(const T* a, const T* b, Dims dims, CUtensorMapDataType 
   return {encode_2d(type, a, dims.m, dims.k, kBoxRowsA, "A"), encode_2d(type, b, dims.k, dims.n, kBoxRowsB, "B")};
 }
 
+/// Each tile's whole-K order on the current device, once per problem.
+template <typename T>
+void plan_orders(WgmmaTmaStagedOperands<T>& maps, Dims dims) {
+  const int sm_count = current_sm_count();
+  for (const TmaTile tile : {TmaTile::n256, TmaTile::n192, TmaTile::n128}) {
+    maps.orders[tma_tile_index(tile)] = plan_tile_schedule(dims, tma_tile_n(tile), sm_count).order;
+  }
+}
+
 template <typename T>
 WgmmaTmaStagedOperands<T> make_staged(const T* a, const T* b, T* c, Dims dims, CUtensorMapDataType type) {
   if (!aligned_to(c, 16)) throw std::invalid_argument("matmul wgmma_tma_staged: TMA stores need C 16-byte aligned");
-  return {make(a, b, dims, type), encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C")};
+  WgmmaTmaStagedOperands<T> maps{make(a, b, dims, type), encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C")};
+  plan_orders(maps, dims);
+  return maps;
 }
 
 /// The three maps over operands with rows `*_pitch` elements apart (multiples of 8, 16-byte aligned).
@@ -70,6 +83,7 @@ WgmmaTmaStagedOperands<T> make_pitched(const T* a, long long a_pitch, const T* b
   maps.loads.a = encode_2d(type, a, dims.m, dims.k, kBoxRowsA, "A", a_pitch);
   maps.loads.b = encode_2d(type, b, dims.k, dims.n, kBoxRowsB, "B", b_pitch);
   maps.c = encode_2d(type, c, dims.m, dims.n, kBoxRowsC, "C", c_pitch);
+  plan_orders(maps, dims);
   return maps;
 }
 

@@ -25,6 +25,7 @@ struct Work {
   int k_splits = 0;           ///< split-K: the splits of each tile's K
   int steps_per_split = 0;    ///< split-K: 64-deep steps a split, at least 1
   TileOrder order;            ///< where unit.tile lies in C (the default: grouped order)
+  int tail_tiles = 0;         ///< tail split: the tiles after whole_tiles, each split k_splits ways
 };
 
 /// Steps [first, last) of tile `tile`.
@@ -96,6 +97,37 @@ class SplitKWalk {
 
  private:
   int next_, tiles_, units_, per_split_, steps_;
+};
+
+/// A tail-split launch's units (matmul_tile_schedule.hpp, TailSplit): the first whole_tiles tiles
+/// whole, as the staged walk takes them (whole_tiles is a multiple of gridDim.x, so each block runs
+/// the same number), then the tail_tiles tiles after them, each split into k_splits runs of
+/// steps_per_split steps, split-major: unit whole_tiles + v is split v / tail_tiles of tile
+/// whole_tiles + v % tail_tiles. A split past K is an empty unit, as in SplitKWalk.
+class TailSplitWalk {
+ public:
+  __device__ __forceinline__ TailSplitWalk(const Work& w, int steps)
+      : next_(static_cast<int>(blockIdx.x)), whole_(w.whole_tiles), tail_(w.tail_tiles),
+        units_(w.whole_tiles + w.tail_tiles * w.k_splits), per_split_(w.steps_per_split), steps_(steps) {}
+
+  /// The split of a tail unit (unit.tile >= whole_tiles).
+  __device__ __forceinline__ int split_of(const Unit& unit) const { return unit.first / per_split_; }
+
+  __device__ __forceinline__ bool next(Unit& unit) {
+    if (next_ >= units_) return false;
+    if (next_ < whole_) {
+      unit = {next_, 0, steps_};
+    } else {
+      const int v = next_ - whole_, split = v / tail_;
+      const int first = split * per_split_;
+      unit = {whole_ + v - split * tail_, first, max(first, min(steps_, first + per_split_))};
+    }
+    next_ += static_cast<int>(gridDim.x);
+    return true;
+  }
+
+ private:
+  int next_, whole_, tail_, units_, per_split_, steps_;
 };
 
 __device__ __forceinline__ float* slot_of(const Work& w, int block, int consumer, int accumulators) {

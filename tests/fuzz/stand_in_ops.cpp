@@ -69,14 +69,14 @@ void register_stand_in_ops(Registry& registry) {
   add("max_inner", "sum", storage,
       variants({"naive", "row_parallel", "packed_rows", "flat_rows", "span_rows", "vector_rows", "ring_rows", "split_row", "auto"}, "cub_segmented"), any_rank);
   std::vector<VariantInfo> matmul =
-      variants({"naive", "tiled", "register_blocked", "register_blocked_async", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_stream_k",
+      variants({"naive", "tiled", "register_blocked", "register_blocked_async", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged", "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_stream_k", "wgmma_tma_tail_split", "wgmma_tma_tail_split_n192", "wgmma_tma_tail_split_n128",
                 "wgmma_tma_padded",
                 "wgmma_tma_padded_n128", "wgmma_tf32", "auto", "gemv"},
                "cublas");
   for (std::size_t simt = 2; simt <= 3; ++simt) matmul[simt].only_dtypes = {DType::f32};
   matmul[4].only_dtypes = {DType::f16, DType::bf16, DType::tf32};
-  for (std::size_t wgmma = 5; wgmma <= 12; ++wgmma) matmul[wgmma].only_dtypes = {DType::f16, DType::bf16};
-  matmul[13].only_dtypes = {DType::tf32};
+  for (std::size_t wgmma = 5; wgmma <= 15; ++wgmma) matmul[wgmma].only_dtypes = {DType::f16, DType::bf16};
+  matmul[16].only_dtypes = {DType::tf32};
   add("matmul", "matmul", {DType::f32, DType::f16, DType::bf16, DType::tf32}, matmul, matmul::reject_matmul_shape);
   add("softmax", "softmax", storage,
       variants({"manual", "fused", "online", "register_row", "packed_rows", "short_rows", "warp_rows", "grain_rows",

@@ -4,6 +4,7 @@
 // benchmark). Runs only where a CUDA device is present (see support/catch_main.cpp).
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
+#include "harness/device/current_device.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
@@ -384,7 +385,10 @@ std::vector<Shape> shapes_to_check() {
                             // 16-bit auto on the TMA kernel's split-K on 128×192 and 128×128 tiles
                             // (264x256x32768 above: 128×256), and 60 rows whole K on the 128×256
                             // staged tile, its second warpgroup idle.
-                            {512, 384, 32768}, {128, 128, 131072}, {60, 14336, 5120}};
+                            {512, 384, 32768}, {128, 128, 131072}, {60, 14336, 5120},
+                            // 16-bit auto's tail split on 132 SMs (matmul_tile_schedule.hpp): 136
+                            // tiles of 128×256, the last row's 8 rows split 8 ways.
+                            {2056, 2048, 2048}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
     const std::vector<Shape> class_shapes = matmul_op().shapes_for(size_class);
@@ -406,6 +410,13 @@ std::size_t variant_index(const Op& op, const std::string& name) {
 
 /// Verifies `op`'s variant `name` on `workload`; false, with a warning naming `what`, where this
 /// device cannot run it (the caller stops: every later case would say the same).
+/// The tail-split variant on `tile`: wgmma_tma_tail_split, _n192, _n128.
+std::string tail_split_name(matmul::TmaTile tile) {
+  return tile == matmul::TmaTile::n256   ? "wgmma_tma_tail_split"
+         : tile == matmul::TmaTile::n192 ? "wgmma_tma_tail_split_n192"
+                                         : "wgmma_tma_tail_split_n128";
+}
+
 bool verify_forced(const Op& op, Workload& workload, const std::string& name, const std::string& what,
                    cudaStream_t stream) {
   const std::size_t v = variant_index(op, name);
@@ -562,6 +573,28 @@ TEST_CASE("wgmma_tma_staged with edge tiles last and narrow edge MMAs: 1, 2 and 
   // live panels) keep the grouped order. Every tile width runs every shape.
   check_staged_on({{2048, 2056, 200}, {2048, 1544, 200}, {2048, 1032, 200}, {2053, 2120, 72}, {1024, 4104, 520},
                    {2056, 2048, 136}, {1100, 2240, 136}});
+}
+
+TEST_CASE("wgmma_tma_tail_split on every tile: a partial last round split over K, edge tiles, both orders",
+          "[gpu][matmul][wgmma_tma_tail_split]") {
+  // Shapes made from this device's SM count so that each tile width has a partial last round:
+  // one column of tiles whose 8 columns past the last panel are an edge, SMs + 5 tile rows (the last
+  // of 91 rows), K of 520 (2 splits of 5 and 4 steps) and 2056 (splits of 4-5 steps, the last
+  // short); three columns, the last of 8 (edges last where that order gains), and SMs / 3 + 1 tile
+  // rows, the last of 28 (one warpgroup).
+  const int sms = current_sm_count();
+  for (const matmul::TmaTile tile : kTmaTiles) {
+    const int tile_n = matmul::tma_tile_n(tile);
+    const std::vector<Shape> shapes{{128 * (sms + 5) - 37, tile_n - 8, 520},
+                                    {128 * (sms + 5) - 37, tile_n - 8, 2056},
+                                    {128 * (sms / 3 + 1) - 100, 2 * tile_n + 8, 1032}};
+    for (const Shape& shape : shapes) {
+      const matmul::Dims dims{static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2])};
+      INFO(format_shape(shape) << " on " << sms << " SMs, tiles " << tile_n << " wide");
+      REQUIRE(matmul::plan_tail_split(dims, tile_n, sms).splits >= 2);  // the shape has a tail to split
+    }
+    check_tma_variant_on(tail_split_name(tile), shapes);
+  }
 }
 
 TEST_CASE("wgmma_tma_stream_k: tiles split between blocks, edge tiles, whole rounds first",

@@ -544,6 +544,20 @@ TEST_CASE("auto: every plan's splits are in range and none is empty, its workspa
               CHECK(std::int64_t{gemv_chunk_rows({m, n, k}, p.splits)} * (p.splits - 1) < k);
               continue;
             }
+            if (runs_tma_tail_split(p)) {  // parts of the last round's tiles, not slices of C
+              const int tile_n = auto_tma_tile_n(p.kernel);
+              CHECK(p.splits == p.tail.splits);
+              CHECK(p.splits >= 2);
+              CHECK(p.splits <= kMaxSplitK);
+              CHECK(p.workspace_bytes == tail_split_parts_bytes(p.tail, tile_n));
+              CHECK(p.tail.whole_tiles % device.sm_count == 0);
+              CHECK(p.tail.tail_tiles * p.splits <= device.sm_count);
+              CHECK(std::int64_t{p.tail.whole_tiles} + p.tail.tail_tiles ==
+                    std::int64_t{(m + 127) / 128} * ((n + tile_n - 1) / tile_n));
+              const std::int64_t steps = (std::int64_t{k} + kWgmmaStepK - 1) / kWgmmaStepK;
+              CHECK((p.splits - 1) * ((steps + p.splits - 1) / p.splits) < steps);
+              continue;
+            }
             const int step_k = split_step_k(p.kernel);
             if (step_k == 0) {
               CHECK(p.splits == 1);
@@ -672,7 +686,7 @@ TEST_CASE("auto: a plan's TMA tile width follows its kernel's name", "[matmul][a
     const std::string name(auto_kernel_name(kernel));
     INFO(name);
     const bool tma_tiles = name.rfind("wgmma_tma_staged", 0) == 0 || name.rfind("wgmma_tma_padded", 0) == 0 ||
-                           name.rfind("wgmma_tma_split_k", 0) == 0;
+                           name.rfind("wgmma_tma_split_k", 0) == 0 || name.rfind("wgmma_tma_tail_split", 0) == 0;
     const int expected = !tma_tiles ? 0 : name.find("_n192") != std::string::npos ? 192
                                         : name.find("_n128") != std::string::npos ? 128
                                                                                   : 256;

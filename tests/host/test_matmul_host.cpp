@@ -123,7 +123,8 @@ TEST_CASE("matmul plans register_blocked(_async) for fp32 only, tensor_core for 
       case DType::f16:
       case DType::bf16:
         CHECK(names == std::vector<std::string>{"naive", "tiled", "tensor_core", "wgmma", "wgmma_tma", "wgmma_tma_staged",
-                                                "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_stream_k", "wgmma_tma_padded", "wgmma_tma_padded_n128",
+                                                "wgmma_tma_staged_n192", "wgmma_tma_staged_n128", "wgmma_tma_stream_k", "wgmma_tma_tail_split",
+                                                "wgmma_tma_tail_split_n192", "wgmma_tma_tail_split_n128", "wgmma_tma_padded", "wgmma_tma_padded_n128",
                                                 "auto", "gemv", "cublas"});
         break;
     }
