@@ -6,6 +6,7 @@
 #include "harness/device/cuda_resources.hpp"
 #include "harness/device/current_device.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
+#include "kernels/matmul/matmul_auto_plan.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 #include "harness/ops/registry.hpp"
@@ -386,8 +387,8 @@ std::vector<Shape> shapes_to_check() {
                             // (264x256x32768 above: 128×256), and 60 rows whole K on the 128×256
                             // staged tile, its second warpgroup idle.
                             {512, 384, 32768}, {128, 128, 131072}, {60, 14336, 5120},
-                            // 16-bit auto's tail split on 132 SMs (matmul_tile_schedule.hpp): 136
-                            // tiles of 128×256, the last row's 8 rows split 8 ways.
+                            // 16-bit auto on 128×256 tiles with edges in M and N (136 tiles on 132
+                            // SMs, the last row's 8 rows in the second round).
                             {2056, 2048, 2048}};
   // The largest shape of each size class up to 2048³.
   for (const SizeClass& size_class : size_classes_to_test()) {
@@ -595,6 +596,38 @@ TEST_CASE("wgmma_tma_tail_split on every tile: a partial last round split over K
     }
     check_tma_variant_on(tail_split_name(tile), shapes);
   }
+}
+
+TEST_CASE("auto's tail split matches the reference where auto takes it on this device",
+          "[gpu][matmul][wgmma_tma_tail_split]") {
+  // The first shape of K 4096 (M, N from 1280, odd multiples of 256 among them) that auto runs as a
+  // tail split on this device's SM count (1792x7424x4096 on 132 SMs, 1280x6912x4096 on 114).
+  const int sms = current_sm_count();
+  const Op& op = matmul_op();
+  CudaStream stream;
+  for (int m = 1280; m <= 8192; m += 256) {
+    for (int n = 1280; n <= 8192; n += 512) {
+      const matmul::Dims dims{m, n, 4096};
+      if (!matmul::runs_tma_tail_split(matmul::plan_auto(dims, DType::bf16, matmul::AutoDevice{sms, true}, true))) {
+        continue;
+      }
+      for (DType dtype : {DType::f16, DType::bf16}) {
+        const std::uint64_t seed = fresh_seed();
+        auto workload = op.prepare({{m, n, 4096}, dtype, "test"}, seed);
+        const std::size_t v = variant_index(op, "auto");
+        if (const std::string why = workload->cannot_run(v); !why.empty()) {
+          WARN("matmul auto not checked here: " << why);
+          return;
+        }
+        INFO("matmul auto " << dtype_name(dtype) << " " << m << "x" << n << "x4096 on " << sms << " SMs seed " << seed);
+        const Verification check = workload->verify(v, stream.get());
+        INFO(check.message);
+        CHECK(check.passed);
+      }
+      return;
+    }
+  }
+  FAIL("no shape of the search takes the tail split on " << sms << " SMs");
 }
 
 TEST_CASE("wgmma_tma_stream_k: tiles split between blocks, edge tiles, whole rounds first",
