@@ -8,7 +8,9 @@
 #include "kernels/matmul/matmul_tile_schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace kbench::matmul {
 
@@ -50,15 +52,15 @@ AutoPlan split_or_whole(Dims dims, int sm_count) {
 }
 
 /// The whole-K tile that finishes soonest by tile_rounds_cost, of 128×256 (when `wide_allowed`),
-/// 128×192 (when `n192_allowed`) and 128×128: a narrower tile only where it is modelled
-/// kAutoNarrowerTileGain faster than the widest allowed one so far.
+/// 128×192 (when `n192_allowed`) and 128×128, widest first: a narrower tile replaces the one chosen
+/// so far only where its modelled cost is below kAutoNarrowerTileGain of that one's.
 TmaTile fastest_tile(Dims dims, int sm_count, bool wide_allowed, bool n192_allowed) {
   TmaTile best = TmaTile::n128;
-  double best_cost = 0;
+  double best_cost = std::numeric_limits<double>::infinity();  // none chosen yet
   for (const TmaTile tile : {TmaTile::n256, TmaTile::n192, TmaTile::n128}) {
     if ((tile == TmaTile::n256 && !wide_allowed) || (tile == TmaTile::n192 && !n192_allowed)) continue;
     const double cost = tile_rounds_cost(dims, tma_tile_n(tile), sm_count);
-    if (best_cost == 0 || cost < kAutoNarrowerTileGain * best_cost) best = tile, best_cost = cost;
+    if (std::isinf(best_cost) || cost < kAutoNarrowerTileGain * best_cost) best = tile, best_cost = cost;
   }
   return best;
 }

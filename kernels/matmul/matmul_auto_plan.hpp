@@ -28,7 +28,7 @@ enum class AutoKernel {
   wgmma,             ///< fp16/bf16 on compute capability 9.0, K or N not a multiple of 8: launch_wgmma (cp.async)
   wgmma_tma,         ///< launch_wgmma_tma (TMA-fed, persistent, register epilogue); the rule now picks the staged forms
   wgmma_tma_staged,       ///< fp16/bf16 on compute capability 9.0, K and N multiples of 8: launch_wgmma_tma_staged, 128×256
-  wgmma_tma_staged_n192,  ///< the same on 128×192 tiles: where their rounds of tiles cost least (tile_rounds_cost)
+  wgmma_tma_staged_n192,  ///< the same on 128×192 tiles: where their busiest block costs least (tile_rounds_cost)
   wgmma_tma_staged_n128,  ///< the same on 128×128 tiles: where they leave a smaller last wave, or instead of 2 K splits (M > 64)
   wgmma_tma_padded,       ///< fp16/bf16 shapes TMA cannot address: launch_wgmma_tma_padded (copies + staged), 128×256
   wgmma_tma_padded_n128,  ///< the same on 128×128 tiles
@@ -154,7 +154,7 @@ inline constexpr double kAutoShortRowsCost = 1.4;
 /// (staged_whole_k_beats_split), the TMA kernel's split-K on the tile (128×256, ×192, ×128) whose
 /// one wave of units finishes soonest: per tile, the splits that fill the SMs once (as the 128×256
 /// rule, within kAutoMinStepsPerSplit, kMaxSplitK and kAutoWorkspaceCapBytes, evened out), costed
-/// as steps per split × the tile's cost (tile_rounds_cost's; the units are one wave on every tile);
+/// as steps per split × the tile's cost (kAutoNarrowTileCost, kAutoN192TileCost; the units are one wave on every tile);
 /// ties to the wider tile. Returns a plan with splits == 1 where no tile splits 3+ ways.
 AutoPlan tma_split_plan(Dims dims, int sm_count);
 

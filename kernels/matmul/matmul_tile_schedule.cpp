@@ -21,6 +21,10 @@ constexpr std::int64_t kReplayedTiles = std::int64_t{1} << 20;
 
 constexpr int kRowsPerWarpgroup = kWgmmaTileM / 2;
 
+/// The edges-last order replaces the grouped one only where its busiest block is below this share of
+/// the grouped one's: the grouped order keeps the blocks running at once on shared panels of A and B.
+constexpr double kEdgesLastGain = 0.98;
+
 std::int64_t tile_count(Dims dims, int tile_n) {
   return ceil_div64(dims.m, kWgmmaTileM) * ceil_div64(dims.n, tile_n);
 }
@@ -77,7 +81,7 @@ TileSchedule plan_tile_schedule(Dims dims, int tile_n, int sm_count) {
                                                            tile_count(dims, tile_n));
   if (!has_edges || tile_count(dims, tile_n) > kReplayedTiles) return {TileOrder{}, grouped};
   const double last = busiest_block_cost(dims, tile_n, sm_count, edges_last);
-  if (last < 0.98 * grouped) return {edges_last, last};
+  if (last < kEdgesLastGain * grouped) return {edges_last, last};
   return {TileOrder{}, grouped};
 }
 

@@ -26,7 +26,7 @@ TileOrder edges_last_order(Dims dims, int tile_n);
 /// in `order`.
 double busiest_block_cost(Dims dims, int tile_n, int sm_count, TileOrder order);
 
-/// A whole-K launch's order and its busiest block's cost: edges last where that is at least 2 %
+/// A whole-K launch's order and its busiest block's cost: edges last where that is more than 2 %
 /// cheaper than the grouped order (which keeps the blocks running at once on shared panels of A
 /// and B), else grouped.
 struct TileSchedule {

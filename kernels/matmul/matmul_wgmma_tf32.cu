@@ -23,7 +23,7 @@
 // tile w % tiles (the blocks running at once share the split's panels of A and Bᵀ), over
 // steps_per_split steps of 32, and writes its fp32 sums to slice `split` of `out` (splits M×N
 // slices; launch_split_k_reduce adds them). An empty range writes zeros. With one split `out` is C.
-// grid = min(items, SMs), block b taking items b, b + grid, ...; tiles in matmul_device.cuh's
+// grid = min(items, SMs), block b taking items b, b + grid, ...; tiles in tile_order.hpp's
 // grouped order (8 tile rows).
 //
 // Shapes. TMA zero-fills boxes outside A and Bᵀ, so edge tiles in M, N and K need no code; it

@@ -11,7 +11,7 @@
 // K-rows × 64 N (boxes {64, 64}), each written by TMA with the 128-byte swizzle, which places
 // 16-byte chunk c of row r at chunk c ^ (r % 8): the layout matmul_wgmma.cu builds with cp.async
 // and its descriptors read. Stage s has a full barrier (1 arrival, the producer's expect_tx of
-// the stage's 49,152 bytes, which the TMA loads complete) and an empty barrier (8 arrivals: lane
+// the stage's bytes: A's box and the tile's live panels of B, which the TMA loads complete) and an empty barrier (8 arrivals: lane
 // 0 of each consumer warp, once its warpgroup's wgmmas on the stage are done, or as soon as the
 // stage has landed for a warpgroup whose rows all lie past M, which issues no MMAs). Both sides count
 // steps with one running index i over all their tiles: stage i % 4, round i / 4. Consumers wait
@@ -43,7 +43,7 @@
 // memory; 225 KB staged, 193 KB at 192 wide); block b takes tiles b, b + grid, ... in
 // tile_order.hpp's grouped order (8 tile rows per group), so the blocks that run at once share
 // panels of A and B in L2; or, where the launcher's replay says the busiest block gains
-// (matmul_tile_schedule.hpp), the interior tiles so and the edge tiles after them, so that the
+// (matmul_tile_schedule.hpp), the interior tiles in that order and the edge tiles after them, so that the
 // blocks running a second unit run a cheap one.
 //
 // Stream-K (launch_wgmma_tma_stream_k, matmul_stream_k.hpp). Blocks walk units (a tile's steps
@@ -108,7 +108,7 @@ struct Plan {
   static constexpr int kAccumulators = BN / 2;              // per consumer thread: 64 rows × BN / 128 threads
   static constexpr int kStages = BN == 128 ? 6 : 4;         // 192 KB of ring (160 KB at 192 wide: 5 stages and
                                                             // the staging buffers would pass 227 KB)
-  static constexpr int kStageBytes = kAStageBytes + kPanels * kBPanelBytes;  // what one stage's TMA loads bring
+  static constexpr int kStageBytes = kAStageBytes + kPanels * kBPanelBytes;  // a stage's room: what a whole tile's loads bring
   static constexpr int kCPanelBytes = 64 * kRowBytes;       // 64 rows × 64 columns of C, swizzled
   static constexpr int kStagingBytes = kStaged ? 2 * 2 * kCPanelBytes : 0;  // 2 consumers × 2 buffers
   static constexpr int kBarrierBytes = 2 * kStages * 8;

@@ -32,6 +32,8 @@ KBENCH_TILE_ORDER_FN TileCoord grouped_tile(int block, int tiles_m, int tiles_n,
 /// A launch's tile order: the first interior_rows × interior_cols tiles in grouped order, then the
 /// edge tiles: the last column's (rows 0 .. interior_rows − 1) where interior_cols < tiles_n, then
 /// the last row's where interior_rows < tiles_m. Zeros (the default): every tile in grouped order.
+/// Otherwise interior_rows is tiles_m or tiles_m − 1 and interior_cols tiles_n or tiles_n − 1 (as
+/// edges_last_order makes them); other values do not reach every tile.
 struct TileOrder {
   int interior_rows = 0;
   int interior_cols = 0;

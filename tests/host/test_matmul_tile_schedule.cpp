@@ -37,7 +37,7 @@ void check_walks_every_tile_once(int tiles_m, int tiles_n, TileOrder order) {
 }  // namespace
 
 TEST_CASE("tile order: grouped and edges-last orders each walk every tile exactly once", "[matmul][tile_order]") {
-  for (const auto& [tiles_m, tiles_n] : std::vector<std::pair<int, int>>{{1, 1}, {17, 9}, {16, 9}, {3, 40}, {33, 17}}) {
+  for (const auto& [tiles_m, tiles_n] : std::vector<std::pair<int, int>>{{1, 1}, {1, 9}, {9, 1}, {17, 9}, {16, 9}, {3, 40}, {33, 17}}) {
     INFO(tiles_m << " x " << tiles_n << " tiles");
     check_walks_every_tile_once(tiles_m, tiles_n, TileOrder{});
     check_walks_every_tile_once(tiles_m, tiles_n, TileOrder{tiles_m, tiles_n - (tiles_n > 1)});
