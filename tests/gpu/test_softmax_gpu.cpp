@@ -95,7 +95,8 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
   // short_rows: every lane-group shape of both paths (widths 1-1024, odd and whole vectors);
   // grid_row: few long rows of prime lengths, and 5 rows of 16 MiB (fp32), which the grid takes
   // one row at a time (its batches, its counters' reuse; verify calls it twice, so the counters'
-  // reset between calls is checked too); cluster_row: 517 vocabulary rows, more than twice the
+  // reset between calls is checked too), and 13 x 999983 and 16-bit 5 x 4194301, whose batches
+  // overlap (two half slices a block, a partial last batch); cluster_row: 517 vocabulary rows, more than twice the
   // clusters an H100 or H200 holds at once (several waves of clusters).
   const std::vector<std::string> names{"packed_rows", "short_rows", "cluster_row", "grid_row", "split_row", "auto"};
   const auto variants = op.variants();
@@ -103,7 +104,7 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
                                   {33, 50257},  {64, 32000},  {7, 262147},  {3, 1000003}, {2, 1048576}, {1, 7},
                                   {5, 1},       {9, 129},     {65537, 1},   {65537, 2},   {20011, 7},   {30011, 31},
                                   {30011, 33},  {4099, 127},  {100003, 4},  {100003, 8},  {30011, 16},  {30011, 64},
-                                  {4099, 512},  {4099, 1024}, {7, 11, 13},  {4, 1048573}, {5, 4194301}, {1, 65537},
+                                  {4099, 512},  {4099, 1024}, {7, 11, 13},  {4, 1048573}, {5, 4194301}, {13, 999983}, {1, 65537},
                                   {517, 50257}};
   for (const Shape& shape : shapes) {
     for (DType dtype : op.dtypes()) {
