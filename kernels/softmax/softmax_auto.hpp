@@ -293,12 +293,10 @@ constexpr VectorRowsShape vector_rows_shape(std::int64_t cols, std::size_t eleme
 }
 
 /// The grid-row kernel (few long rows, Hopper): every row split over `blocks_per_row` blocks of
-/// one cooperative grid, each holding a slice of its row in shared memory (at most kGridSliceMost
-/// bytes a block, two blocks per SM); the blocks of a row exchange their (max, sum) through global
-/// memory. `rows_in_flight` rows at a time; a grid of rows_in_flight x blocks_per_row blocks (at
-/// most the resident blocks) walks the rows in batches. Where there is more than one batch, each
-/// block holds two slices of half the size (`buffers` = 2): the next batch's reads are in flight
-/// while the block meets its row's other blocks and writes.
+/// one cooperative grid, each holding a slice of at most kGridSliceMost bytes in shared memory
+/// (two blocks per SM); the blocks of a row exchange their (max, sum) through global memory.
+/// `rows_in_flight` rows at a time; a grid of rows_in_flight x blocks_per_row blocks (at most
+/// the resident blocks) walks the rows in batches.
 constexpr std::int64_t kGridSliceMost = 96 * 1024;
 constexpr int kGridBlocksPerSm = 2;
 constexpr std::int64_t kGridMaxBlocksPerRow = 1024;
@@ -307,17 +305,16 @@ struct GridRowShape {
   std::int64_t blocks_per_row = 0;  ///< 0: the kernel cannot hold one slice per block
   std::int64_t rows_in_flight = 0;
   std::int64_t slice_vectors = 0;   ///< 16-byte vectors of each block's slice
-  int buffers = 1;                  ///< slices a block holds: 2 where the rows take several batches
 };
 
-/// The fewest blocks per row whose slices fit `slice_most` bytes, then as many as keep every one of
+/// The fewest blocks per row whose slices fit kGridSliceMost, then as many as keep every one of
 /// `resident_blocks` busy: rows_in_flight = the rows that many slices hold (at most `rows`), and
 /// the blocks spread over them.
-constexpr GridRowShape grid_row_slices(std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                       std::int64_t resident_blocks, std::int64_t slice_most) {
+constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
+                                      std::int64_t resident_blocks) {
   GridRowShape shape;
   const std::int64_t vectors = cols / static_cast<std::int64_t>(16 / element_size);
-  const std::int64_t most_vectors = slice_most / 16;
+  const std::int64_t most_vectors = kGridSliceMost / 16;
   const std::int64_t fewest = vectors > 0 ? (vectors + most_vectors - 1) / most_vectors : 1;
   if (rows < 1 || fewest > resident_blocks || fewest > kGridMaxBlocksPerRow) return shape;
   std::int64_t in_flight = resident_blocks / fewest;
@@ -329,18 +326,6 @@ constexpr GridRowShape grid_row_slices(std::int64_t rows, std::int64_t cols, std
   shape.rows_in_flight = in_flight;
   shape.slice_vectors = vectors > 0 ? (vectors + blocks - 1) / blocks : 1;
   return shape;
-}
-
-/// One slice a block where the grid holds every row at once (or where half slices cannot hold a
-/// row); otherwise two slices of at most half kGridSliceMost, so that batches overlap.
-constexpr GridRowShape grid_row_shape(std::int64_t rows, std::int64_t cols, std::size_t element_size,
-                                      std::int64_t resident_blocks) {
-  const GridRowShape whole = grid_row_slices(rows, cols, element_size, resident_blocks, kGridSliceMost);
-  if (whole.blocks_per_row == 0 || whole.rows_in_flight >= rows) return whole;
-  GridRowShape halves = grid_row_slices(rows, cols, element_size, resident_blocks, kGridSliceMost / 2);
-  if (halves.blocks_per_row == 0) return whole;
-  halves.buffers = 2;
-  return halves;
 }
 
 enum class SoftmaxKernel {

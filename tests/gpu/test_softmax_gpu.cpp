@@ -95,8 +95,8 @@ TEST_CASE("the shape-class softmax kernels and auto match the reference on large
   // short_rows: every lane-group shape of both paths (widths 1-1024, odd and whole vectors);
   // grid_row: few long rows of prime lengths, and 5 rows of 16 MiB (fp32), which the grid takes
   // one row at a time (its batches, its counters' reuse; verify calls it twice, so the counters'
-  // reset between calls is checked too), and 13 x 999983 and 16-bit 5 x 4194301, whose batches
-  // overlap (two half slices a block, a partial last batch); cluster_row: 517 vocabulary rows, more than twice the
+  // reset between calls is checked too), and 13 x 999983 (fp32: batches of 6 rows, the last
+  // one partial); cluster_row: 517 vocabulary rows, more than twice the
   // clusters an H100 or H200 holds at once (several waves of clusters).
   const std::vector<std::string> names{"packed_rows", "short_rows", "cluster_row", "grid_row", "split_row", "auto"};
   const auto variants = op.variants();

@@ -59,7 +59,7 @@ TEST_CASE("every own softmax variant and auto keep masked elements 0 and give Na
   // Every kernel class: rows of a few elements, short rows (packed, grain, body, vector, short
   // rows), rows a warp or block holds, register_row's and cluster_row's rows (2503 x 4099: several
   // waves of clusters, where 16-bit rows store their exponentials), vocabulary rows, and few long
-  // rows over many blocks (grid_row; 29 x 524309 in batches, two slices a block); odd widths
+  // rows over many blocks (grid_row; 29 x 524309 in batches, the last one partial); odd widths
   // throughout, so that rows start at every alignment.
   const std::vector<Shape> shapes{{37, 3},    {1000, 7},  {513, 33},    {300, 100},   {4099, 127},
                                   {129, 1000}, {65, 4097}, {9, 32776},   {2503, 4099}, {131, 50257},
