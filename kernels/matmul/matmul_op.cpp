@@ -303,14 +303,10 @@ Variant<MatmulArgs> wgmma_tma_stream_k() {
   return v;
 }
 
-/// The tail-split variant's name for `tile`: wgmma_tma_tail_split (128×256), _n192 or _n128.
+/// The tail-split variant's name for `tile` (auto's name for the same kernel): wgmma_tma_tail_split
+/// (128×256), _n192 or _n128.
 std::string tail_split_name(matmul::TmaTile tile) {
-  switch (tile) {
-    case matmul::TmaTile::n256: return "wgmma_tma_tail_split";
-    case matmul::TmaTile::n192: return "wgmma_tma_tail_split_n192";
-    case matmul::TmaTile::n128: return "wgmma_tma_tail_split_n128";
-  }
-  return "?";
+  return std::string(matmul::auto_kernel_name(matmul::tma_tail_split_kernel(matmul::tma_tile_n(tile))));
 }
 
 /// The staged TMA kernel with the last, partial round of tiles split over the SMs

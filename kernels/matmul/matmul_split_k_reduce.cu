@@ -18,6 +18,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
@@ -76,6 +77,7 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const std::int64_t position = (static_cast<std::int64_t>(blockIdx.x) * 32 + lane) * Width;
   const bool inside = position < elements;
+  wait_for_primary();
 
   Vector sum = Lane<Width>::zero();
   if (inside) {
@@ -108,6 +110,7 @@ __global__ void __launch_bounds__(kThreads)
   const std::int64_t first =
       (static_cast<std::int64_t>(blockIdx.x) * kThreads * kPositions + static_cast<int>(threadIdx.x)) * Width;
   Vector slice[kFewSplits][kPositions];
+  wait_for_primary();
 #pragma unroll
   for (int s = 0; s < kFewSplits; ++s) {
 #pragma unroll
@@ -135,10 +138,12 @@ void launch_width(const float* partials, int splits, std::int64_t elements, T* c
   if (splits <= kFewSplits) {
     const std::int64_t per_block = std::int64_t{kThreads} * kFewPositions<Width> * Width;
     const std::int64_t blocks = (elements + per_block - 1) / per_block;
-    split_k_reduce_few_kernel<T, Width><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+    launch_dependent(split_k_reduce_few_kernel<T, Width>, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream,
+                     partials, splits, elements, c);
   } else {
     const std::int64_t blocks = (elements + 32 * Width - 1) / (32 * Width);
-    split_k_reduce_kernel<T, Width><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(partials, splits, elements, c);
+    launch_dependent(split_k_reduce_kernel<T, Width>, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream,
+                     partials, splits, elements, c);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -37,6 +38,7 @@ __global__ void __launch_bounds__(kThreads)
   const int tile_elements = kWgmmaTileM * tile_n;
   const std::int64_t quads = static_cast<std::int64_t>(tail_tiles) * tile_elements / 4;
   const std::int64_t quad = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  wait_for_primary();
   if (quad >= quads) return;
   const int t = static_cast<int>(quad * 4 / tile_elements);
   const int within = static_cast<int>(quad * 4 - static_cast<std::int64_t>(t) * tile_elements);
@@ -68,8 +70,8 @@ void launch_reduce(const float* parts, T* c, Dims dims, int tile_n, const TailSp
   }
   const std::int64_t quads = static_cast<std::int64_t>(plan.tail_tiles) * kWgmmaTileM * tile_n / 4;
   const auto blocks = static_cast<unsigned>((quads + kThreads - 1) / kThreads);
-  tile_parts_reduce_kernel<T><<<blocks, kThreads, 0, stream>>>(parts, c, dims.m, dims.n, tile_n, plan.whole_tiles,
-                                                                plan.tail_tiles, plan.splits, plan.order);
+  launch_dependent(tile_parts_reduce_kernel<T>, dim3(blocks), dim3(kThreads), 0, stream, parts, c, dims.m, dims.n, tile_n,
+                   plan.whole_tiles, plan.tail_tiles, plan.splits, plan.order);
   KBENCH_CHECK_LAUNCH();
 }
 

@@ -67,6 +67,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/matmul_stream_k.hpp"
 #include "kernels/matmul/stream_k.cuh"
@@ -211,6 +212,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                             const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
+  if constexpr (S == Schedule::split_k || S == Schedule::tail_split) allow_dependents();  // the reduction's launch
   using Walk = std::conditional_t<
       S == Schedule::split_k, stream_k::SplitKWalk,
       std::conditional_t<S == Schedule::tail_split, stream_k::TailSplitWalk, stream_k::Walk<S == Schedule::stream_k>>>;
@@ -348,9 +350,26 @@ void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Di
     return true;
   }();
   (void)configured;
-  matmul_wgmma_tma_kernel<T, BN, kStaged, S><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
-      loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
-  KBENCH_CHECK_LAUNCH();
+  if constexpr (S == Schedule::stream_k) {
+    // Stream-K's blocks wait on each other's parts: a cooperative launch has them all resident at
+    // once, or fails, rather than waiting on a block that never starts.
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = P::kSmemBytes;
+    config.stream = stream;
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, matmul_wgmma_tma_kernel<T, BN, kStaged, S>, loads.a, loads.b, c_map, c,
+                                        dims.m, dims.n, dims.k, work));
+  } else {
+    matmul_wgmma_tma_kernel<T, BN, kStaged, S><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
+        loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
+    KBENCH_CHECK_LAUNCH();
+  }
 }
 
 /// Every tile whole, in `order`, on min(tiles, SMs) blocks.

@@ -5,6 +5,7 @@
 #include "kernels/sum/sum_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 
 #include <cooperative_groups.h>
 
@@ -108,6 +109,7 @@ template <typename T, int W>
 __global__ void __launch_bounds__(kLanesX* kLanesY)
     columns_stage1_kernel(const T* __restrict__ in, float* __restrict__ partials, std::int64_t rows, std::int64_t cols) {
   __shared__ float strip[kLanesY][kLanesX * W + 1];
+  allow_dependents();
   accumulate_strip<T, W>(in, rows, cols, strip);
   write_partials<W>(strip, partials, cols);
 }
@@ -183,6 +185,7 @@ template <typename T>
 __global__ void columns_stage2_kernel(const float* __restrict__ partials, T* __restrict__ out, std::int64_t cols,
                                       int chunks) {
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  wait_for_primary();
   if (col >= cols) return;
   float acc = 0.0f;
   for (int k = 0; k < chunks; ++k) acc += partials[k * cols + col];
@@ -233,7 +236,7 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
   }
   KBENCH_CHECK_LAUNCH();
   const auto blocks = static_cast<unsigned>((cols + kFinishBlock - 1) / kFinishBlock);
-  columns_stage2_kernel<T><<<blocks, kFinishBlock, 0, stream>>>(partials, out, cols, chunks);
+  launch_dependent(columns_stage2_kernel<T>, dim3(blocks), dim3(kFinishBlock), 0, stream, partials, out, cols, chunks);
   KBENCH_CHECK_LAUNCH();
 }
 

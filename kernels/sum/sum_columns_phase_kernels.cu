@@ -12,6 +12,7 @@
 #include "kernels/sum/sum_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 
 #include <stdexcept>
 
@@ -46,6 +47,7 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
                                 std::int64_t cols) {
   constexpr int W = kVector<T>;
   __shared__ float strip[kLanesY][kStripEntries<T> + 1];
+  allow_dependents();
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t rows_per_chunk = (rows + gridDim.y - 1) / gridDim.y;
   const std::int64_t row_begin = blockIdx.y * rows_per_chunk;
@@ -110,6 +112,7 @@ __global__ void __launch_bounds__(kLanesX* kLanesY)
   __shared__ float lane_sums[kLanesY][kLanesX + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t col = static_cast<std::int64_t>(blockIdx.x) * kLanesX + tx;
+  wait_for_primary();
   float acc = 0.0f;
   if (col < cols) {
     const auto s = static_cast<int>(col / kStripColumns<T>);
@@ -162,8 +165,8 @@ void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t c
   columns_phase_stage1_kernel<T><<<grid, dim3(kLanesX, kLanesY), 0, stream>>>(in, partials, rows, cols);
   KBENCH_CHECK_LAUNCH();
   const auto blocks = static_cast<unsigned>((cols + kLanesX - 1) / kLanesX);
-  columns_phase_stage2_kernel<T>
-      <<<blocks, dim3(kLanesX, kLanesY), 0, stream>>>(partials, out, cols, static_cast<int>(strips), chunks);
+  launch_dependent(columns_phase_stage2_kernel<T>, dim3(blocks), dim3(kLanesX, kLanesY), 0, stream, partials, out, cols,
+                   static_cast<int>(strips), chunks);
   KBENCH_CHECK_LAUNCH();
 }
 

@@ -411,13 +411,6 @@ std::size_t variant_index(const Op& op, const std::string& name) {
 
 /// Verifies `op`'s variant `name` on `workload`; false, with a warning naming `what`, where this
 /// device cannot run it (the caller stops: every later case would say the same).
-/// The tail-split variant on `tile`: wgmma_tma_tail_split, _n192, _n128.
-std::string tail_split_name(matmul::TmaTile tile) {
-  return tile == matmul::TmaTile::n256   ? "wgmma_tma_tail_split"
-         : tile == matmul::TmaTile::n192 ? "wgmma_tma_tail_split_n192"
-                                         : "wgmma_tma_tail_split_n128";
-}
-
 bool verify_forced(const Op& op, Workload& workload, const std::string& name, const std::string& what,
                    cudaStream_t stream) {
   const std::size_t v = variant_index(op, name);
@@ -594,7 +587,7 @@ TEST_CASE("wgmma_tma_tail_split on every tile: a partial last round split over K
       INFO(format_shape(shape) << " on " << sms << " SMs, tiles " << tile_n << " wide");
       REQUIRE(matmul::plan_tail_split(dims, tile_n, sms).splits >= 2);  // the shape has a tail to split
     }
-    check_tma_variant_on(tail_split_name(tile), shapes);
+    check_tma_variant_on(std::string(matmul::auto_kernel_name(matmul::tma_tail_split_kernel(tile_n))), shapes);
   }
 }
 
