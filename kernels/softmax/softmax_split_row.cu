@@ -5,6 +5,7 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "kernels/common/dependent_launch.cuh"
 #include "kernels/common/flat_tile.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
@@ -50,6 +51,7 @@ template <typename T>
 __global__ void __launch_bounds__(kSplitBlock)
     softmax_split_states_kernel(const T* __restrict__ x, std::int64_t cols, std::int64_t chunks,
                                 float* __restrict__ states) {
+  allow_dependents();  // kernel 2's blocks may be placed, and load x, once every block of this one runs
   const Chunk c = chunk_of(x, cols, chunks);
   const T* xr = x + c.row * cols;
   const auto* body = reinterpret_cast<const uint4*>(xr + c.span.head) + c.begin;
@@ -95,6 +97,7 @@ __global__ void __launch_bounds__(kSplitBlock)
     const int v = threadIdx.x + k * kSplitBlock;
     if (v < c.count) held[k] = body[v];  // issued before the combine, so their latency overlaps it
   }
+  wait_for_primary();  // x is only read by kernel 1, so its loads may go before kernel 1 has finished
   MaxSum state = empty_max_sum();
   const std::int64_t first = c.row * chunks;
   for (std::int64_t k = threadIdx.x; k < chunks; k += kSplitBlock) {
@@ -124,7 +127,8 @@ void launch_split_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, fl
   const auto grid = static_cast<unsigned>(rows * chunks);
   softmax_split_states_kernel<T><<<grid, kSplitBlock, 0, stream>>>(x, cols, chunks, states);
   KBENCH_CHECK_LAUNCH();
-  softmax_split_write_kernel<T><<<grid, kSplitBlock, 0, stream>>>(x, y, cols, chunks, states);
+  launch_dependent(softmax_split_write_kernel<T>, dim3(grid), dim3(kSplitBlock), 0, stream, x, y, cols, chunks,
+                   static_cast<const float*>(states));
   KBENCH_CHECK_LAUNCH();
 }
 
