@@ -21,7 +21,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -103,7 +103,7 @@ template <int kLanesDown, bool kVectorB, bool kPartial>
 __global__ void __launch_bounds__(kThreads, 2)
     matmul_outer_simt_kernel(const float* __restrict__ at, int at_pitch, const float* __restrict__ b,
                              float* __restrict__ c, int m, int n, int k, int chunks_per_split) {
-  allow_dependents();  // a split's reduction (launch_split_k_reduce) may be placed once every block runs
+  if constexpr (kPartial) allow_dependents();  // launch_split_k_reduce's blocks may be placed
   using S = OuterShape<kLanesDown>;
   extern __shared__ __align__(16) float shared[];
   const int tiles_n = ceil_div(n, S::kBN);

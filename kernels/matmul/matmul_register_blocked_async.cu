@@ -30,7 +30,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
@@ -121,7 +121,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     matmul_register_blocked_async_kernel(const float* __restrict__ a, const float* __restrict__ b,
                                          float* __restrict__ c, int m, int n, int k, int k_per_split) {
   __shared__ __align__(16) Ring ring;
-  allow_dependents();  // a split's reduction (launch_split_k_reduce) may be placed once every block runs
+  if constexpr (kPartial) allow_dependents();  // launch_split_k_reduce's blocks may be placed
 
   const TileCoord tile = grouped_tile(static_cast<int>(blockIdx.x), ceil_div(m, kBM), ceil_div(n, kBN), kGroup);
   const int block_row = tile.row * kBM;

@@ -34,7 +34,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -157,7 +157,7 @@ template <int kBM, bool Whole, bool kPartial, Copies kCopies>
 __global__ void __launch_bounds__(kThreads, Whole ? 1 : Tile<kBM>::kMinBlocks)
     matmul_small_simt_kernel(const float* __restrict__ a, int lda, const float* __restrict__ b, float* __restrict__ c,
                              int m, int n, int k, int chunks_per_split) {
-  allow_dependents();  // a split's reduction (launch_split_k_reduce) may be placed once every block runs
+  if constexpr (kPartial) allow_dependents();  // launch_split_k_reduce's blocks may be placed
   using T = Tile<kBM>;
   constexpr int kLaneRows = T::kLaneRows;
   extern __shared__ __align__(16) float shared[];  // kWarps rings of kRing pieces; then the partials

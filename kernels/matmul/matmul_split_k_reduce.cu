@@ -18,7 +18,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_device.cuh"
@@ -159,7 +159,6 @@ void launch_reduce(const float* partials, int splits, T* c, Dims dims, cudaStrea
   } else {
     launch_width<T, 1>(partials, splits, elements, c, stream);
   }
-  KBENCH_CHECK_LAUNCH();
 }
 
 }  // namespace

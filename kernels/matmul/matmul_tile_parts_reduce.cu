@@ -9,7 +9,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 
@@ -72,7 +72,6 @@ void launch_reduce(const float* parts, T* c, Dims dims, int tile_n, const TailSp
   const auto blocks = static_cast<unsigned>((quads + kThreads - 1) / kThreads);
   launch_dependent(tile_parts_reduce_kernel<T>, dim3(blocks), dim3(kThreads), 0, stream, parts, c, dims.m, dims.n, tile_n,
                    plan.whole_tiles, plan.tail_tiles, plan.splits, plan.order);
-  KBENCH_CHECK_LAUNCH();
 }
 
 }  // namespace

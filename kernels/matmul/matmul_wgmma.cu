@@ -37,7 +37,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/matmul/cp_async.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/wgmma.cuh"
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
   auto stage_of = [&](int step) { return base + static_cast<unsigned>((step % kStages) * kStageBytes); };
-  if constexpr (kPartial) allow_dependents();  // the reduction's launch
+  if constexpr (kPartial) allow_dependents();  // launch_split_k_reduce's blocks may be placed
 
   const TileCoord tile = grouped_tile(static_cast<int>(blockIdx.x), ceil_div(m, kBM), ceil_div(n, kBN), 8);
   const int block_row = tile.row * kBM, block_col = tile.col * kBN;

@@ -33,7 +33,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/tma.cuh"
 #include "kernels/matmul/wgmma_tf32.cuh"
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     matmul_wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap bt_map,
                              float* __restrict__ out, int m, int n, int k, int splits, int steps_per_split) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  allow_dependents();  // a split's reduction (launch_split_k_reduce) may be placed once every block runs
+  if (splits > 1) allow_dependents();  // launch_split_k_reduce's blocks may be placed
   extern __shared__ unsigned char smem[];
   const unsigned base = (static_cast<unsigned>(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
   const unsigned full_bars = base + kStages * kStageBytes, empty_bars = full_bars + kStages * 8;

@@ -67,7 +67,7 @@
 #include "kernels/matmul/matmul_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/matmul/matmul_device.cuh"
 #include "kernels/matmul/matmul_stream_k.hpp"
 #include "kernels/matmul/stream_k.cuh"
@@ -212,7 +212,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                             const stream_k::Work work) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using P = Plan<BN, kStaged>;
-  if constexpr (S == Schedule::split_k || S == Schedule::tail_split) allow_dependents();  // the reduction's launch
+  if constexpr (S == Schedule::split_k || S == Schedule::tail_split) {
+    allow_dependents();  // the reduction's blocks may be placed
+  }
   using Walk = std::conditional_t<
       S == Schedule::split_k, stream_k::SplitKWalk,
       std::conditional_t<S == Schedule::tail_split, stream_k::TailSplitWalk, stream_k::Walk<S == Schedule::stream_k>>>;
@@ -339,7 +341,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 /// Launches the instantiation on `blocks` blocks (stream-K's parts and flags compile only into its
-/// own, so the whole-tile kernels keep their registers); `c_map` is read only by the staged ones.
+/// own, so the whole-tile kernels keep their registers; its launch is cooperative); `c_map` is read
+/// only by the staged ones.
 template <typename T, int BN, bool kStaged, Schedule S = Schedule::whole>
 void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Dims dims, int blocks,
             const stream_k::Work& work, cudaStream_t stream) {
@@ -351,20 +354,10 @@ void launch(const WgmmaTmaOperands<T>& loads, const CUtensorMap& c_map, T* c, Di
   }();
   (void)configured;
   if constexpr (S == Schedule::stream_k) {
-    // Stream-K's blocks wait on each other's parts: a cooperative launch has them all resident at
-    // once, or fails, rather than waiting on a block that never starts.
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = P::kSmemBytes;
-    config.stream = stream;
-    cudaLaunchAttribute cooperative{};
-    cooperative.id = cudaLaunchAttributeCooperative;
-    cooperative.val.cooperative = 1;
-    config.attrs = &cooperative;
-    config.numAttrs = 1;
-    KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, matmul_wgmma_tma_kernel<T, BN, kStaged, S>, loads.a, loads.b, c_map, c,
-                                        dims.m, dims.n, dims.k, work));
+    // Stream-K's blocks wait on each other's parts: all resident at once, or the launch fails,
+    // rather than waiting on a block that never starts.
+    launch_cooperative(matmul_wgmma_tma_kernel<T, BN, kStaged, S>, dim3(static_cast<unsigned>(blocks)), dim3(kThreads),
+                       P::kSmemBytes, stream, loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);
   } else {
     matmul_wgmma_tma_kernel<T, BN, kStaged, S><<<static_cast<unsigned>(blocks), kThreads, P::kSmemBytes, stream>>>(
         loads.a, loads.b, c_map, c, dims.m, dims.n, dims.k, work);

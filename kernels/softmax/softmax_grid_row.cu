@@ -12,6 +12,7 @@
 #include "kernels/common/flat_tile.cuh"
 #include "kernels/common/bulk_copy.cuh"
 #include "kernels/common/device_flags.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
 #include <stdexcept>
@@ -110,7 +111,7 @@ __global__ void __launch_bounds__(kGridBlock)
       __stcg(slot_states + chunk, make_float2(block_state.m, block_state.d));
       add_release(arrived, 1u);  // orders the state before the count, with no reply to wait for
       const unsigned complete = static_cast<unsigned>((batch + 1) * per_row);
-      // Polled without sleeps (1-8 % faster than 64 ns sleeps, H200, session 33). A slot whose
+      // Polled without sleeps (1-8 % faster than 64 ns sleeps; softmax/NOTES.md). A slot whose
       // blocks never all arrive (co-residency broken) fails the launch after about 4 s at H100
       // clocks rather than hanging the run.
       const long long start = clock64();
@@ -185,20 +186,12 @@ void launch_grid_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, con
   }
   if (!same_phase(x, y)) throw std::invalid_argument("softmax grid_row: x and y moved since the plan");
   const std::int64_t blocks = plan.shape.blocks_per_row * plan.shape.rows_in_flight;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(kGridBlock);
-  config.dynamicSmemBytes = static_cast<std::size_t>(plan.shape.slice_vectors) * 16;
-  config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeCooperative;  // every block resident at once, or the launch fails
-  attribute.val.cooperative = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
   float* states = static_cast<float*>(scratch);
   auto* counters = reinterpret_cast<unsigned*>(states + 4 * blocks);
-  KBENCH_CUDA_CALL(cudaLaunchKernelEx(&config, softmax_grid_row_kernel<T>, x, y, rows, cols, plan.shape, states,
-                                      counters));
+  // Every block resident at once, or the launch fails: the blocks of a row wait on each other.
+  launch_cooperative(softmax_grid_row_kernel<T>, dim3(static_cast<unsigned>(blocks)), dim3(kGridBlock),
+                     static_cast<std::size_t>(plan.shape.slice_vectors) * 16, stream, x, y, rows, cols, plan.shape,
+                     states, counters);
 }
 
 #define KBENCH_INSTANTIATE_GRID_ROW(T)                                                                       \

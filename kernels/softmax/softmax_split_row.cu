@@ -5,7 +5,7 @@
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include "harness/device/cuda_check.hpp"
-#include "kernels/common/dependent_launch.cuh"
+#include "kernels/common/launch_attributes.cuh"
 #include "kernels/common/flat_tile.cuh"
 #include "kernels/softmax/softmax_device.cuh"
 
@@ -127,9 +127,7 @@ void launch_split_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, fl
   const auto grid = static_cast<unsigned>(rows * chunks);
   softmax_split_states_kernel<T><<<grid, kSplitBlock, 0, stream>>>(x, cols, chunks, states);
   KBENCH_CHECK_LAUNCH();
-  launch_dependent(softmax_split_write_kernel<T>, dim3(grid), dim3(kSplitBlock), 0, stream, x, y, cols, chunks,
-                   static_cast<const float*>(states));
-  KBENCH_CHECK_LAUNCH();
+  launch_dependent(softmax_split_write_kernel<T>, dim3(grid), dim3(kSplitBlock), 0, stream, x, y, cols, chunks, states);
 }
 
 template void launch_split_row<float>(const float*, float*, std::int64_t, std::int64_t, float*, cudaStream_t);

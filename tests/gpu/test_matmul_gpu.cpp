@@ -95,15 +95,18 @@ Variant<MatmulArgs> wgmma_split_k(int splits) {
   return v;
 }
 
-std::string wgmma_tma_split_k_name(matmul::TmaTile tile, int splits) {
-  return "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits);
+std::string wgmma_tma_split_k_name(matmul::TmaTile tile, int splits, bool in_graph = false) {
+  return "wgmma_tma_split_k_n" + std::to_string(matmul::tma_tile_n(tile)) + "_" + std::to_string(splits) +
+         (in_graph ? "_graph" : "");
 }
 
 /// The TMA kernel's split-K (launch_wgmma_tma_partials on `tile`) with a fixed split count, then
-/// launch_split_k_reduce; shapes TMA can address only (K and N multiples of 8).
-Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
+/// launch_split_k_reduce (a dependent launch); shapes TMA can address only (K and N multiples of
+/// 8). `in_graph`: each call captures the two launches in a CUDA graph and replays it, as hot mode
+/// does.
+Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits, bool in_graph = false) {
   Variant<MatmulArgs> v;
-  v.name = wgmma_tma_split_k_name(tile, splits);
+  v.name = wgmma_tma_split_k_name(tile, splits, in_graph);
   v.description = "test-only: the TMA kernel's partials over a fixed number of K splits, then their reduction";
   v.dtypes = {DType::f16, DType::bf16};
   v.cannot_run = [](const MatmulArgs& args) {
@@ -112,7 +115,7 @@ Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
     return matmul::wgmma_tma_unsupported(dims, args.a, args.b, args.c);
   };
-  v.prepare = [tile, splits](const MatmulArgs& args) -> CallFn {
+  v.prepare = [tile, splits, in_graph](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
     auto workspace = poisoned_slices(splits, dims);
     return dispatch_dtype(args.dtype, [&](auto tag) -> CallFn {
@@ -121,9 +124,19 @@ Variant<MatmulArgs> wgmma_tma_split_k(matmul::TmaTile tile, int splits) {
         throw std::logic_error("wgmma_tma_split_k: 16-bit only");
       } else {
         const auto maps = matmul::make_wgmma_tma_operands(static_cast<const T*>(args.a), static_cast<const T*>(args.b), dims);
-        return [tile, splits, args, dims, workspace, maps](cudaStream_t stream) {
+        auto call = [tile, splits, args, dims, workspace, maps](cudaStream_t stream) {
           matmul::launch_wgmma_tma_partials(maps, workspace->as<float>(), dims, tile, splits, stream);
           matmul::launch_split_k_reduce(workspace->as<float>(), splits, static_cast<T*>(args.c), dims, stream);
+        };
+        if (!in_graph) return call;
+        // Once eagerly, so that the kernels and their attributes are loaded outside the capture;
+        // then C and the slices poisoned again, and the captured graph replayed.
+        return [call, args, dims, workspace](cudaStream_t stream) {
+          call(stream);
+          const std::size_t c_bytes = std::size_t(dims.m) * dims.n * sizeof(T);
+          REQUIRE(cudaMemsetAsync(args.c, 0xFF, c_bytes, stream) == cudaSuccess);
+          REQUIRE(cudaMemsetAsync(workspace->as<float>(), 0xFF, workspace->bytes(), stream) == cudaSuccess);
+          CapturedGraph(stream, call).launch(stream);
         };
       }
     });
@@ -302,6 +315,7 @@ const Op& matmul_with_split_variants() {
     for (int splits : kForcedSplits) {
       r.add_variant("matmul", wgmma_split_k(splits));
       for (matmul::TmaTile tile : kTmaTiles) r.add_variant("matmul", wgmma_tma_split_k(tile, splits));
+      r.add_variant("matmul", wgmma_tma_split_k(matmul::TmaTile::n256, splits, true));
       for (Fp32Split kernel : kFp32Splits) r.add_variant("matmul", fp32_split_k(kernel, splits));
     }
     for (matmul::SimtSmallRows rows : kSimtSmallRows) {
@@ -1017,6 +1031,23 @@ TEST_CASE("the TMA kernel's split-K matches the reference on every tile for any 
           if (!verify_forced(op, *workload, name, "TMA split-K", stream.get())) return;
         }
       }
+    }
+  }
+}
+
+TEST_CASE("the TMA kernel's split-K replayed from a CUDA graph (the reduction a dependent launch) matches the reference",
+          "[gpu][matmul][wgmma_tma_split_k]") {
+  // Each call poisons C and the slices (NaN bits) before the replay: a reduction that read the
+  // slices before the split kernel had written them would fail the check.
+  const Op& op = matmul_with_split_variants();
+  CudaStream stream;
+  for (const Shape& shape : {Shape{257, 136, 4104}, Shape{512, 384, 2048}}) {
+    const std::uint64_t seed = fresh_seed();
+    auto workload = op.prepare({shape, DType::bf16, "test"}, seed);
+    for (int splits : kForcedSplits) {
+      const std::string name = wgmma_tma_split_k_name(matmul::TmaTile::n256, splits, true);
+      INFO(name << ", bf16 " << format_shape(shape) << " seed " << seed);
+      if (!verify_forced(op, *workload, name, "TMA split-K in a graph", stream.get())) return;
     }
   }
 }
