@@ -15,9 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <mutex>
 #include <utility>
-#include <vector>
 
 namespace kbench {
 
@@ -64,28 +62,20 @@ void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::s
 }
 
 /// Whether `kernel`, as it runs on the current device, was compiled from code for compute
-/// capability 9.0 or later (so that its griddepcontrol instructions are there); read once per
-/// kernel (kbench uses one device per process).
+/// capability 9.0 or later (so that its griddepcontrol instructions are there).
 inline bool runs_dependent_launch(const void* kernel) {
-  static std::mutex mutex;
-  static std::vector<std::pair<const void*, bool>> known;
-  const std::lock_guard<std::mutex> lock(mutex);
-  for (const auto& [seen, runs] : known) {
-    if (seen == kernel) return runs;
-  }
   cudaFuncAttributes attributes{};
   KBENCH_CUDA_CALL(cudaFuncGetAttributes(&attributes, kernel));
-  const bool runs = attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
-  known.emplace_back(kernel, runs);
-  return runs;
+  return attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
 }
 
-/// Launches `kernel` on `stream` as the dependent of the kernel launched before it (programmatic
-/// stream serialization) where its code allows (runs_dependent_launch); a plain launch elsewhere.
-/// `kernel` must call wait_for_primary() as the header says.
-template <typename... Params, typename... Args>
-void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
-                      cudaStream_t stream, Args&&... args) {
+/// Launches `kKernel` on `stream` as the dependent of the kernel launched before it (programmatic
+/// stream serialization) where its code allows (runs_dependent_launch, read on the first launch:
+/// kbench uses one device per process); a plain launch elsewhere. `kKernel` must call
+/// wait_for_primary() as the header says.
+template <auto kKernel, typename... Args>
+void launch_dependent(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  static const bool runs = runs_dependent_launch(reinterpret_cast<const void*>(kKernel));
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
@@ -95,8 +85,8 @@ void launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block, std::siz
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;
   config.attrs = &dependent;
-  config.numAttrs = runs_dependent_launch(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
-  launch_configured(config, kernel, std::forward<Args>(args)...);
+  config.numAttrs = runs ? 1 : 0;
+  launch_configured(config, kKernel, std::forward<Args>(args)...);
 }
 
 }  // namespace kbench

@@ -138,12 +138,12 @@ void launch_width(const float* partials, int splits, std::int64_t elements, T* c
   if (splits <= kFewSplits) {
     const std::int64_t per_block = std::int64_t{kThreads} * kFewPositions<Width> * Width;
     const std::int64_t blocks = (elements + per_block - 1) / per_block;
-    launch_dependent(split_k_reduce_few_kernel<T, Width>, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream,
-                     partials, splits, elements, c);
+    const dim3 grid(static_cast<unsigned>(blocks));
+    launch_dependent<split_k_reduce_few_kernel<T, Width>>(grid, dim3(kThreads), 0, stream, partials, splits, elements, c);
   } else {
     const std::int64_t blocks = (elements + 32 * Width - 1) / (32 * Width);
-    launch_dependent(split_k_reduce_kernel<T, Width>, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), 0, stream,
-                     partials, splits, elements, c);
+    const dim3 grid(static_cast<unsigned>(blocks));
+    launch_dependent<split_k_reduce_kernel<T, Width>>(grid, dim3(kThreads), 0, stream, partials, splits, elements, c);
   }
 }
 

@@ -70,8 +70,8 @@ void launch_reduce(const float* parts, T* c, Dims dims, int tile_n, const TailSp
   }
   const std::int64_t quads = static_cast<std::int64_t>(plan.tail_tiles) * kWgmmaTileM * tile_n / 4;
   const auto blocks = static_cast<unsigned>((quads + kThreads - 1) / kThreads);
-  launch_dependent(tile_parts_reduce_kernel<T>, dim3(blocks), dim3(kThreads), 0, stream, parts, c, dims.m, dims.n, tile_n,
-                   plan.whole_tiles, plan.tail_tiles, plan.splits, plan.order);
+  launch_dependent<tile_parts_reduce_kernel<T>>(dim3(blocks), dim3(kThreads), 0, stream, parts, c, dims.m, dims.n,
+                                               tile_n, plan.whole_tiles, plan.tail_tiles, plan.splits, plan.order);
 }
 
 }  // namespace

@@ -127,7 +127,8 @@ void launch_split_row(const T* x, T* y, std::int64_t rows, std::int64_t cols, fl
   const auto grid = static_cast<unsigned>(rows * chunks);
   softmax_split_states_kernel<T><<<grid, kSplitBlock, 0, stream>>>(x, cols, chunks, states);
   KBENCH_CHECK_LAUNCH();
-  launch_dependent(softmax_split_write_kernel<T>, dim3(grid), dim3(kSplitBlock), 0, stream, x, y, cols, chunks, states);
+  launch_dependent<softmax_split_write_kernel<T>>(dim3(grid), dim3(kSplitBlock), 0, stream, x, y, cols, chunks,
+                                                  states);
 }
 
 template void launch_split_row<float>(const float*, float*, std::int64_t, std::int64_t, float*, cudaStream_t);

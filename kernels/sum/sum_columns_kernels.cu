@@ -236,7 +236,7 @@ void launch_columns_two_stage(const T* in, T* out, std::int64_t rows, std::int64
   }
   KBENCH_CHECK_LAUNCH();
   const auto blocks = static_cast<unsigned>((cols + kFinishBlock - 1) / kFinishBlock);
-  launch_dependent(columns_stage2_kernel<T>, dim3(blocks), dim3(kFinishBlock), 0, stream, partials, out, cols, chunks);
+  launch_dependent<columns_stage2_kernel<T>>(dim3(blocks), dim3(kFinishBlock), 0, stream, partials, out, cols, chunks);
 }
 
 std::int64_t column_strips(const void* in, std::int64_t cols, std::size_t element_size) {

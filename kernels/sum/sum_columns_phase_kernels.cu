@@ -165,7 +165,7 @@ void launch_columns_phase(const T* in, T* out, std::int64_t rows, std::int64_t c
   columns_phase_stage1_kernel<T><<<grid, dim3(kLanesX, kLanesY), 0, stream>>>(in, partials, rows, cols);
   KBENCH_CHECK_LAUNCH();
   const auto blocks = static_cast<unsigned>((cols + kLanesX - 1) / kLanesX);
-  launch_dependent(columns_phase_stage2_kernel<T>, dim3(blocks), dim3(kLanesX, kLanesY), 0, stream, partials, out, cols,
+  launch_dependent<columns_phase_stage2_kernel<T>>(dim3(blocks), dim3(kLanesX, kLanesY), 0, stream, partials, out, cols,
                    static_cast<int>(strips), chunks);
 }
 
