@@ -35,10 +35,18 @@ __device__ __forceinline__ void wait_for_primary() {
 #endif
 }
 
-/// Launches `kernel` as `config` says; a failed launch throws CudaError and leaves no error
-/// behind for the next launch's check.
+/// Launches `kernel` with the first `count` of `attributes`; a failed launch throws CudaError and
+/// leaves no error behind for the next launch's check.
 template <typename... Params, typename... Args>
-void launch_configured(const cudaLaunchConfig_t& config, void (*kernel)(Params...), Args&&... args) {
+void launch_with(cudaLaunchAttribute* attributes, unsigned count, void (*kernel)(Params...), dim3 grid,
+                 dim3 block, std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = count;
   const cudaError_t status = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
   if (status != cudaSuccess) (void)cudaGetLastError();
   KBENCH_CUDA_CALL(status);
@@ -48,17 +56,10 @@ void launch_configured(const cudaLaunchConfig_t& config, void (*kernel)(Params..
 template <typename... Params, typename... Args>
 void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
                         cudaStream_t stream, Args&&... args) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared_bytes;
-  config.stream = stream;
   cudaLaunchAttribute cooperative{};
   cooperative.id = cudaLaunchAttributeCooperative;
   cooperative.val.cooperative = 1;
-  config.attrs = &cooperative;
-  config.numAttrs = 1;
-  launch_configured(config, kernel, std::forward<Args>(args)...);
+  launch_with(&cooperative, 1, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
 /// Whether `kernel`, as it runs on the current device, was compiled from code for compute
@@ -76,17 +77,10 @@ inline bool runs_dependent_launch(const void* kernel) {
 template <auto kKernel, typename... Args>
 void launch_dependent(dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
   static const bool runs = runs_dependent_launch(reinterpret_cast<const void*>(kKernel));
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared_bytes;
-  config.stream = stream;
   cudaLaunchAttribute dependent{};
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &dependent;
-  config.numAttrs = runs ? 1 : 0;
-  launch_configured(config, kKernel, std::forward<Args>(args)...);
+  launch_with(&dependent, runs ? 1 : 0, kKernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
 }  // namespace kbench
