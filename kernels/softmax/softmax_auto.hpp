@@ -203,11 +203,14 @@ constexpr bool grain_rows_reachable(std::size_t element_size, int grain, int lan
 /// where grain_rows moves 2 or 4 and packed_rows stages the row in shared memory.
 /// Elements of a 16-byte vector.
 constexpr std::int64_t body_rows_vector(std::size_t element_size) { return 16 / static_cast<std::int64_t>(element_size); }
-/// Two vectors' worth, up to 4 vectors on each of 32 lanes.
+/// Two vectors' worth, up to kBodyRowsMostVectors vectors on each of 32 lanes.
+constexpr int kBodyRowsMostVectors = 8;
 constexpr std::int64_t body_rows_min_cols(std::size_t element_size) { return 2 * body_rows_vector(element_size); }
-constexpr std::int64_t body_rows_max_cols(std::size_t element_size) { return 4 * 32 * body_rows_vector(element_size); }
+constexpr std::int64_t body_rows_max_cols(std::size_t element_size) {
+  return kBodyRowsMostVectors * 32 * body_rows_vector(element_size);
+}
 constexpr std::int64_t kBodyRowsMinCols = body_rows_min_cols(2);  ///< 16-bit: 16
-constexpr std::int64_t kBodyRowsMaxCols = body_rows_max_cols(2);  ///< 16-bit: 1024
+constexpr std::int64_t kBodyRowsMaxCols = body_rows_max_cols(2);  ///< 16-bit: 2048
 constexpr std::int64_t kBodyRowsAutoMinColsFp32 = 48;  ///< auto_takes_body_rows: fp32 from here
 
 /// 16-byte body vectors per lane in flight before the first reduction, in bytes, for lanes of one
@@ -218,7 +221,7 @@ constexpr int kBodyRowsBytesInFlight = 32;
 
 struct BodyRowsShape {
   int lanes = 4;    ///< per row, a power of two, 4 to 32
-  int vectors = 1;  ///< body vectors per lane and row: 1, 2 or 4 (2 and 4 with 32 lanes)
+  int vectors = 1;  ///< body vectors per lane and row: 1, 2, 4 or 8 (2-8 with 32 lanes)
   int edges = 0;    ///< head and tail elements per lane and row
   int rows = 1;     ///< rows per lane group in flight
 };
@@ -377,26 +380,36 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// against 25.3 (it won 33 and 61 by 5 %). At 100 columns (8-byte grains) grain_rows kept the lead
 /// (14.1 against 15.0).
 ///
-/// 16-bit rows of kGrainRowsMaxCols + 1..kBodyRowsMaxCols columns that are not whole 16-byte
+/// 16-bit rows of kGrainRowsMaxCols + 1..kBodyRowsAutoMaxCols columns that are not whole 16-byte
 /// vectors (cols % 8 != 0), x and y 16-byte aligned: body_rows with 2-4 body vectors a lane, ahead
 /// of packed_rows' shared-memory tiles (H100, session 9: fp16 32768x999 64.9 µs against a 42.9 µs
 /// copy roof, 66 %; session 13's fresh draw: bf16 7x2047x999 31.6 against 22.3, 71 %). Measured
 /// (H100, session 14, cold µs; NOTES.md, "body_rows past 256 columns"): 32768x999 48.0 (89 %),
 /// 7x2047x999 22.9 (97 %), 262144x263 96.5 (94 %), 16384x1023 25.7 (84 %), 65536x257 26.4 (82 %),
 /// 32768x513 24.8-26.4 (82-87 %); 131071x300 73.6-78.1 (69-74 %, packed_rows 78.0, cuDNN 70-72).
+/// And past 1024 columns to kBodyRowsAutoMaxCols (8 vector slots a lane, the exponentials computed
+/// twice), ahead of register_row's 64-thread blocks. H200, session 34, cold µs, bf16 (NOTES.md,
+/// "body_rows up to 2048 16-bit columns"): 32715x1071 39.2 against 49.6 (copy 37.3), 65537x1100
+/// 75.0 against 93.9, 16384x1025 20.1 against 23.8, 100003x1031 108.3 against 121.2, 30011x1283
+/// 40.0 against 46.5, 25810x1407 38.4 against 41.6, 50000x1500 75.1 against 77.6 (fp16 75.0
+/// against 73.9); past it register_row: 16384x1801 31.9 against 32.4 (fp16 31.7 against 31.0),
+/// 20011x1999 43.2 against 40.5, 8192x2047 21.0 against 19.7. fp32 (8 slots from 513 columns)
+/// lost to register_row or packed_rows at 513-1023 and keeps them.
 ///
-/// fp32 rows of kBodyRowsAutoMinColsFp32..body_rows_max_cols (512) columns that are not whole
+/// fp32 rows of kBodyRowsAutoMinColsFp32..kBodyRowsAutoMaxColsFp32 columns that are not whole
 /// vectors, x and y 16-byte aligned: body_rows, ahead of warp_rows (48-256) and packed_rows
 /// (257-512). H100, session 15, cold µs (NOTES.md, "body_rows for fp32"): 65536x257 45.5 against
 /// packed_rows' 53.5 and cuDNN's 45.7; 32768x385 35.2 (40.5; cuDNN 34.1); 16384x511 23.5 (26.4;
 /// 23.3); 65536x129 24.0 against warp_rows' 31.4 (cuDNN 24.8); 262144x61 45.2 (46.4; 44.6).
 constexpr std::int64_t kBodyRowsAutoMinCols = 65;
+constexpr std::int64_t kBodyRowsAutoMaxCols = 1536;
+constexpr std::int64_t kBodyRowsAutoMaxColsFp32 = 512;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   if (!layout.aligned) return false;
-  if (element_size == 4) return cols >= kBodyRowsAutoMinColsFp32 && cols <= body_rows_max_cols(4) && cols % 4 != 0;
+  if (element_size == 4) return cols >= kBodyRowsAutoMinColsFp32 && cols <= kBodyRowsAutoMaxColsFp32 && cols % 4 != 0;
   if (element_size != 2 || cols < kBodyRowsAutoMinCols) return false;
   if (cols <= kGrainRowsMaxCols) return cols % 4 != 0;
-  return cols <= kBodyRowsMaxCols && cols % 8 != 0;
+  return cols <= kBodyRowsAutoMaxCols && cols % 8 != 0;
 }
 
 /// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute

@@ -1,8 +1,8 @@
-// Softmax of many short rows of any width (16-bit up to 1024 columns, fp32 up to 512) with
+// Softmax of many short rows of any width (16-bit up to 2048 columns, fp32 up to 1024) with
 // 16-byte loads (kernels/softmax/NOTES.md, "body_rows"): grain_rows' structure (a group of lanes
 // per row, the groups of a warp on consecutive rows, every load issued before the first shuffle,
 // no shared memory, no barrier), but a row of odd width is not read element by element. Each row
-// is cut where the tensor's 16-byte boundaries fall: its aligned body goes by 16-byte vectors, 1-4
+// is cut where the tensor's 16-byte boundaries fall: its aligned body goes by 16-byte vectors, 1-8
 // per lane, and the head before it and the tail after it (at most 7 16-bit or 3 fp32 elements
 // each) by element loads spread over the group's lanes. Where the row starts moves by cols elements from row to row, so
 // the cut is computed per row from the row's first element; x and y must be 16-byte aligned.
@@ -41,6 +41,34 @@ __device__ __forceinline__ RowCut<kVec> cut_row(int start_phase, int cols) {
   cut.vectors = (cols - cut.head) / kVec;
   cut.edges = cols - kVec * cut.vectors;
   return cut;
+}
+
+/// Lanes of up to this many body vectors a row hold the row's values as floats from the max to the
+/// write (one ex2 an element); lanes of more keep only the loaded vectors (the file's kernel).
+constexpr int kBodyRowsStoredMaxVectors = 4;
+
+/// Turns a lane's edge values (log2 units) into 2^(value - row_max) where `inside(e)`, 0 elsewhere,
+/// and returns their sum.
+template <int kEdges, int kSlots, typename Inside>
+__device__ __forceinline__ float edge_exponentials(float (&e_v)[kSlots], float row_max, Inside inside) {
+  float sum = 0.0f;
+#pragma unroll
+  for (int e = 0; e < kEdges; ++e) {
+    e_v[e] = inside(e) ? fast_exp2(e_v[e] - row_max) : 0.0f;
+    sum += e_v[e];
+  }
+  return sum;
+}
+
+/// Stores a lane's edge exponentials times `scale` at their elements of the row at `row`.
+template <int kEdges, typename T, int kSlots, int kVec>
+__device__ __forceinline__ void store_edges(T* row, const float (&e_v)[kSlots], float scale, const RowCut<kVec>& cut,
+                                            int lane, bool live, int lanes) {
+#pragma unroll
+  for (int e = 0; e < kEdges; ++e) {
+    const int slot = lane + e * lanes;
+    if (live && slot < cut.edges) row[cut.edge_element(slot)] = from_float<T>(e_v[e] * scale);
+  }
 }
 
 /// Warp w of the grid takes rows [w x kGroups x kRows, +kGroups x kRows): in step r, group g takes
@@ -93,52 +121,83 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
     const int start = start_of(r);
     const RowCut<kVec> cut = cut_row<kVec>((phase0 + start) & (kVec - 1), cols);
     bool body_valid[kVectors];
-    // Values in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
-    float v[kVectors][kVec];
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) body_valid[k] = live(r) && vector_of(k) < cut.vectors;
+    // The edges, in log2 units (x log2 e), so that each exponential is one subtract and one ex2.
     float e_v[kSlots];
     float row_max = negative_infinity();
-#pragma unroll
-    for (int k = 0; k < kVectors; ++k) {
-      body_valid[k] = live(r) && vector_of(k) < cut.vectors;
-      unpack<T>(body[r][k], v[k]);
-#pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        v[k][j] *= kLog2e;
-        if (body_valid[k]) row_max = fmaxf(row_max, v[k][j]);
-      }
-    }
 #pragma unroll
     for (int e = 0; e < kEdges; ++e) {
       e_v[e] = to_float(edge[r][e]) * kLog2e;
       if (live(r) && lane + e * kLanes < cut.edges) row_max = fmaxf(row_max, e_v[e]);
     }
-    row_max = ring::group_allreduce<kLanes>(row_max, MaxOp{});
-    float sum = 0.0f;
+    if constexpr (kVectors <= kBodyRowsStoredMaxVectors) {
+      // The body's values in log2 units, held as floats from the max to the write.
+      float v[kVectors][kVec];
 #pragma unroll
-    for (int k = 0; k < kVectors; ++k) {
+      for (int k = 0; k < kVectors; ++k) {
+        unpack<T>(body[r][k], v[k]);
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        v[k][j] = body_valid[k] ? fast_exp2(v[k][j] - row_max) : 0.0f;
-        sum += v[k][j];
+        for (int j = 0; j < kVec; ++j) {
+          v[k][j] *= kLog2e;
+          if (body_valid[k]) row_max = fmaxf(row_max, v[k][j]);
+        }
       }
-    }
+      row_max = ring::group_allreduce<kLanes>(row_max, MaxOp{});
+      float sum = 0.0f;
 #pragma unroll
-    for (int e = 0; e < kEdges; ++e) {
-      e_v[e] = live(r) && lane + e * kLanes < cut.edges ? fast_exp2(e_v[e] - row_max) : 0.0f;
-      sum += e_v[e];
-    }
-    const float inverse_sum = fast_reciprocal(ring::group_allreduce<kLanes>(sum, SumOp{}));
+      for (int k = 0; k < kVectors; ++k) {
 #pragma unroll
-    for (int k = 0; k < kVectors; ++k) {
-      if (!body_valid[k]) continue;
+        for (int j = 0; j < kVec; ++j) {
+          v[k][j] = body_valid[k] ? fast_exp2(v[k][j] - row_max) : 0.0f;
+          sum += v[k][j];
+        }
+      }
+      sum += edge_exponentials<kEdges>(e_v, row_max, [&](int e) { return live(r) && lane + e * kLanes < cut.edges; });
+      const float inverse_sum = fast_reciprocal(ring::group_allreduce<kLanes>(sum, SumOp{}));
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) v[k][j] *= inverse_sum;
-      *reinterpret_cast<uint4*>(ys + start + cut.head + kVec * vector_of(k)) = pack<T>(v[k]);
-    }
+      for (int k = 0; k < kVectors; ++k) {
+        if (!body_valid[k]) continue;
 #pragma unroll
-    for (int e = 0; e < kEdges; ++e) {
-      const int slot = lane + e * kLanes;
-      if (live(r) && slot < cut.edges) ys[start + cut.edge_element(slot)] = from_float<T>(e_v[e] * inverse_sum);
+        for (int j = 0; j < kVec; ++j) v[k][j] *= inverse_sum;
+        *reinterpret_cast<uint4*>(ys + start + cut.head + kVec * vector_of(k)) = pack<T>(v[k]);
+      }
+      store_edges<kEdges>(ys + start, e_v, inverse_sum, cut, lane, live(r), kLanes);
+    } else {
+      // Only the loaded vectors are held (floats of 8 vectors would take ~100 registers): the
+      // max reads them, the sum takes 2^(x log2 e - max), and the write 2^(x log2 e - max -
+      // log2 sum), so each body element costs two ex2 and the write no multiply.
+#pragma unroll
+      for (int k = 0; k < kVectors; ++k) {
+        if (!body_valid[k]) continue;
+        float t[kVec];
+        unpack<T>(body[r][k], t);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) row_max = fmaxf(row_max, t[j] * kLog2e);
+      }
+      row_max = ring::group_allreduce<kLanes>(row_max, MaxOp{});
+      float sum = 0.0f;
+#pragma unroll
+      for (int k = 0; k < kVectors; ++k) {
+        if (!body_valid[k]) continue;
+        float t[kVec];
+        unpack<T>(body[r][k], t);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) sum += fast_exp2(fmaf(t[j], kLog2e, -row_max));
+      }
+      sum += edge_exponentials<kEdges>(e_v, row_max, [&](int e) { return live(r) && lane + e * kLanes < cut.edges; });
+      sum = ring::group_allreduce<kLanes>(sum, SumOp{});
+      const float offset = row_max + fast_log2(sum);
+#pragma unroll
+      for (int k = 0; k < kVectors; ++k) {
+        if (!body_valid[k]) continue;
+        float t[kVec];
+        unpack<T>(body[r][k], t);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) t[j] = fast_exp2(fmaf(t[j], kLog2e, -offset));
+        *reinterpret_cast<uint4*>(ys + start + cut.head + kVec * vector_of(k)) = pack<T>(t);
+      }
+      store_edges<kEdges>(ys + start, e_v, fast_reciprocal(sum), cut, lane, live(r), kLanes);
     }
   }
 }
@@ -179,7 +238,8 @@ void launch_wide(const T* x, T* y, std::int64_t rows, std::int64_t cols, const B
     case 1: return launch_edges<T, kBytesInFlight, 32, 1>(x, y, rows, cols, s, stream);
     case 2: return launch_edges<T, kBytesInFlight, 32, 2>(x, y, rows, cols, s, stream);
     case 4: return launch_edges<T, kBytesInFlight, 32, 4>(x, y, rows, cols, s, stream);
-    default: throw std::logic_error("softmax body_rows: body vectors per lane not 1, 2 or 4");
+    case 8: return launch_edges<T, kBytesInFlight, 32, 8>(x, y, rows, cols, s, stream);
+    default: throw std::logic_error("softmax body_rows: body vectors per lane not 1, 2, 4 or 8");
   }
 }
 

@@ -92,9 +92,9 @@ void launch_warp_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cu
 template <typename T>
 void launch_grain_rows(const T* x, T* y, std::int64_t rows, std::int64_t cols, cudaStream_t stream);
 
-/// Many short rows of any width, body_rows_min_cols to body_rows_max_cols elements (16-bit 16-1024,
-/// fp32 8-512), x and y 16-byte aligned (softmax_auto.hpp, body_rows_shape): a group of 4-32 lanes
-/// per row, each lane loading 1-4 16-byte vectors of the row's aligned body and its share of the
+/// Many short rows of any width, body_rows_min_cols to body_rows_max_cols elements (16-bit 16-2048,
+/// fp32 8-1024), x and y 16-byte aligned (softmax_auto.hpp, body_rows_shape): a group of 4-32 lanes
+/// per row, each lane loading 1-8 16-byte vectors of the row's aligned body and its share of the
 /// head and tail elements, at least kBodyRowsBytesInFlight bytes of vectors per lane before the
 /// first reduction; shuffle reductions, stores of the same widths, no shared memory. Other rows
 /// and unaligned tensors run launch_grain_rows.

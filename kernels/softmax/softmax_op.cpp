@@ -192,8 +192,8 @@ Variant<SoftmaxArgs> grain_rows() {
 Variant<SoftmaxArgs> body_rows() {
   Variant<SoftmaxArgs> v;
   v.name = "body_rows";
-  v.description = "rows of any width in aligned tensors (16-bit 16-1024 elements, fp32 8-512), no shared memory: a group "
-                  "of 4-32 lanes per row loads the row's aligned body as 16-byte vectors (1-4 per lane) and its head and tail "
+  v.description = "rows of any width in aligned tensors (16-bit 16-2048 elements, fp32 8-1024), no shared memory: a group "
+                  "of 4-32 lanes per row loads the row's aligned body as 16-byte vectors (1-8 per lane) and its head and tail "
                   "elements singly, at least 32 bytes of vectors per lane in flight before the first shuffle reduction; "
                   "other rows run grain_rows";
   v.launch = body_rows_kernel;
@@ -347,7 +347,7 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1024 not a multiple of 8 "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1536 not a multiple of 8 "
       "and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
       "thread_rows for 16-bit rows of 17-64 odd columns (and of 18-30 even ones not a multiple of 4) in aligned "
       "tensors on Hopper, grain_rows for rows of whole 16-byte vectors up to 256 columns in aligned tensors, other "

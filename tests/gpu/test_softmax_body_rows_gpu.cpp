@@ -1,8 +1,8 @@
 // softmax's body_rows kernel against the CPU reference through the workload's
-// verification (guard bytes, poisoned outputs, two input sets), in fp32 (8-512 columns, 4-element
-// vectors), fp16 and bf16 (16-1024): odd widths whose rows start at every phase of a 16-byte
+// verification (guard bytes, poisoned outputs, two input sets), in fp32 (8-1024 columns, 4-element
+// vectors), fp16 and bf16 (16-2048): odd widths whose rows start at every phase of a 16-byte
 // boundary, even widths that are not whole vectors, whole-vector widths (no head, no tail), odd
-// row counts (the last warp's rows run past the tensor), ranks 1 and 3, 2-4 body vectors a lane,
+// row counts (the last warp's rows run past the tensor), ranks 1 and 3, 1-8 body vectors a lane,
 // and widths outside the range (the grain_rows fallback). First the smallest case, so that
 // a broken kernel fails with a clear name. Then register_row's odd widths past 1024 columns.
 #include "harness/device/cuda_resources.hpp"
@@ -45,11 +45,22 @@ TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane) with odd row c
   }
 }
 
-TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-1024 columns", "[gpu][softmax][body_rows]") {
+TEST_CASE("body_rows on widths 1025-2048 (8 body vector slots a lane, exponentials computed twice) with odd row counts",
+          "[gpu][softmax][body_rows]") {
+  // fp32 takes 8 slots from 513 columns; 16-bit from 1025. Rows whose last slots are empty on
+  // most lanes (1025, 1031) and full (2047, 2048), at every phase.
+  CudaStream stream;
+  for (std::int64_t cols : {1025, 1031, 1071, 1100, 1283, 1407, 1999, 2040, 2047, 2048, 600, 777, 1000}) {
+    for (std::int64_t rows : {1, 5, 4099}) check({rows, cols}, kBodyRows, stream);
+  }
+}
+
+TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-2048 columns", "[gpu][softmax][body_rows]") {
   CudaStream stream;
   for (const Shape& shape : std::vector<Shape>{{1000003, 33}, {262147, 61}, {65537, 100}, {65537, 129}, {131071, 255},
                                                {61}, {255}, {999}, {3, 5, 129}, {7, 11, 61}, {7, 2047, 999},
-                                               {20011, 515}, {100003, 7}, {20011, 1025}}) {
+                                               {20011, 515}, {100003, 7}, {20011, 1025}, {32715, 1071},
+                                               {3, 1999}, {5, 7, 1283}, {301, 2049}, {65, 4097}}) {
     check(shape, kBodyRows, stream);
   }
 }
@@ -62,7 +73,8 @@ TEST_CASE("register_row and auto on rows past 1024 columns that are not whole ve
   const std::vector<std::string> names{"register_row", "auto"};
   for (const Shape& shape : std::vector<Shape>{{301, 1025}, {263, 1999}, {265, 3001}, {7, 2047, 2053}, {17, 8191},
                                                {5, 16383}, {3, 32767}, {300, 4097}, {1, 1031},
-                                               {301, 999}, {289, 1023}}) {  // auto's fp32 769-1024 route
+                                               {301, 999}, {289, 1023},  // auto's fp32 769-1024 route
+                                               {4099, 1283}, {263, 1535}, {263, 1537}}) {  // auto's body_rows to 1536
     check(shape, names, stream);
   }
 }

@@ -18,9 +18,10 @@ TEST_CASE("body_rows: the aligned body and the head and tail cover each row once
       for (std::int64_t cols = softmax::body_rows_min_cols(size); cols <= softmax::body_rows_max_cols(size); ++cols) {
         const softmax::BodyRowsShape s = softmax::body_rows_shape(cols, size, bytes);
         INFO("cols " << cols << ", " << size << "-byte elements, " << bytes << " bytes in flight");
-        CHECK(s.rows == (s.vectors == 1 ? bytes / 16 : s.vectors == 2 ? bytes / 16 : std::max(1, bytes / 32)));
+        // One vector a lane: `bytes` of vectors; more: twice that, at least one row.
+        CHECK(s.rows == (s.vectors == 1 ? bytes / 16 : std::max(1, 2 * bytes / (16 * s.vectors))));
         CHECK((s.lanes == 4 || s.lanes == 8 || s.lanes == 16 || s.lanes == 32));
-        CHECK((s.vectors == 1 || s.vectors == 2 || s.vectors == 4));
+        CHECK((s.vectors == 1 || s.vectors == 2 || s.vectors == 4 || s.vectors == 8));
         CHECK((s.vectors == 1 || s.lanes == 32));
         CHECK(s.edges <= 4);
         CHECK(softmax::body_rows_reachable(size, s.lanes, s.vectors, s.edges, s.rows, bytes));
@@ -74,7 +75,12 @@ TEST_CASE("body_rows: odd widths read their aligned body by 16-byte vectors", "[
   CHECK(softmax::body_rows_edge_elements(100, 100, 2) == 4);  // head 4, 12 vectors, no tail
   CHECK(softmax::kBodyRowsMinCols == softmax::body_rows_min_cols(2));
   CHECK(softmax::kBodyRowsMaxCols == softmax::body_rows_max_cols(2));
-  CHECK(softmax::body_rows_max_cols(4) == 512);
+  CHECK(softmax::body_rows_max_cols(4) == 1024);
+  CHECK(softmax::body_rows_shape(1031, 2, 32).vectors == 4);  // at most 128 body vectors: 4 slots a lane
+  CHECK(softmax::body_rows_shape(1033, 2, 32).vectors == 8);  // 129: 8 slots
+  CHECK(softmax::body_rows_shape(1033, 2, 32).rows == 1);
+  CHECK(softmax::body_rows_shape(2047, 2, 32).vectors == 8);
+  CHECK(softmax::body_rows_shape(1023, 4, 32).vectors == 8);  // fp32: 255 body vectors
   CHECK(softmax::body_rows_shape(257, 4, 32).vectors == 2);  // fp32: 64 body vectors, 2 rows of 2 a lane
   CHECK(softmax::body_rows_shape(257, 4, 32).rows == 2);
   CHECK(softmax::body_rows_shape(257, 4, 32).edges == 1);    // up to 5 head and tail elements

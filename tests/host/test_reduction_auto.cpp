@@ -312,11 +312,17 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(32768, 257, 2) == SoftmaxKernel::body_rows);
   CHECK(softmax_pick(32768, 999, 2, false) == SoftmaxKernel::packed);  // unaligned: staged tiles
   CHECK(softmax_pick(100, 999, 2) == SoftmaxKernel::body_rows);       // any row count
-  CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::register_row);  // past 1024 columns: the body in registers
-  CHECK(softmax_pick(8192, 1999, 2) == SoftmaxKernel::register_row);  // cluster_row 59.5 µs, 35 % of the roof
+  CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::body_rows);     // to 1536 columns: body_rows (H200: 20.1, register_row 23.8)
+  CHECK(softmax_pick(32715, 1071, 2) == SoftmaxKernel::body_rows);    // 39.2 against 49.6
+  CHECK(softmax_pick(50000, 1500, 2) == SoftmaxKernel::body_rows);    // bf16 75.1 against 77.6
+  CHECK(softmax_pick(4096, 1536, 2) == SoftmaxKernel::register_row);  // whole vectors: not body_rows' class
+  CHECK(softmax_pick(16384, 1537, 2) == SoftmaxKernel::register_row); // past 1536 (1801: within 2 %)
+  CHECK(softmax_pick(8192, 1999, 2) == SoftmaxKernel::register_row);  // 40.5 against body_rows' 43.2; cluster_row 59.5 µs (H100)
+  CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);  // fp32 keeps register_row (16384x1023: 33.4, body_rows 35.1)
   CHECK(softmax_pick(2048, 4097, 2) == SoftmaxKernel::register_row);
   CHECK(softmax_pick(1024, 32767, 2) == SoftmaxKernel::register_row); // 4095 vectors' worth
   CHECK(softmax_pick(4096, 1025, 2, false) == SoftmaxKernel::online); // x and y out of phase
+  CHECK(softmax_pick(4096, 1999, 2, false) == SoftmaxKernel::online);
   CHECK(softmax_pick(100, 1999, 2) == SoftmaxKernel::cluster);        // under 2 rows per SM
   CHECK(softmax_pick(100, 1000, 4) == SoftmaxKernel::short_rows);     // under 2 rows per SM
   CHECK(softmax_pick(262144, 256, 4) == SoftmaxKernel::grain_rows);  // whole vectors up to kGrainRowsMaxCols
