@@ -394,7 +394,15 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// 40.0 against 46.5, 25810x1407 38.4 against 41.6, 50000x1500 75.1 against 77.6 (fp16 75.0
 /// against 73.9); past it register_row: 16384x1801 31.9 against 32.4 (fp16 31.7 against 31.0),
 /// 20011x1999 43.2 against 40.5, 8192x2047 21.0 against 19.7. fp32 (8 slots from 513 columns)
-/// lost to register_row or packed_rows at 513-1023 and keeps them.
+/// lost to register_row or packed_rows at 513-1023 and keeps them. And 16-bit rows of whole vectors
+/// of kBodyRowsAutoWholeMinCols..kBodyRowsAutoMaxCols columns (no head, no tail), ahead of
+/// short_rows (to 1024) and register_row. H200, session 34, call 3, cold µs, fp16 (bf16 alike):
+/// 65536x520 43.8 against short_rows' 59.1 (copy 33.6), 65536x768 52.2 against 62.3, 32768x1000
+/// 34.5 against 37.1, 16384x1024 19.5 against 20.4, 16384x1032 19.9 against register_row's 25.5,
+/// 32768x1040 34.9 against 45.8, 20000x1280 26.6 against 30.1, 25000x1400 36.2 against 36.9,
+/// 16384x1536 26.2 against 26.4, 16384x1600 27.4 against 30.0; past it register_row: 20000x2000
+/// 40.5 against 39.5, 8192x2048 19.3 against 18.7. Whole-vector rows of 257-512 columns keep
+/// short_rows (not measured against body_rows).
 ///
 /// fp32 rows of kBodyRowsAutoMinColsFp32..kBodyRowsAutoMaxColsFp32 columns that are not whole
 /// vectors, x and y 16-byte aligned: body_rows, ahead of warp_rows (48-256) and packed_rows
@@ -402,14 +410,16 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// packed_rows' 53.5 and cuDNN's 45.7; 32768x385 35.2 (40.5; cuDNN 34.1); 16384x511 23.5 (26.4;
 /// 23.3); 65536x129 24.0 against warp_rows' 31.4 (cuDNN 24.8); 262144x61 45.2 (46.4; 44.6).
 constexpr std::int64_t kBodyRowsAutoMinCols = 65;
-constexpr std::int64_t kBodyRowsAutoMaxCols = 1536;
+constexpr std::int64_t kBodyRowsAutoMaxCols = 1600;
+constexpr std::int64_t kBodyRowsAutoWholeMinCols = 513;
 constexpr std::int64_t kBodyRowsAutoMaxColsFp32 = 512;
 constexpr bool auto_takes_body_rows(std::int64_t cols, std::size_t element_size, SoftmaxLayout layout) {
   if (!layout.aligned) return false;
   if (element_size == 4) return cols >= kBodyRowsAutoMinColsFp32 && cols <= kBodyRowsAutoMaxColsFp32 && cols % 4 != 0;
   if (element_size != 2 || cols < kBodyRowsAutoMinCols) return false;
   if (cols <= kGrainRowsMaxCols) return cols % 4 != 0;
-  return cols <= kBodyRowsAutoMaxCols && cols % 8 != 0;
+  if (cols > kBodyRowsAutoMaxCols) return false;
+  return cols % 8 != 0 || cols >= kBodyRowsAutoWholeMinCols;
 }
 
 /// Rows vector_rows_fits in 16-byte aligned tensors, any dtype, any row count, any compute
@@ -496,7 +506,8 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    loads of the widest grain that divides the row, straight from global memory, no shared
 ///    memory);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors
-///    (fp32 ones up to kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
+///    (those past kBodyRowsAutoWholeMinCols took body_rows in step 0; fp32 ones up to
+///    kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
 ///    otherwise); fp32 rows past kRegisterRowOddFp32MinCols that are not whole vectors in aligned
 ///    tensors: register_row; other rows up to kShortMaxCols that are not whole vectors: packed rows;

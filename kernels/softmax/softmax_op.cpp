@@ -347,13 +347,13 @@ Variant<SoftmaxArgs> auto_variant() {
   v.name = "auto";
   v.description =
       "picks per problem (softmax/NOTES.md): vector_rows for rows under 32 bytes that are not whole 16-byte "
-      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4 and of 257-1536 not a multiple of 8 "
-      "and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
+      "vectors in aligned tensors, body_rows for 16-bit rows of 65-256 columns not a multiple of 4, of 257-512 not a multiple of 8 and "
+      "of 513-1600 of any width, and fp32 rows of 48-512 columns not a multiple of 4, in aligned tensors, "
       "thread_rows for 16-bit rows of 17-64 odd columns (and of 18-30 even ones not a multiple of 4) in aligned "
       "tensors on Hopper, grain_rows for rows of whole 16-byte vectors up to 256 columns in aligned tensors, other "
       "16-bit rows up to 256 columns and fp32 rows of 9-47 columns that are not whole 16-byte vectors, "
-      "short_rows up to 256 columns (to 1024 for 16-bit rows of whole "
-      "16-byte vectors, to 512 for fp32 ones, or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
+      "short_rows up to 256 columns (to 512 for rows of whole "
+      "16-byte vectors in 16-bit or fp32, or under 2 rows per SM), register_row for fp32 rows of 769-1024 columns that are not whole vectors "
       "in aligned tensors, packed_rows for other rows up to 1024 that are not whole vectors, "
       "register_row where the row fits its registers (rows that are not whole vectors up to 4096 vectors' worth) and rows fill the GPU, cluster_row where a cluster holds the row and rows fill the SMs, grid_row "
       "for fewer or longer rows, split_row without Hopper";

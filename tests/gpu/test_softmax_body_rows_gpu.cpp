@@ -65,16 +65,18 @@ TEST_CASE("body_rows on large odd tensors, ranks 1 and 3, and outside 16-2048 co
   }
 }
 
-TEST_CASE("register_row and auto on rows past 1024 columns that are not whole vectors", "[gpu][softmax][register_row]") {
-  // The row's aligned body in registers, its head and tail one element per thread: widths whose
-  // rows start at every phase of a 16-byte boundary, each block size (128-1024 threads), up to
-  // 4095 16-bit vectors' worth, and odd row counts.
+TEST_CASE("register_row and auto on rows of 513 columns and more", "[gpu][softmax][register_row]") {
+  // register_row: the row's aligned body in registers, its head and tail one element per thread:
+  // widths whose rows start at every phase of a 16-byte boundary, each block size (128-1024
+  // threads), up to 4095 16-bit vectors' worth, and odd row counts. auto: the same shapes, and
+  // the edges of its body_rows range.
   CudaStream stream;
   const std::vector<std::string> names{"register_row", "auto"};
   for (const Shape& shape : std::vector<Shape>{{301, 1025}, {263, 1999}, {265, 3001}, {7, 2047, 2053}, {17, 8191},
                                                {5, 16383}, {3, 32767}, {300, 4097}, {1, 1031},
                                                {301, 999}, {289, 1023},  // auto's fp32 769-1024 route
-                                               {4099, 1283}, {263, 1535}, {263, 1537}}) {  // auto's body_rows to 1536
+                                               {4099, 1283}, {263, 1535}, {263, 1600}, {263, 1601},  // auto's body_rows to 1600
+                                               {301, 520}, {300, 1024}, {7, 3, 1032}, {263, 1536}}) {  // and whole vectors from 513
     check(shape, names, stream);
   }
 }

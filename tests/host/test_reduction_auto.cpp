@@ -296,7 +296,7 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(65536, 104, 2) == SoftmaxKernel::grain_rows);  // whole vectors: 16-byte grains
   CHECK(softmax_pick(1000003, 2, 4, false) == SoftmaxKernel::short_rows);  // staged tiles take any alignment
   CHECK(softmax_pick(1000003, 2, 2, false) == SoftmaxKernel::grain_rows);
-  CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::short_rows);        // the zoo's 16x1024x1000
+  CHECK(softmax_pick(16384, 1000, 2) == SoftmaxKernel::body_rows);         // the zoo's 16x1024x1000 (whole vectors past 512)
   CHECK(softmax_pick(4096, 1024, 4) == SoftmaxKernel::register_row);  // fp32 past 512: register_row won
   CHECK(softmax_pick(32768, 260, 4) == SoftmaxKernel::short_rows);    // whole fp32 vectors to 512: 22.8, register_row 38.1
   CHECK(softmax_pick(32768, 512, 4) == SoftmaxKernel::short_rows);    // 43.3, register_row 44.5
@@ -315,8 +315,13 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(4096, 1025, 2) == SoftmaxKernel::body_rows);     // to 1536 columns: body_rows (H200: 20.1, register_row 23.8)
   CHECK(softmax_pick(32715, 1071, 2) == SoftmaxKernel::body_rows);    // 39.2 against 49.6
   CHECK(softmax_pick(50000, 1500, 2) == SoftmaxKernel::body_rows);    // bf16 75.1 against 77.6
-  CHECK(softmax_pick(4096, 1536, 2) == SoftmaxKernel::register_row);  // whole vectors: not body_rows' class
-  CHECK(softmax_pick(16384, 1537, 2) == SoftmaxKernel::register_row); // past 1536 (1801: within 2 %)
+  CHECK(softmax_pick(16384, 1536, 2) == SoftmaxKernel::body_rows);    // whole vectors too (call 3): 26.2 against 26.4
+  CHECK(softmax_pick(16384, 1600, 2) == SoftmaxKernel::body_rows);    // 27.4 against 30.0
+  CHECK(softmax_pick(16384, 1601, 2) == SoftmaxKernel::register_row); // past 1600 (1801: within 2 %)
+  CHECK(softmax_pick(20000, 2000, 2) == SoftmaxKernel::register_row); // 39.5 against body_rows' 40.5
+  CHECK(softmax_pick(65536, 520, 2) == SoftmaxKernel::body_rows);     // whole vectors from 513: 43.8, short_rows 59.1
+  CHECK(softmax_pick(32768, 1000, 2) == SoftmaxKernel::body_rows);    // 34.5, short_rows 37.1
+  CHECK(softmax_pick(32768, 512, 2) == SoftmaxKernel::short_rows);    // whole vectors to 512: short_rows (not measured)
   CHECK(softmax_pick(8192, 1999, 2) == SoftmaxKernel::register_row);  // 40.5 against body_rows' 43.2; cluster_row 59.5 µs (H100)
   CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);  // fp32 keeps register_row (16384x1023: 33.4, body_rows 35.1)
   CHECK(softmax_pick(2048, 4097, 2) == SoftmaxKernel::register_row);
