@@ -217,6 +217,7 @@ constexpr std::int64_t kBodyRowsAutoMinColsFp32 = 48;  ///< auto_takes_body_rows
 /// vector a row: 2 rows per lane group. 64 (4 rows) lost 1-7 % to it on every width measured (H100,
 /// session 13; NOTES.md). Lanes of 2 or 4 vectors a row keep twice as many bytes (2 rows of 2, 1
 /// of 4): with one row of 2 (32 bytes) 131071x300 ran at 69 % of the copy roof (session 14).
+/// Lanes of 8 vectors hold one row (128 bytes).
 constexpr int kBodyRowsBytesInFlight = 32;
 
 struct BodyRowsShape {
@@ -381,7 +382,7 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// (14.1 against 15.0).
 ///
 /// 16-bit rows of kGrainRowsMaxCols + 1..kBodyRowsAutoMaxCols columns that are not whole 16-byte
-/// vectors (cols % 8 != 0), x and y 16-byte aligned: body_rows with 2-4 body vectors a lane, ahead
+/// vectors (cols % 8 != 0), x and y 16-byte aligned: body_rows with 2-8 body vectors a lane, ahead
 /// of packed_rows' shared-memory tiles (H100, session 9: fp16 32768x999 64.9 µs against a 42.9 µs
 /// copy roof, 66 %; session 13's fresh draw: bf16 7x2047x999 31.6 against 22.3, 71 %). Measured
 /// (H100, session 14, cold µs; NOTES.md, "body_rows past 256 columns"): 32768x999 48.0 (89 %),
@@ -393,8 +394,8 @@ constexpr bool auto_takes_grain_rows(std::int64_t cols, std::size_t element_size
 /// 75.0 against 93.9, 16384x1025 20.1 against 23.8, 100003x1031 108.3 against 121.2, 30011x1283
 /// 40.0 against 46.5, 25810x1407 38.4 against 41.6, 50000x1500 75.1 against 77.6 (fp16 75.0
 /// against 73.9); past it register_row: 16384x1801 31.9 against 32.4 (fp16 31.7 against 31.0),
-/// 20011x1999 43.2 against 40.5, 8192x2047 21.0 against 19.7. fp32 (8 slots from 513 columns)
-/// lost to register_row or packed_rows at 513-1023 and keeps them. And 16-bit rows of whole vectors
+/// 20011x1999 43.2 against 40.5, 8192x2047 21.0 against 19.7. fp32 (8 slots from 516 columns)
+/// lost to register_row or packed_rows at 555-1023 and keeps them. And 16-bit rows of whole vectors
 /// of kBodyRowsAutoWholeMinCols..kBodyRowsAutoMaxCols columns (no head, no tail), ahead of
 /// short_rows (to 1024) and register_row. H200, session 34, call 3, cold µs, fp16 (bf16 alike):
 /// 65536x520 43.8 against short_rows' 59.1 (copy 33.6), 65536x768 52.2 against 62.3, 32768x1000
@@ -435,7 +436,8 @@ constexpr std::int64_t auto_register_row_max_vectors(std::size_t element_size) {
   return element_size == 4 ? 8 * 1024 : 4 * 1024;
 }
 
-/// Rows past kShortMaxCols that are not whole 16-byte vectors, up to this many vectors' worth, in
+/// Rows past kShortMaxCols that are not whole 16-byte vectors (16-bit ones past
+/// kBodyRowsAutoMaxCols: body_rows takes those up to it), up to this many vectors' worth, in
 /// aligned tensors with at least 2 rows per SM: register_row, which holds the row's aligned body in
 /// registers and its head and tail elements one per thread. Before it they went to cluster_row
 /// with one small block per row (H100, session 14, cold µs, fp16: 8192x1999 59.5 against a 21.0
@@ -455,7 +457,8 @@ constexpr std::int64_t kRegisterRowOddMaxVectors = 4096;
 constexpr std::int64_t kRegisterRowOddFp32MinCols = 768;
 
 /// Rows up to this many elements always take short rows; longer ones up to kShortMaxCols only in
-/// 16-bit whole-vector rows (fp32 ones to kShortFp32VectorMaxCols, below) (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
+/// 16-bit whole-vector rows (to kBodyRowsAutoWholeMinCols - 1 in aligned tensors, where body_rows
+/// takes the longer ones; fp32 ones to kShortFp32VectorMaxCols, below) (H100, 2026-11-24: at 999-1000 columns short rows lost to packed rows
 /// on odd widths, fp32 92.6 against 107.5 µs at 32768x999, and to register_row in fp32, 42.9
 /// against 53.0 µs at 16384x1000; it won 16-bit whole-vector rows, 23.2 against 35.6 µs).
 constexpr std::int64_t kShortAlwaysMaxCols = 256;
@@ -506,7 +509,7 @@ constexpr std::int64_t kClusterAutoSliceMost = 64 * 1024;
 ///    loads of the widest grain that divides the row, straight from global memory, no shared
 ///    memory);
 /// 1. up to kShortAlwaysMaxCols columns, or up to kShortMaxCols in 16-bit rows of whole vectors
-///    (those past kBodyRowsAutoWholeMinCols took body_rows in step 0; fp32 ones up to
+///    (those from kBodyRowsAutoWholeMinCols took body_rows in step 0; fp32 ones up to
 ///    kShortFp32VectorMaxCols) or with fewer than 2 rows per SM: short rows (a lane group per row, the row in registers;
 ///    16-byte loads straight from global memory where rows are whole vectors, a staged tile
 ///    otherwise); fp32 rows past kRegisterRowOddFp32MinCols that are not whole vectors in aligned

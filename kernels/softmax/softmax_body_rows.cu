@@ -166,7 +166,8 @@ __global__ void __launch_bounds__(kBodyRowsBlock)
     } else {
       // Only the loaded vectors are held (floats of 8 vectors would take ~100 registers): the
       // max reads them, the sum takes 2^(x log2 e - max), and the write 2^(x log2 e - max -
-      // log2 sum), so each body element costs two ex2 and the write no multiply.
+      // log2 sum), so each body element costs two ex2 and the write no multiply. The three passes
+      // are written out: through a helper taking a lambda, ptxas (CUDA 13.0) spilled 12 bytes in fp16.
 #pragma unroll
       for (int k = 0; k < kVectors; ++k) {
         if (!body_valid[k]) continue;

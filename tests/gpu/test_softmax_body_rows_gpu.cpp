@@ -38,7 +38,8 @@ TEST_CASE("body_rows on widths 16-256 with odd row counts", "[gpu][softmax][body
   }
 }
 
-TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane) with odd row counts", "[gpu][softmax][body_rows]") {
+TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane in 16-bit, up to 8 in fp32) with odd row counts",
+          "[gpu][softmax][body_rows]") {
   CudaStream stream;
   for (std::int64_t cols : {257, 263, 264, 300, 385, 509, 510, 511, 512, 513, 519, 520, 777, 999, 1017, 1020, 1023, 1024}) {
     for (std::int64_t rows : {1, 5, 4099}) check({rows, cols}, kBodyRows, stream);
@@ -47,10 +48,12 @@ TEST_CASE("body_rows on widths 257-1024 (2-4 body vectors a lane) with odd row c
 
 TEST_CASE("body_rows on widths 1025-2048 (8 body vector slots a lane, exponentials computed twice) with odd row counts",
           "[gpu][softmax][body_rows]") {
-  // fp32 takes 8 slots from 513 columns; 16-bit from 1025. Rows whose last slots are empty on
-  // most lanes (1025, 1031) and full (2047, 2048), at every phase.
+  // 8 slots from 129 body vectors: 16-bit from 1032 columns (1025-1031 hold 4), fp32 from 516.
+  // Rows whose last slots are empty on most lanes (1032-1039, fp32 516-519) and full (2047, 2048),
+  // at every phase.
   CudaStream stream;
-  for (std::int64_t cols : {1025, 1031, 1071, 1100, 1283, 1407, 1999, 2040, 2047, 2048, 600, 777, 1000}) {
+  for (std::int64_t cols : {1025, 1031, 1032, 1033, 1039, 1071, 1100, 1283, 1407, 1999, 2040, 2047, 2048, 516, 519,
+                            600, 777, 1000}) {
     for (std::int64_t rows : {1, 5, 4099}) check({rows, cols}, kBodyRows, stream);
   }
 }

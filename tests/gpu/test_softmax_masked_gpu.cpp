@@ -60,10 +60,12 @@ TEST_CASE("every own softmax variant and auto keep masked elements 0 and give Na
   // rows), rows a warp or block holds, register_row's and cluster_row's rows (2503 x 4099: several
   // waves of clusters, where 16-bit rows store their exponentials), vocabulary rows, and few long
   // rows over many blocks (grid_row; 29 x 524309 in batches, the last one partial); odd widths
-  // throughout, so that rows start at every alignment.
+  // throughout, so that rows start at every alignment; body_rows' 8 slots a lane (exponentials
+  // computed twice) in 16-bit at 1283 and 2047 columns.
   const std::vector<Shape> shapes{{37, 3},    {1000, 7},  {513, 33},    {300, 100},   {4099, 127},
                                   {129, 1000}, {65, 4097}, {9, 32776},   {2503, 4099}, {131, 50257},
-                                  {7, 262147}, {3, 1048573}, {29, 524309}, {2, 3, 515}};
+                                  {7, 262147}, {3, 1048573}, {29, 524309}, {2, 3, 515}, {263, 1283},
+                                  {301, 2047}};
   for (const Shape& shape : shapes) {
     const std::int64_t cols = shape.back();
     const std::int64_t rows = element_count(shape) / cols;

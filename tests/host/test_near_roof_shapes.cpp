@@ -1,5 +1,5 @@
 // The launch shape of softmax's body_rows (kernels/softmax/NOTES.md "body_rows"): every element
-// of every row (16-bit 16-1024 columns, fp32 8-512) is read by exactly one lane slot whatever the row's phase against 16-byte
+// of every row (16-bit 16-2048 columns, fp32 8-1024) is read by exactly one lane slot whatever the row's phase against 16-byte
 // boundaries, within the lanes and edge slots the shape gives. No GPU needed.
 #include "kernels/softmax/softmax_auto.hpp"
 #include "support/catch.hpp"

@@ -306,7 +306,7 @@ TEST_CASE("auto softmax: one kernel per row class", "[auto][softmax]") {
   CHECK(softmax_pick(8192, 1023, 4) == SoftmaxKernel::register_row);
   CHECK(softmax_pick(32768, 513, 4) == SoftmaxKernel::packed);        // packed 44.4, register_row 45.6
   CHECK(softmax_pick(32768, 999, 4, false) == SoftmaxKernel::packed); // unaligned: staged tiles
-  CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::body_rows);     // 16-bit odd widths to 1024: body_rows
+  CHECK(softmax_pick(32768, 999, 2) == SoftmaxKernel::body_rows);     // 16-bit odd widths to 1600: body_rows
   CHECK(softmax_pick(14329, 999, 2) == SoftmaxKernel::body_rows);     // the fresh draw's 7x2047x999
   CHECK(softmax_pick(32768, 1020, 2) == SoftmaxKernel::body_rows);    // not whole 16-byte vectors
   CHECK(softmax_pick(32768, 257, 2) == SoftmaxKernel::body_rows);
