@@ -330,23 +330,34 @@ const Op& matmul_with_split_variants() {
 }
 
 /// The GEMV kernels over a fixed number of K chunks, whatever the shape (M <= 8): one kernel up to
-/// kGemvInKernelMaxChunks chunks, slices and launch_split_k_reduce past it.
-Variant<MatmulArgs> gemv_chunks(int chunks) {
+/// kGemvInKernelMaxChunks chunks, slices and launch_split_k_reduce past it. `b_offset`: B read from
+/// that many elements into a copy of it (1: B misaligned, so its first row's vectors start before
+/// it).
+Variant<MatmulArgs> gemv_chunks(int chunks, int b_offset = 0) {
   Variant<MatmulArgs> v;
-  v.name = "gemv_chunks_" + std::to_string(chunks);
+  v.name = "gemv_chunks_" + std::to_string(chunks) + (b_offset != 0 ? "_b_offset" : "");
   v.description = "test-only: the GEMV kernels over a fixed number of K chunks";
   v.cannot_run = [](const MatmulArgs& args) {
     return matmul::gemv_unsupported({static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)});
   };
-  v.prepare = [chunks](const MatmulArgs& args) -> CallFn {
+  v.prepare = [chunks, b_offset](const MatmulArgs& args) -> CallFn {
     const matmul::Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
+    const std::size_t element = dtype_size(args.dtype);
+    const std::size_t b_bytes = std::size_t(dims.k) * std::size_t(dims.n) * element;
     auto workspace = std::make_shared<const DeviceBuffer>(
-        zeroed_device_buffer(matmul::gemv_workspace_bytes(dims, dtype_size(args.dtype), chunks)));
-    return [chunks, args, dims, workspace](cudaStream_t stream) {
+        zeroed_device_buffer(matmul::gemv_workspace_bytes(dims, element, chunks)));
+    auto moved_b = std::make_shared<const DeviceBuffer>(b_offset != 0 ? b_bytes + b_offset * element : 0);
+    return [chunks, args, dims, workspace, moved_b, b_offset, element, b_bytes](cudaStream_t stream) {
+      const void* b = args.b;
+      if (b_offset != 0) {
+        void* moved = static_cast<char*>(moved_b->get()) + b_offset * element;
+        KBENCH_CUDA_CALL(cudaMemcpyAsync(moved, b, b_bytes, cudaMemcpyDeviceToDevice, stream));
+        b = moved;
+      }
       dispatch_dtype(args.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        matmul::launch_gemv(static_cast<const T*>(args.a), static_cast<const T*>(args.b), static_cast<T*>(args.c),
-                            dims, chunks, workspace->get(), stream);
+        matmul::launch_gemv(static_cast<const T*>(args.a), static_cast<const T*>(b), static_cast<T*>(args.c), dims,
+                            chunks, workspace->get(), stream);
       });
     };
   };
@@ -358,11 +369,15 @@ Variant<MatmulArgs> gemv_chunks(int chunks) {
 const std::vector<int> kGemvChunks{1, 3, matmul::kGemvInKernelMaxChunks, matmul::kGemvInKernelMaxChunks + 1,
                                    matmul::kMaxSplitK};
 
+/// Chunk counts the GEMV test also runs on a misaligned copy of B.
+const std::vector<int> kGemvOffsetChunks{1, 3};
+
 const Op& matmul_with_gemv_variants() {
   static Registry registry = [] {
     Registry r;
     register_all_ops(r);
     for (int chunks : kGemvChunks) r.add_variant("matmul", gemv_chunks(chunks));
+    for (int chunks : kGemvOffsetChunks) r.add_variant("matmul", gemv_chunks(chunks, 1));
     return r;
   }();
   return *registry.find("matmul");
@@ -1206,28 +1221,32 @@ TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a mis
 
 TEST_CASE("gemv matches the reference for M of 1 to 8, any chunk count, odd N and K, called twice",
           "[gpu][matmul][gemv]") {
-  // Odd N takes the element-at-a-time columns; N a multiple of 4 or 8 the vector loads (8 bytes for
-  // 16-bit at 5-8 rows); K below one chunk's minimum, prime, and long. A second call on the same
-  // workspace checks that the tickets were left at zero.
+  // Odd N takes the ring path (rows copied as the aligned vectors that cover them); N a multiple of
+  // 4 or 8 the vector loads (8 bytes for 16-bit at 5-8 rows); K below one chunk's minimum, prime,
+  // and long. B misaligned by one element (the ring path, its first row's vectors starting before
+  // B) on every shape. A second call on the same workspace checks that the tickets were left at zero.
   const Op& op = matmul_with_gemv_variants();
   CudaStream stream;
-  const std::vector<Shape> shapes{{1, 1, 1},      {2, 7, 5},        {3, 1001, 3001},  {4, 4096, 4096},
-                                  {5, 4104, 777}, {6, 257, 4099},   {7, 13, 100003},  {8, 1000, 2048},
-                                  {8, 4100, 63},  {1, 65536, 1031}, {3, 96, 131072}};
+  const std::vector<Shape> shapes{{1, 1, 1},       {2, 7, 5},      {3, 1001, 3001}, {4, 4096, 4096},
+                                  {5, 4104, 777},  {6, 257, 4099}, {7, 13, 100003}, {8, 1000, 2048},
+                                  {8, 4100, 63},   {1, 65536, 1031}, {3, 96, 131072}, {6, 11921, 1063},
+                                  {2, 15841, 509}, {8, 129, 17}};
   for (const Shape& shape : shapes) {
     for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
       const std::uint64_t seed = fresh_seed();
       auto workload = op.prepare({shape, dtype, "test"}, seed);
-      for (int chunks : kGemvChunks) {
-        const std::size_t v = variant_index(op, "gemv_chunks_" + std::to_string(chunks));
-        INFO(chunks << " chunks, " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
+      const auto check_variant = [&](const std::string& name) {
+        const std::size_t v = variant_index(op, name);
+        INFO(name << ", " << dtype_name(dtype) << " " << format_shape(shape) << " seed " << seed);
         REQUIRE(workload->cannot_run(v).empty());
         for (int call = 0; call < 2; ++call) {
           const Verification check = workload->verify(v, stream.get());
           INFO("call " << call << ": " << check.message);
           CHECK(check.passed);
         }
-      }
+      };
+      for (int chunks : kGemvChunks) check_variant("gemv_chunks_" + std::to_string(chunks));
+      for (int chunks : kGemvOffsetChunks) check_variant("gemv_chunks_" + std::to_string(chunks) + "_b_offset");
       // auto's own plan on the same problem.
       const Verification check = workload->verify(variant_index(op, "auto"), stream.get());
       INFO("auto: " << check.message);
