@@ -38,6 +38,9 @@ constexpr int gemv_blocks_per_sm(int sums_per_thread) { return sums_per_thread >
 /// (one register per element).
 template <int SumsPerThread, int LoadBytes>
 inline constexpr int kGemvRowsInFlight = (SumsPerThread <= 8 ? 128 : 64) / LoadBytes;
+/// The tensor-core kernel's strip (16-bit B with whole 16-byte rows; matmul_gemv_mma.cu): 256
+/// columns, as the SIMT kernels' 16-bit strips, and its blocks per SM (48 KB of stages each).
+constexpr int kGemvMmaStrip = 256, kGemvMmaBlocksPerSm = 4;
 /// The fewest rows of K a chunk takes: 8 per warp.
 constexpr int kGemvMinChunkRows = 64;
 /// Up to this many chunks, the last block of a strip adds the chunks' slices inside the kernel (a
@@ -57,11 +60,15 @@ int gemv_rows(int m);
 /// bytes) at 5-8 rows, so a thread holds at most 32 sums.
 int gemv_columns(int m, std::size_t element_size);
 
+/// Blocks per SM the chunk plan fills: the tensor-core kernel's where it would run (16-bit, N a
+/// multiple of 8; B's alignment is checked only at launch), else gemv_blocks_per_sm of the sums.
+int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size);
+
 /// Column strips (blocks along N).
 int gemv_strips(Dims dims, std::size_t element_size);
 
 /// Chunks of K (blocks along K per strip): the fewest that fill kGemvMinWaveFill of their last wave
-/// of gemv_blocks_per_sm blocks per SM (else the best fill), each chunk at least
+/// of gemv_resident_blocks_per_sm blocks per SM (else the best fill), each chunk at least
 /// kGemvMinChunkRows rows and at most kMaxSplitK chunks, then evened out so that none is empty.
 int gemv_chunks(Dims dims, std::size_t element_size, int sm_count);
 /// The share of the last wave that gemv_chunks asks its blocks to fill: strips × chunks blocks
@@ -83,6 +90,18 @@ std::size_t gemv_workspace_bytes(Dims dims, std::size_t element_size, int chunks
 
 /// Empty when the GEMV kernels run `dims`, else why not.
 std::string gemv_unsupported(Dims dims);
+
+/// Whether launch_gemv runs the tensor-core kernel: 16-bit, M <= kGemvMaxRows, N a multiple of 8
+/// and `b` 16-byte aligned (B's rows whole 16-byte vectors).
+bool gemv_mma_reads(Dims dims, std::size_t element_size, const void* b);
+
+/// The tensor-core kernel (matmul_gemv_mma.cu) over `chunks` chunks: slices and tickets as in
+/// gemv_workspace_bytes (null for one chunk; tickets null past kGemvInKernelMaxChunks, whose
+/// slices the caller adds). Called by launch_gemv where gemv_mma_reads holds.
+void launch_gemv_mma(const __half* a, const __half* b, __half* c, Dims dims, int chunks, float* slices,
+                     unsigned* tickets, cudaStream_t stream);
+void launch_gemv_mma(const __nv_bfloat16* a, const __nv_bfloat16* b, __nv_bfloat16* c, Dims dims, int chunks,
+                     float* slices, unsigned* tickets, cudaStream_t stream);
 
 /// C = A·B with M <= kGemvMaxRows over `chunks` chunks of K (gemv_chunks), `workspace` as
 /// gemv_workspace_bytes says (null for one chunk). One kernel up to kGemvInKernelMaxChunks chunks,

@@ -20,6 +20,11 @@ int gemv_columns(int m, std::size_t element_size) {
   return gemv_rows(m) <= 4 ? 8 : 4;
 }
 
+int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size) {
+  if (element_size == 2 && dims.n % 8 == 0) return kGemvMmaBlocksPerSm;
+  return gemv_blocks_per_sm(gemv_rows(dims.m) * gemv_columns(dims.m, element_size));
+}
+
 int gemv_strips(Dims dims, std::size_t element_size) {
   const int cols = gemv_columns(dims.m, element_size);
   const int lanes = cols * element_size >= 16 ? kGemvColumnLanes<16> : kGemvColumnLanes<8>;
@@ -44,8 +49,8 @@ int gemv_most_chunks(Dims dims, std::size_t element_size) {
 
 int gemv_chunks(Dims dims, std::size_t element_size, int sm_count) {
   const std::int64_t strips = gemv_strips(dims, element_size);
-  const int sums = gemv_rows(dims.m) * gemv_columns(dims.m, element_size);
-  const std::int64_t resident = std::int64_t{gemv_blocks_per_sm(sums)} * std::max(sm_count, 1);
+  const std::int64_t resident =
+      std::int64_t{gemv_resident_blocks_per_sm(dims, element_size)} * std::max(sm_count, 1);
   const std::int64_t most = gemv_most_chunks(dims, element_size);
   // The fill of the last wave: blocks / (waves × resident).
   auto fill = [&](std::int64_t chunks) {

@@ -645,12 +645,19 @@ TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot re
   CHECK(fp32.splits == 16);
   CHECK(gemv_chunk_rows({1, 4096, 4096}, 16) == 256);
   CHECK(fp32.workspace_bytes == 16 * 4096 * 4 + 256);
-  // bf16 8x16384x4096 (the gemv variant): 8 rows of 4 columns a thread (32 sums: 3 blocks per SM),
-  // 64 column lanes: 64 strips of 256 columns, 6 chunks (384 blocks of 396 resident), 688 rows each.
-  CHECK(gemv_columns(8, 2) == 4);
+  // bf16 8x16384x4096 (the gemv variant): the tensor-core kernel (N a multiple of 8), 4 blocks per
+  // SM, 64 strips of 256 columns, 8 chunks (512 blocks of 528 resident), 512 rows each.
+  CHECK(gemv_resident_blocks_per_sm({8, 16384, 4096}, 2) == kGemvMmaBlocksPerSm);
   CHECK(gemv_strips({8, 16384, 4096}, 2) == 64);
-  CHECK(gemv_chunks({8, 16384, 4096}, 2, 132) == 6);
-  CHECK(gemv_chunk_rows({8, 16384, 4096}, 6) == 688);
+  CHECK(gemv_chunks({8, 16384, 4096}, 2, 132) == 8);
+  CHECK(gemv_chunk_rows({8, 16384, 4096}, 8) == 512);
+  // N odd: the SIMT kernel, 8 rows of 4 columns a thread (32 sums: 3 blocks per SM), 64 column
+  // lanes: 64 strips, 6 chunks (384 blocks of 396 resident), 688 rows each.
+  CHECK(gemv_columns(8, 2) == 4);
+  CHECK(gemv_resident_blocks_per_sm({8, 16383, 4096}, 2) == 3);
+  CHECK(gemv_strips({8, 16383, 4096}, 2) == 64);
+  CHECK(gemv_chunks({8, 16383, 4096}, 2, 132) == 6);
+  CHECK(gemv_chunk_rows({8, 16383, 4096}, 6) == 688);
   // 16-bit up to 4 rows: 8 columns a thread, strips of 256.
   CHECK(gemv_columns(4, 2) == 8);
   CHECK(gemv_strips({3, 1000, 64}, 2) == 4);
