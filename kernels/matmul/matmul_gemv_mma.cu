@@ -10,10 +10,12 @@
 // strip, so gemv_strips and the chunk plan are shared), walking the chunk's rows of K in steps
 // of kStepRows. B moves through a ring of kStages stages by cp.async (16-byte copies, zero-filled
 // past N and past the chunk), a stage's rows stored with their 16-byte pieces swizzled (piece p of
-// row r at p ^ (r % 8)) so that the eight rows an ldmatrix reads fall in eight bank groups. Warp w
-// takes columns 32w .. 32w + 31 of each stage (two 16-column MMA tiles); lane (g, t) = (lane / 4,
-// lane % 4) loads A[g][k + 2t, k + 2t + 1] and A[g][k + 2t + 8, k + 2t + 9] as its operand, straight
-// from global memory (A is small and every warp of the grid reads the same rows: L1 and L2 hits).
+// row r at p ^ (r % 8)) so that the eight rows an ldmatrix reads fall in eight bank groups. A's
+// 8 × kStepRows elements of a step (one a thread, zeros past M and past the chunk) go with the
+// stage: each thread loads its element when the step's copies start and stores it into the stage
+// one step later, so the load's latency passes while the block waits for B. Warp w takes columns
+// 32w .. 32w + 31 of each stage (two 16-column MMA tiles); lane (g, t) = (lane / 4, lane % 4) reads
+// A[g][k + 2t, k + 2t + 1] and A[g][k + 2t + 8, k + 2t + 9] from the stage as its operand.
 // The accumulators are C^T: lane (g, t) holds columns g and g + 8 of its tile for rows 2t, 2t + 1.
 // One chunk stores C; several store fp32 slices that the strip's last block adds in chunk order
 // (matmul_gemv_combine.cuh), or launch_split_k_reduce past kGemvInKernelMaxChunks chunks.
@@ -38,11 +40,17 @@ constexpr int kTiles = kWarpColumns / 16;
 constexpr int kStepRows = 32;  // rows of K a stage holds
 constexpr int kStages = 3;
 constexpr int kRowPieces = kStrip / 8;  // 16-byte pieces of a stage row
-constexpr int kStageBytes = kStepRows * kStrip * 2;
+constexpr int kBStageBytes = kStepRows * kStrip * 2;
+/// A's rows in a stage: kStepRows elements, padded to 40 (80 bytes: the eight rows' 4-byte operand
+/// reads of a warp fall in different banks).
+constexpr int kARowElements = kStepRows + 8;
+constexpr int kStageBytes = kBStageBytes + kGemvMaxRows * kARowElements * 2;
 constexpr int kCopiesPerThread = kStepRows * kRowPieces / kThreads;
 static_assert(kStrip == 256 && kWarpColumns % 16 == 0, "a warp takes whole 16-column tiles of the strip");
 static_assert(kCopiesPerThread * kThreads == kStepRows * kRowPieces, "every thread copies as many pieces");
 static_assert(kStepRows % 16 == 0, "a stage is whole MMAs deep");
+static_assert(kGemvMaxRows * kStepRows <= kThreads, "a thread carries at most one element of A a step");
+static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned");
 
 /// Byte offset of piece `piece` of stage row `row` (swizzled: see the header).
 __device__ __forceinline__ int piece_offset(int row, int piece) {
@@ -63,17 +71,26 @@ __device__ __forceinline__ void copy_step(unsigned char* stage, const T* __restr
   }
 }
 
-/// A's two 16-bit elements at row `row`, columns k and k + 1, packed low then high; zeros past
-/// M or past the chunk's end.
+/// The element of A a thread carries for the step from `step_begin` (row tid / kStepRows, column
+/// tid % kStepRows of the step), as its 16 bits: zero past M or past the chunk's end.
 template <typename T>
-__device__ __forceinline__ unsigned a_pair(const T* __restrict__ a, int m, int k_total, int row, int k, int k_end) {
-  unsigned short lo = 0, hi = 0;
-  if (row < m) {
-    const T* p = a + static_cast<long long>(row) * k_total + k;
-    if (k < k_end) lo = reinterpret_cast<const unsigned short&>(p[0]);
-    if (k + 1 < k_end) hi = reinterpret_cast<const unsigned short&>(p[1]);
-  }
-  return static_cast<unsigned>(lo) | (static_cast<unsigned>(hi) << 16);
+__device__ __forceinline__ unsigned short a_element(const T* __restrict__ a, int m, int k, int step_begin,
+                                                    int chunk_end) {
+  const int row = static_cast<int>(threadIdx.x) / kStepRows;
+  const int col = step_begin + static_cast<int>(threadIdx.x) % kStepRows;
+  if (row >= m || col >= chunk_end) return 0;  // rows past kGemvMaxRows too: past m
+  return reinterpret_cast<const unsigned short&>(a[static_cast<long long>(row) * k + col]);
+}
+
+/// Stores that element into `stage`'s rows of A.
+__device__ __forceinline__ void store_a_element(unsigned char* stage, unsigned short bits) {
+  const int row = static_cast<int>(threadIdx.x) / kStepRows, col = static_cast<int>(threadIdx.x) % kStepRows;
+  if (row < kGemvMaxRows) reinterpret_cast<unsigned short*>(stage + kBStageBytes)[row * kARowElements + col] = bits;
+}
+
+/// A's elements (row, k) and (row, k + 1) of a stage, packed low then high.
+__device__ __forceinline__ unsigned a_pair(const unsigned char* stage, int row, int k) {
+  return *reinterpret_cast<const unsigned*>(stage + kBStageBytes + (row * kARowElements + k) * 2);
 }
 
 template <typename T>
@@ -94,29 +111,35 @@ __global__ void __launch_bounds__(kThreads, kGemvMmaBlocksPerSm)
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < steps) copy_step(stages + s * kStageBytes, b, n, first_col, chunk_begin + s * kStepRows, chunk_end);
+    unsigned char* stage = stages + s * kStageBytes;
+    if (s < steps) copy_step(stage, b, n, first_col, chunk_begin + s * kStepRows, chunk_end);
     cp_async_commit();
+    store_a_element(stage, a_element(a, m, k, chunk_begin + s * kStepRows, chunk_end));
   }
   // ldmatrix.x4.trans: lanes 8j .. 8j + 7 point at rows of matrix j = (K rows 8(j / 2) .., columns 8(j % 2) ..).
   const int matrix = lane / 8;
   const int ld_row = lane % 8 + 8 * (matrix / 2);
   const int ld_piece = (warp * kWarpColumns) / 8 + matrix % 2;
   int slot = 0;
+  unsigned short a_ahead = 0;  // A's element of the step whose copies started last
 #pragma unroll 1
   for (int step = 0; step < steps; ++step) {
     cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
-    __syncthreads();               // everyone's, and everyone is done with the stage refilled below
     const int next = step + kStages - 1;
     const int next_slot = slot == 0 ? kStages - 1 : slot - 1;
-    if (next < steps) copy_step(stages + next_slot * kStageBytes, b, n, first_col, chunk_begin + next * kStepRows, chunk_end);
+    // The previous step's slot takes step `next`; the slot after this one still waits for its A.
+    if (step > 0) store_a_element(stages + (slot + 1 == kStages ? 0 : slot + 1) * kStageBytes, a_ahead);
+    __syncthreads();  // everyone's copies and A elements, and everyone is done with the slot refilled below
+    if (next < steps) {
+      copy_step(stages + next_slot * kStageBytes, b, n, first_col, chunk_begin + next * kStepRows, chunk_end);
+      a_ahead = a_element(a, m, k, chunk_begin + next * kStepRows, chunk_end);
+    }
     cp_async_commit();
 
     const unsigned char* stage = stages + slot * kStageBytes;
-    const int step_begin = chunk_begin + step * kStepRows;
 #pragma unroll
     for (int kk = 0; kk < kStepRows; kk += 16) {
-      const unsigned b0 = a_pair(a, m, k, g, step_begin + kk + 2 * t, chunk_end);
-      const unsigned b1 = a_pair(a, m, k, g, step_begin + kk + 2 * t + 8, chunk_end);
+      const unsigned b0 = a_pair(stage, g, kk + 2 * t), b1 = a_pair(stage, g, kk + 2 * t + 8);
 #pragma unroll
       for (int tile = 0; tile < kTiles; ++tile) {
         unsigned frag[4];
