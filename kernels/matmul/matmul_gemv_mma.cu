@@ -121,18 +121,19 @@ __global__ void __launch_bounds__(kThreads, kGemvMmaBlocksPerSm)
   const int ld_row = lane % 8 + 8 * (matrix / 2);
   const int ld_piece = (warp * kWarpColumns) / 8 + matrix % 2;
   int slot = 0;
-  unsigned short a_ahead = 0;  // A's element of the step whose copies started last
+  unsigned short a_ahead = 0;  // A's element of the step whose copies started last, for `ahead_slot`
+  int ahead_slot = 0;
 #pragma unroll 1
   for (int step = 0; step < steps; ++step) {
     cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
     const int next = step + kStages - 1;
-    const int next_slot = slot == 0 ? kStages - 1 : slot - 1;
-    // The previous step's slot takes step `next`; the slot after this one still waits for its A.
-    if (step > 0) store_a_element(stages + (slot + 1 == kStages ? 0 : slot + 1) * kStageBytes, a_ahead);
+    const int next_slot = slot == 0 ? kStages - 1 : slot - 1;  // the previous step's slot takes step `next`
+    if (step > 0) store_a_element(stages + ahead_slot * kStageBytes, a_ahead);
     __syncthreads();  // everyone's copies and A elements, and everyone is done with the slot refilled below
     if (next < steps) {
       copy_step(stages + next_slot * kStageBytes, b, n, first_col, chunk_begin + next * kStepRows, chunk_end);
       a_ahead = a_element(a, m, k, chunk_begin + next * kStepRows, chunk_end);
+      ahead_slot = next_slot;
     }
     cp_async_commit();
 
