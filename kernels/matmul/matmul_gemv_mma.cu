@@ -49,7 +49,8 @@ constexpr int kCopiesPerThread = kStepRows * kRowPieces / kThreads;
 static_assert(kStrip == 256 && kWarpColumns % 16 == 0, "a warp takes whole 16-column tiles of the strip");
 static_assert(kCopiesPerThread * kThreads == kStepRows * kRowPieces, "every thread copies as many pieces");
 static_assert(kStepRows % 16 == 0, "a stage is whole MMAs deep");
-static_assert(kGemvMaxRows * kStepRows <= kThreads, "a thread carries at most one element of A a step");
+static_assert(kGemvMaxRows * kStepRows == kThreads, "a thread carries one element of A a step");
+static_assert(kStages == 3, "A's element goes to the slot after the one in use (see the step loop)");
 static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned");
 
 /// Byte offset of piece `piece` of stage row `row` (swizzled: see the header).
@@ -78,14 +79,14 @@ __device__ __forceinline__ unsigned short a_element(const T* __restrict__ a, int
                                                     int chunk_end) {
   const int row = static_cast<int>(threadIdx.x) / kStepRows;
   const int col = step_begin + static_cast<int>(threadIdx.x) % kStepRows;
-  if (row >= m || col >= chunk_end) return 0;  // rows past kGemvMaxRows too: past m
+  if (row >= m || col >= chunk_end) return 0;
   return reinterpret_cast<const unsigned short&>(a[static_cast<long long>(row) * k + col]);
 }
 
 /// Stores that element into `stage`'s rows of A.
 __device__ __forceinline__ void store_a_element(unsigned char* stage, unsigned short bits) {
   const int row = static_cast<int>(threadIdx.x) / kStepRows, col = static_cast<int>(threadIdx.x) % kStepRows;
-  if (row < kGemvMaxRows) reinterpret_cast<unsigned short*>(stage + kBStageBytes)[row * kARowElements + col] = bits;
+  reinterpret_cast<unsigned short*>(stage + kBStageBytes)[row * kARowElements + col] = bits;
 }
 
 /// A's elements (row, k) and (row, k + 1) of a stage, packed low then high.
@@ -121,19 +122,20 @@ __global__ void __launch_bounds__(kThreads, kGemvMmaBlocksPerSm)
   const int ld_row = lane % 8 + 8 * (matrix / 2);
   const int ld_piece = (warp * kWarpColumns) / 8 + matrix % 2;
   int slot = 0;
-  unsigned short a_ahead = 0;  // A's element of the step whose copies started last, for `ahead_slot`
-  int ahead_slot = 0;
+  unsigned short a_ahead = 0;  // A's element of the step whose copies started last
 #pragma unroll 1
   for (int step = 0; step < steps; ++step) {
     cp_async_wait<kStages - 2>();  // this thread's copies of `step` have landed
     const int next = step + kStages - 1;
-    const int next_slot = slot == 0 ? kStages - 1 : slot - 1;  // the previous step's slot takes step `next`
-    if (step > 0) store_a_element(stages + ahead_slot * kStageBytes, a_ahead);
+    const int next_slot = slot == 0 ? kStages - 1 : slot - 1;
+    // The previous step's slot takes step `next`; the slot after this one (step + 1's, whose copies
+    // the previous step started: three stages) still waits for its A. Past the last copies the
+    // store goes to a slot nobody reads again.
+    if (step > 0) store_a_element(stages + (slot + 1 == kStages ? 0 : slot + 1) * kStageBytes, a_ahead);
     __syncthreads();  // everyone's copies and A elements, and everyone is done with the slot refilled below
     if (next < steps) {
       copy_step(stages + next_slot * kStageBytes, b, n, first_col, chunk_begin + next * kStepRows, chunk_end);
       a_ahead = a_element(a, m, k, chunk_begin + next * kStepRows, chunk_end);
-      ahead_slot = next_slot;
     }
     cp_async_commit();
 
