@@ -97,7 +97,9 @@ constexpr bool runs_outer_simt(const AutoPlan& plan) {
 /// rows only shapes the staged TMA kernel cannot read (K or N not a multiple of 8, or misaligned
 /// pointers). H100, cold µs, gemv against the tensor-core plan: bf16 8x16384x4096 69.4 / 54.9, fp16
 /// 8x4096x14336 61.3 / 46.8, bf16 5x4097x4099 27.7 / 236.0 (cp.async wgmma split 7 ways on
-/// element-wise copies; NOTES.md, "GEMV").
+/// element-wise copies; NOTES.md, "GEMV"). Since the tensor-core GEMV (H200, cold µs, gemv against
+/// the TMA plan): bf16 7x2048x8192 15.7 / 37.1, 6x11920x1064 20.3 / 26.4, but fp16 8x4096x14336
+/// 44.1 / 34.0 (NOTES.md, "GEMV on tensor cores"): not yet a rule.
 inline constexpr int kAutoGemvMaxRows16 = 4;
 /// Whether plan_auto runs `dims` on gemv (the rule above).
 bool gemv_takes(Dims dims, DType dtype, bool pointers_aligned16);

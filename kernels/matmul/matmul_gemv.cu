@@ -1,4 +1,6 @@
 // The GEMV kernels (matmul_gemv.hpp): C = A·B for M <= 8, read as M weighted column sums of B.
+// launch_gemv hands 16-bit B with whole 16-byte rows to the tensor-core kernel
+// (matmul_gemv_mma.cu); the SIMT kernels below take fp32 and the rest.
 //
 // Block (strip x, chunk y): 256 threads, L column lanes (32 for 16-byte loads, 64 for 8-byte ones,
 // kGemvColumnLanes: a 512-byte stretch of each row) by 256 / L row lanes, over a strip of L × Cols

@@ -3,8 +3,10 @@
 /// of B (K rows of N) and reading B once is the whole cost. The layout is sum_outer's column
 /// strips: a block covers its column lanes × Cols columns (a 512-byte stretch of each row) and
 /// walks a chunk of K with its row lanes; the chunks of a strip meet in one kernel (the last block
-/// to finish adds their fp32 slices in chunk order). Plan: host-only (matmul_gemv_plan.cpp);
-/// launchers: matmul_gemv.cu.
+/// to finish adds their fp32 slices in chunk order). 16-bit B whose rows are whole 16-byte vectors
+/// takes a tensor-core kernel over the same strips and chunks (matmul_gemv_mma.cu: mma.sync on
+/// C^T = B^T·A^T); the rest the SIMT kernels (matmul_gemv.cu). Plan: host-only
+/// (matmul_gemv_plan.cpp).
 
 #include "kernels/matmul/matmul_problem.hpp"
 
