@@ -651,6 +651,15 @@ TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot re
   CHECK(gemv_strips({8, 16384, 4096}, 2) == 64);
   CHECK(gemv_chunks({8, 16384, 4096}, 2, 132) == 8);
   CHECK(gemv_chunk_rows({8, 16384, 4096}, 8) == 512);
+  // The tensor-core kernel reads 16-bit B whose rows are whole 16-byte vectors, at any M of 1-8.
+  alignas(16) static const std::uint16_t b16[16] = {};
+  for (int m = 1; m <= kGemvMaxRows; ++m) CHECK(gemv_mma_reads({m, 4104, 777}, 2, b16));
+  CHECK_FALSE(gemv_mma_reads({kGemvMaxRows + 1, 4104, 777}, 2, b16));
+  CHECK_FALSE(gemv_mma_reads({8, 4100, 777}, 2, b16));       // rows of 8200 bytes
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 2, b16 + 1));   // B 2 bytes off
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 4, b16));       // fp32
+  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 2) == kGemvMmaBlocksPerSm);
+  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 4) == gemv_blocks_per_sm(gemv_rows(3) * gemv_columns(3, 4)));
   // N odd: the SIMT kernel, 8 rows of 4 columns a thread (32 sums: 3 blocks per SM), 64 column
   // lanes: 64 strips, 6 chunks (384 blocks of 396 resident), 688 rows each.
   CHECK(gemv_columns(8, 2) == 4);
