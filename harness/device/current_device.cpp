@@ -22,6 +22,13 @@ int current_sm_count() {
   return sm_count;
 }
 
+std::int64_t current_shared_memory_per_sm() {
+  int device = 0, bytes = 0;
+  KBENCH_CUDA_CALL(cudaGetDevice(&device));
+  KBENCH_CUDA_CALL(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  return bytes;
+}
+
 Device current_device() {
   int device = 0;
   KBENCH_CUDA_CALL(cudaGetDevice(&device));

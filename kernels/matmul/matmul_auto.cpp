@@ -1,5 +1,6 @@
 #include "kernels/matmul/matmul_auto.hpp"
 
+#include "harness/device/current_device.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
@@ -161,7 +162,8 @@ void launch_gemv_plan(const AutoPlan& plan, const MatmulArgs& args, Dims dims, f
 
 AutoPlan plan_for(const MatmulArgs& args) {
   const AutoDevice device{args.device.sm_count,
-                          wgmma_unavailable(args.device.cc_major, args.device.cc_minor).empty()};
+                          wgmma_unavailable(args.device.cc_major, args.device.cc_minor).empty(),
+                          current_shared_memory_per_sm()};
   const Dims dims{static_cast<int>(args.m), static_cast<int>(args.n), static_cast<int>(args.k)};
   return plan_auto(dims, args.dtype, device, aligned16(args.a) && aligned16(args.b) && aligned16(args.c));
 }
@@ -172,7 +174,8 @@ AutoPlan plan_without_tma(const MatmulArgs& args) {
   if (gemv_takes(dims, args.dtype, pointers_aligned16)) return plan_for(args);  // the GEMV kernels use no TMA
   if (args.dtype == DType::f16 || args.dtype == DType::bf16) return {AutoKernel::wgmma, 1, 0};
   // fp32 and tf32: the plan of a device without wgmma (the SIMT and mma.sync kernels).
-  return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false}, pointers_aligned16);
+  return plan_auto(dims, args.dtype, AutoDevice{args.device.sm_count, false, current_shared_memory_per_sm()},
+                   pointers_aligned16);
 }
 
 AutoTmaOperands auto_tma_operands(const AutoPlan& plan, const MatmulArgs& args, const float* workspace) {

@@ -271,7 +271,7 @@ AutoPlan plan_auto(Dims dims, DType dtype, AutoDevice device, bool pointers_alig
   // M of 1 to 8: C is M weighted column sums of B, bound by reading B once (NOTES.md, "GEMV"); in
   // 16-bit at 5-8 rows only where the shape is not one the staged TMA kernel reads.
   if (gemv_takes(dims, dtype, pointers_aligned16)) {
-    const int chunks = gemv_chunks(dims, element_size(dtype), device.sm_count);
+    const int chunks = gemv_chunks(dims, element_size(dtype), device.sm_count, device.shared_memory_per_sm);
     return {AutoKernel::gemv, chunks, gemv_workspace_bytes(dims, element_size(dtype), chunks)};
   }
   // fp32 and TF32: the SIMT / mma.sync kernel and K split with the lowest modelled time

@@ -54,6 +54,9 @@ int auto_tma_tile_n(AutoKernel kernel);
 struct AutoDevice {
   int sm_count = 0;
   bool wgmma = false;  ///< the device runs launch_wgmma (wgmma_unavailable is empty for it)
+  /// Shared memory an SM holds (DeviceInfo::shared_memory_per_sm_bytes); 0 where unknown, which
+  /// plans the GEMV's SIMT kernels only (gemv_mma_takes).
+  std::int64_t shared_memory_per_sm = 0;
 };
 
 struct AutoPlan {

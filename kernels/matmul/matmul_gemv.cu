@@ -17,6 +17,7 @@
 #include "kernels/matmul/matmul_gemv.hpp"
 
 #include "harness/device/cuda_check.hpp"
+#include "harness/device/current_device.hpp"
 #include "kernels/common/dtype_convert.cuh"
 #include "kernels/common/vector16.cuh"
 #include "kernels/matmul/matmul_gemv_combine.cuh"
@@ -230,7 +231,7 @@ void launch(const T* a, const T* b, T* c, Dims dims, int chunks, void* workspace
           ? reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + (slice_bytes + 255) / 256 * 256)
           : nullptr;
   if constexpr (sizeof(T) == 2) {
-    if (gemv_mma_reads(dims, sizeof(T), b)) {
+    if (gemv_mma_reads(dims, sizeof(T), b, current_shared_memory_per_sm())) {
       launch_gemv_mma(a, b, c, dims, chunks, slices, tickets, stream);
       if (chunks > 1 && !in_kernel) launch_split_k_reduce(slices, chunks, c, dims, stream);
       return;

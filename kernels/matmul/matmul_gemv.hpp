@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace kbench::matmul {
@@ -40,9 +41,18 @@ constexpr int gemv_blocks_per_sm(int sums_per_thread) { return sums_per_thread >
 /// (one register per element).
 template <int SumsPerThread, int LoadBytes>
 inline constexpr int kGemvRowsInFlight = (SumsPerThread <= 8 ? 128 : 64) / LoadBytes;
-/// The tensor-core kernel's strip (16-bit B with whole 16-byte rows; matmul_gemv_mma.cu): 256
-/// columns, as the SIMT kernels' 16-bit strips, and its blocks per SM (48 KB of stages each).
-constexpr int kGemvMmaStrip = 256, kGemvMmaBlocksPerSm = 4;
+/// The tensor-core kernel (16-bit B with whole 16-byte rows; matmul_gemv_mma.cu): strips of 256
+/// columns, as the SIMT kernels' 16-bit strips; kGemvMmaStages stages of kGemvMmaStepRows rows of
+/// B (16 KB) and of A (8 rows, padded to 40 elements), 49.9 KB a block; at most
+/// kGemvMmaBlocksPerSm blocks an SM (its launch bound: 4 on Hopper's 228 KB), and taken only where
+/// at least kGemvMmaMinBlocksPerSm fit (3 on the A100's 164 KB; 1 on 100 KB parts).
+constexpr int kGemvMmaStrip = 256, kGemvMmaStages = 3, kGemvMmaStepRows = 32;
+constexpr std::int64_t kGemvMmaBlockSharedBytes =
+    std::int64_t{kGemvMmaStages} * (kGemvMmaStepRows * kGemvMmaStrip * 2 + kGemvMaxRows * (kGemvMmaStepRows + 8) * 2);
+constexpr int kGemvMmaBlocksPerSm = 4, kGemvMmaMinBlocksPerSm = 3;
+/// What the CUDA runtime keeps per resident block besides the kernel's own shared memory, and the
+/// kernel's static shared memory (ptxas, CUDA 13.0: 128 bytes), as the occupancy count charges them.
+constexpr std::int64_t kSharedBytesReservedPerBlock = 1024, kGemvMmaStaticSharedBytes = 128;
 /// The fewest rows of K a chunk takes: 8 per warp.
 constexpr int kGemvMinChunkRows = 64;
 /// Up to this many chunks, the last block of a strip adds the chunks' slices inside the kernel (a
@@ -62,9 +72,21 @@ int gemv_rows(int m);
 /// bytes) at 5-8 rows, so a thread holds at most 32 sums.
 int gemv_columns(int m, std::size_t element_size);
 
-/// Blocks per SM the chunk plan fills: the tensor-core kernel's where it would run (16-bit, N a
-/// multiple of 8; B's alignment is checked only at launch), else gemv_blocks_per_sm of the sums.
-int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size);
+/// Blocks of the tensor-core kernel an SM with `shared_memory_per_sm` bytes holds (at most
+/// kGemvMmaBlocksPerSm; 0 where unknown).
+int gemv_mma_blocks_per_sm(std::int64_t shared_memory_per_sm);
+
+/// Whether the tensor-core kernel takes `dims` on an SM of `shared_memory_per_sm` bytes: 16-bit,
+/// M <= kGemvMaxRows, N a multiple of 8, and kGemvMmaMinBlocksPerSm blocks resident. B's alignment
+/// is checked at launch (gemv_mma_reads).
+bool gemv_mma_takes(Dims dims, std::size_t element_size, std::int64_t shared_memory_per_sm);
+
+/// gemv_mma_takes, and `b` 16-byte aligned (B's rows whole 16-byte vectors): what launch_gemv checks.
+bool gemv_mma_reads(Dims dims, std::size_t element_size, const void* b, std::int64_t shared_memory_per_sm);
+
+/// Blocks per SM the chunk plan fills: the tensor-core kernel's where it takes the shape, else
+/// gemv_blocks_per_sm of the SIMT kernel's sums.
+int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size, std::int64_t shared_memory_per_sm);
 
 /// Column strips (blocks along N).
 int gemv_strips(Dims dims, std::size_t element_size);
@@ -72,7 +94,7 @@ int gemv_strips(Dims dims, std::size_t element_size);
 /// Chunks of K (blocks along K per strip): the fewest that fill kGemvMinWaveFill of their last wave
 /// of gemv_resident_blocks_per_sm blocks per SM (else the best fill), each chunk at least
 /// kGemvMinChunkRows rows and at most kMaxSplitK chunks, then evened out so that none is empty.
-int gemv_chunks(Dims dims, std::size_t element_size, int sm_count);
+int gemv_chunks(Dims dims, std::size_t element_size, int sm_count, std::int64_t shared_memory_per_sm);
 /// The share of the last wave that gemv_chunks asks its blocks to fill: strips × chunks blocks
 /// over waves of resident ones (a last wave of few blocks leaves SMs idle: the H200's bf16
 /// 1x151936x1024, 594 strips for 528 resident blocks, ran at 80 % of the roof in one chunk).
@@ -92,10 +114,6 @@ std::size_t gemv_workspace_bytes(Dims dims, std::size_t element_size, int chunks
 
 /// Empty when the GEMV kernels run `dims`, else why not.
 std::string gemv_unsupported(Dims dims);
-
-/// Whether launch_gemv runs the tensor-core kernel: 16-bit, M <= kGemvMaxRows, N a multiple of 8
-/// and `b` 16-byte aligned (B's rows whole 16-byte vectors).
-bool gemv_mma_reads(Dims dims, std::size_t element_size, const void* b);
 
 /// The tensor-core kernel (matmul_gemv_mma.cu) over `chunks` chunks: slices and tickets as in
 /// gemv_workspace_bytes (null for one chunk; tickets null past kGemvInKernelMaxChunks, whose

@@ -37,8 +37,8 @@ constexpr int kThreads = kGemvThreads;
 constexpr int kStrip = kGemvMmaStrip;          // columns of B a block covers
 constexpr int kWarpColumns = kStrip / kGemvWarps;  // 32: two 16-column MMA tiles
 constexpr int kTiles = kWarpColumns / 16;
-constexpr int kStepRows = 32;  // rows of K a stage holds
-constexpr int kStages = 3;
+constexpr int kStepRows = kGemvMmaStepRows;  // rows of K a stage holds
+constexpr int kStages = kGemvMmaStages;
 constexpr int kRowPieces = kStrip / 8;  // 16-byte pieces of a stage row
 constexpr int kBStageBytes = kStepRows * kStrip * 2;
 /// A's rows in a stage: kStepRows elements, padded to 40 (80 bytes: the eight rows' 4-byte operand
@@ -47,11 +47,14 @@ constexpr int kARowElements = kStepRows + 8;
 constexpr int kStageBytes = kBStageBytes + kGemvMaxRows * kARowElements * 2;
 constexpr int kCopiesPerThread = kStepRows * kRowPieces / kThreads;
 static_assert(kStrip == 256 && kWarpColumns % 16 == 0, "a warp takes whole 16-column tiles of the strip");
+static_assert(kStrip == kGemvColumnLanes<16> * 8 && kStrip == kGemvColumnLanes<8> * 4,
+              "gemv_strips counts the SIMT kernels' 16-bit strips: the same width");
 static_assert(kCopiesPerThread * kThreads == kStepRows * kRowPieces, "every thread copies as many pieces");
 static_assert(kStepRows % 16 == 0, "a stage is whole MMAs deep");
 static_assert(kGemvMaxRows * kStepRows == kThreads, "a thread carries one element of A a step");
 static_assert(kStages == 3, "A's element goes to the slot after the one in use (see the step loop)");
 static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned");
+static_assert(kStages * kStageBytes == kGemvMmaBlockSharedBytes, "the plan's occupancy counts these stages");
 
 /// Byte offset of piece `piece` of stage row `row` (swizzled: see the header).
 __device__ __forceinline__ int piece_offset(int row, int piece) {
@@ -192,11 +195,6 @@ void launch(const T* a, const T* b, T* c, Dims dims, int chunks, float* slices, 
 }
 
 }  // namespace
-
-bool gemv_mma_reads(Dims dims, std::size_t element_size, const void* b) {
-  return element_size == 2 && dims.m <= kGemvMaxRows && dims.n % 8 == 0 &&
-         reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
-}
 
 void launch_gemv_mma(const __half* a, const __half* b, __half* c, Dims dims, int chunks, float* slices,
                      unsigned* tickets, cudaStream_t stream) {

@@ -20,8 +20,22 @@ int gemv_columns(int m, std::size_t element_size) {
   return gemv_rows(m) <= 4 ? 8 : 4;
 }
 
-int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size) {
-  if (element_size == 2 && dims.n % 8 == 0) return kGemvMmaBlocksPerSm;
+int gemv_mma_blocks_per_sm(std::int64_t shared_memory_per_sm) {
+  const std::int64_t per_block = kGemvMmaBlockSharedBytes + kGemvMmaStaticSharedBytes + kSharedBytesReservedPerBlock;
+  return static_cast<int>(std::clamp<std::int64_t>(shared_memory_per_sm / per_block, 0, kGemvMmaBlocksPerSm));
+}
+
+bool gemv_mma_takes(Dims dims, std::size_t element_size, std::int64_t shared_memory_per_sm) {
+  return element_size == 2 && dims.m <= kGemvMaxRows && dims.n % 8 == 0 &&
+         gemv_mma_blocks_per_sm(shared_memory_per_sm) >= kGemvMmaMinBlocksPerSm;
+}
+
+bool gemv_mma_reads(Dims dims, std::size_t element_size, const void* b, std::int64_t shared_memory_per_sm) {
+  return gemv_mma_takes(dims, element_size, shared_memory_per_sm) && reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
+}
+
+int gemv_resident_blocks_per_sm(Dims dims, std::size_t element_size, std::int64_t shared_memory_per_sm) {
+  if (gemv_mma_takes(dims, element_size, shared_memory_per_sm)) return gemv_mma_blocks_per_sm(shared_memory_per_sm);
   return gemv_blocks_per_sm(gemv_rows(dims.m) * gemv_columns(dims.m, element_size));
 }
 
@@ -47,10 +61,10 @@ int gemv_most_chunks(Dims dims, std::size_t element_size) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({kMaxSplitK, by_k, fitting})));
 }
 
-int gemv_chunks(Dims dims, std::size_t element_size, int sm_count) {
+int gemv_chunks(Dims dims, std::size_t element_size, int sm_count, std::int64_t shared_memory_per_sm) {
   const std::int64_t strips = gemv_strips(dims, element_size);
   const std::int64_t resident =
-      std::int64_t{gemv_resident_blocks_per_sm(dims, element_size)} * std::max(sm_count, 1);
+      std::int64_t{gemv_resident_blocks_per_sm(dims, element_size, shared_memory_per_sm)} * std::max(sm_count, 1);
   const std::int64_t most = gemv_most_chunks(dims, element_size);
   // The fill of the last wave: blocks / (waves × resident).
   auto fill = [&](std::int64_t chunks) {

@@ -5,6 +5,7 @@
 
 #include "harness/device/cuda_check.hpp"
 #include "harness/device/cuda_resources.hpp"
+#include "harness/device/current_device.hpp"
 #include "harness/ops/dtype.hpp"
 #include "harness/ops/dtype_dispatch.hpp"
 #include "harness/ops/problem.hpp"
@@ -491,14 +492,17 @@ Variant<MatmulArgs> gemv() {
   Variant<MatmulArgs> v;
   v.name = "gemv";
   v.description =
-      "M <= 8 only: B's columns in strips of 512-byte row stretches (16- or 8-byte loads), K in chunks "
-      "filling the SMs, the chunks' fp32 sums added by each strip's last block (tf32: computes in fp32)";
+      "M <= 8 only: B's columns in strips of 512-byte row stretches, K in chunks filling the SMs, the chunks' "
+      "fp32 sums added by each strip's last block; fp16/bf16 with N a multiple of 8 and B 16-byte aligned on "
+      "tensor cores (mma.sync on C^T = B^T A^T, B through cp.async stages), the rest 16- or 8-byte loads and "
+      "fp32 FMAs (tf32: computes in fp32)";
   v.cannot_run = [](const MatmulArgs& args) {
     return matmul::gemv_unsupported(dims_of(args));
   };
   v.prepare = [](const MatmulArgs& args) -> CallFn {
     const Dims dims = dims_of(args);
-    const int chunks = matmul::gemv_chunks(dims, element_size(args.dtype), args.device.sm_count);
+    const int chunks = matmul::gemv_chunks(dims, element_size(args.dtype), args.device.sm_count,
+                                           current_shared_memory_per_sm());
     auto workspace = zeroed_workspace(matmul::gemv_workspace_bytes(dims, element_size(args.dtype), chunks));
     return [args, dims, chunks, workspace](cudaStream_t stream) {
       dispatch_dtype(args.dtype, [&](auto tag) {

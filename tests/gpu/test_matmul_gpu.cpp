@@ -331,8 +331,7 @@ const Op& matmul_with_split_variants() {
 
 /// The GEMV kernels over a fixed number of K chunks, whatever the shape (M <= 8): one kernel up to
 /// kGemvInKernelMaxChunks chunks, slices and launch_split_k_reduce past it. `b_offset`: B read from
-/// that many elements into a copy of it (1: B misaligned, so its first row's vectors start before
-/// it).
+/// that many elements into a copy of it (1: B misaligned, read an element at a time).
 Variant<MatmulArgs> gemv_chunks(int chunks, int b_offset = 0) {
   Variant<MatmulArgs> v;
   v.name = "gemv_chunks_" + std::to_string(chunks) + (b_offset != 0 ? "_b_offset" : "");
@@ -1221,16 +1220,18 @@ TEST_CASE("the TMA kernel's split-K refuses a split count out of range and a mis
 
 TEST_CASE("gemv matches the reference for M of 1 to 8, any chunk count, odd N and K, called twice",
           "[gpu][matmul][gemv]") {
-  // Odd N takes the ring path (rows copied as the aligned vectors that cover them); N a multiple of
-  // 4 or 8 the vector loads (8 bytes for 16-bit at 5-8 rows); K below one chunk's minimum, prime,
-  // and long. B misaligned by one element (the ring path, its first row's vectors starting before
-  // B) on every shape. A second call on the same workspace checks that the tickets were left at zero.
+  // Odd N takes the element-at-a-time columns; fp32 N a multiple of 4 the vector loads; 16-bit N a
+  // multiple of 8 the tensor-core kernel (at every M of 1-8, N past and short of its 256-column
+  // strips, K short of and past its 32-row steps, chunks of 1-2 steps); K below one chunk's
+  // minimum, prime, and long. B misaligned by one element (the element path) on every shape. A
+  // second call on the same workspace checks that the tickets were left at zero.
   const Op& op = matmul_with_gemv_variants();
   CudaStream stream;
   const std::vector<Shape> shapes{{1, 1, 1},       {2, 7, 5},      {3, 1001, 3001}, {4, 4096, 4096},
                                   {5, 4104, 777},  {6, 257, 4099}, {7, 13, 100003}, {8, 1000, 2048},
                                   {8, 4100, 63},   {1, 65536, 1031}, {3, 96, 131072}, {6, 11921, 1063},
-                                  {2, 15841, 509}, {8, 129, 17}};
+                                  {2, 15841, 509}, {8, 129, 17},    {6, 11920, 1064}, {7, 2048, 8192},
+                                  {2, 520, 96}};
   for (const Shape& shape : shapes) {
     for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
       const std::uint64_t seed = fresh_seed();

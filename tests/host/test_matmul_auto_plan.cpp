@@ -16,11 +16,13 @@ using namespace kbench::matmul;
 
 namespace {
 
-const AutoDevice kH100{132, true};
-const AutoDevice kA100{108, false};
+/// Shared memory an SM holds: Hopper 228 KB, the A100 164 KB, Ada 100 KB.
+constexpr std::int64_t kHopperShared = 233472, kA100Shared = 167936, kAdaShared = 102400;
+const AutoDevice kH100{132, true, kHopperShared};
+const AutoDevice kA100{108, false, kA100Shared};
 /// 132 SMs without wgmma: the tf32 plans of the mma.sync model alone (test_matmul_auto_tf32.cpp
 /// checks where wgmma_tf32 takes over from it on the H100).
-const AutoDevice kH100MmaSync{132, false};
+const AutoDevice kH100MmaSync{132, false, kHopperShared};
 
 AutoPlan plan(int m, int n, int k, DType dtype = DType::f16, AutoDevice device = kH100, bool aligned = true) {
   return plan_auto({m, n, k}, dtype, device, aligned);
@@ -646,26 +648,37 @@ TEST_CASE("auto: M of 1 to 8 runs gemv (16-bit at 5-8 rows: shapes TMA cannot re
   CHECK(gemv_chunk_rows({1, 4096, 4096}, 16) == 256);
   CHECK(fp32.workspace_bytes == 16 * 4096 * 4 + 256);
   // bf16 8x16384x4096 (the gemv variant): the tensor-core kernel (N a multiple of 8), 4 blocks per
-  // SM, 64 strips of 256 columns, 8 chunks (512 blocks of 528 resident), 512 rows each.
-  CHECK(gemv_resident_blocks_per_sm({8, 16384, 4096}, 2) == kGemvMmaBlocksPerSm);
+  // SM on Hopper, 64 strips of 256 columns, 8 chunks (512 blocks of 528 resident), 512 rows each;
+  // 3 blocks per SM on the A100 (108 SMs): 5 chunks, 320 blocks of 324.
+  CHECK(gemv_mma_blocks_per_sm(kHopperShared) == 4);
+  CHECK(gemv_mma_blocks_per_sm(kA100Shared) == 3);
+  CHECK(gemv_mma_blocks_per_sm(kAdaShared) == 1);
+  CHECK(gemv_mma_blocks_per_sm(0) == 0);
+  CHECK(gemv_resident_blocks_per_sm({8, 16384, 4096}, 2, kHopperShared) == 4);
   CHECK(gemv_strips({8, 16384, 4096}, 2) == 64);
-  CHECK(gemv_chunks({8, 16384, 4096}, 2, 132) == 8);
+  CHECK(gemv_chunks({8, 16384, 4096}, 2, 132, kHopperShared) == 8);
   CHECK(gemv_chunk_rows({8, 16384, 4096}, 8) == 512);
-  // The tensor-core kernel reads 16-bit B whose rows are whole 16-byte vectors, at any M of 1-8.
+  CHECK(gemv_chunks({8, 16384, 4096}, 2, 108, kA100Shared) == 5);
+  // The tensor-core kernel reads 16-bit B whose rows are whole 16-byte vectors, at any M of 1-8,
+  // where 3 of its blocks fit an SM; elsewhere (and where the device is unknown) the SIMT kernels.
   alignas(16) static const std::uint16_t b16[16] = {};
-  for (int m = 1; m <= kGemvMaxRows; ++m) CHECK(gemv_mma_reads({m, 4104, 777}, 2, b16));
-  CHECK_FALSE(gemv_mma_reads({kGemvMaxRows + 1, 4104, 777}, 2, b16));
-  CHECK_FALSE(gemv_mma_reads({8, 4100, 777}, 2, b16));       // rows of 8200 bytes
-  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 2, b16 + 1));   // B 2 bytes off
-  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 4, b16));       // fp32
-  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 2) == kGemvMmaBlocksPerSm);
-  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 4) == gemv_blocks_per_sm(gemv_rows(3) * gemv_columns(3, 4)));
+  for (int m = 1; m <= kGemvMaxRows; ++m) CHECK(gemv_mma_reads({m, 4104, 777}, 2, b16, kHopperShared));
+  CHECK(gemv_mma_reads({8, 4104, 777}, 2, b16, kA100Shared));
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 2, b16, kAdaShared));
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 2, b16, 0));
+  CHECK_FALSE(gemv_mma_reads({kGemvMaxRows + 1, 4104, 777}, 2, b16, kHopperShared));
+  CHECK_FALSE(gemv_mma_reads({8, 4100, 777}, 2, b16, kHopperShared));      // rows of 8200 bytes
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 2, b16 + 1, kHopperShared));  // B 2 bytes off
+  CHECK_FALSE(gemv_mma_reads({8, 4104, 777}, 4, b16, kHopperShared));      // fp32
+  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 2, kAdaShared) == gemv_blocks_per_sm(gemv_rows(3) * 8));
+  CHECK(gemv_resident_blocks_per_sm({3, 1000, 64}, 4, kHopperShared) ==
+        gemv_blocks_per_sm(gemv_rows(3) * gemv_columns(3, 4)));
   // N odd: the SIMT kernel, 8 rows of 4 columns a thread (32 sums: 3 blocks per SM), 64 column
   // lanes: 64 strips, 6 chunks (384 blocks of 396 resident), 688 rows each.
   CHECK(gemv_columns(8, 2) == 4);
-  CHECK(gemv_resident_blocks_per_sm({8, 16383, 4096}, 2) == 3);
+  CHECK(gemv_resident_blocks_per_sm({8, 16383, 4096}, 2, kHopperShared) == 3);
   CHECK(gemv_strips({8, 16383, 4096}, 2) == 64);
-  CHECK(gemv_chunks({8, 16383, 4096}, 2, 132) == 6);
+  CHECK(gemv_chunks({8, 16383, 4096}, 2, 132, kHopperShared) == 6);
   CHECK(gemv_chunk_rows({8, 16383, 4096}, 6) == 688);
   // 16-bit up to 4 rows: 8 columns a thread, strips of 256.
   CHECK(gemv_columns(4, 2) == 8);
