@@ -14,6 +14,7 @@
 //                          launch_split_k_reduce); "(plan)" marks gemv_chunks' choice
 // Each gemv row's C is compared with the one-chunk call's (the sums differ only in their order).
 #include "apps/probes/probe_support.cuh"
+#include "harness/device/current_device.hpp"
 #include "kernels/matmul/matmul_gemv.hpp"
 #include "kernels/matmul/matmul_kernels.hpp"
 
@@ -112,7 +113,8 @@ void run_dtype(probe::Session& session, kbench::matmul::Dims dims, const char* d
     report(label, us);
   }
 
-  const int planned = mm::gemv_chunks(dims, sizeof(T), session.device.sm_count);
+  const int planned =
+      mm::gemv_chunks(dims, sizeof(T), session.device.sm_count, kbench::current_shared_memory_per_sm());
   kbench::DeviceBuffer workspace(std::max<std::size_t>(mm::gemv_workspace_bytes(dims, sizeof(T), mm::kMaxSplitK), 1));
   KBENCH_CUDA_CALL(cudaMemset(workspace.get(), 0, workspace.bytes()));
   KBENCH_CUDA_CALL(cudaDeviceSynchronize());
